@@ -34,7 +34,24 @@ _EXPORTS: dict[str, str] = {
     "decide": "kernel.decision",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "Contract",
+    "ContractError",
+    "Decision",
+    "Expression",
+    "ExpressionUnrecognised",
+    "KernelError",
+    "MatrixError",
+    "PanelShrunk",
+    "baseline_digest",
+    "decide",
+    "inject",
+    "load_contract",
+    "parse_expression",
+    "shipped_template",
+    "strict_majority",
+    "threshold",
+]
 
 if TYPE_CHECKING:
     from kernel.ast import Expression
