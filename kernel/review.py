@@ -136,7 +136,8 @@ def text_lines(outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | Non
                 continue
             for f in report.findings:
                 where = file if f.line is None else f"{file}:{f.line}"
-                lines.append(f"{where}: {f.code} {f.message}")
+                message = f.message if f.severity == "error" else f"{f.severity}: {f.message}"
+                lines.append(f"{where}: {f.code} {message}")
     lines += list(outcome.tags)
     if outcome.decision is not None:
         d = outcome.decision

@@ -53,7 +53,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         dump_json({"file": args.doc, **report.to_dict()})
     else:
         for f in report.findings:
-            print(Diagnostic(args.doc, f.code, f.message, f.line, f.severity))
+            message = f.message if f.severity == "error" else f"{f.severity}: {f.message}"
+            print(Diagnostic(args.doc, f.code, message, f.line, f.severity))
         verdict = "OK" if report.ok else "FAILED"
         print(f"{args.doc}: phase {phase} lint {verdict}", file=sys.stderr)
     return EXIT_OK if report.ok else EXIT_FAILED
