@@ -72,7 +72,7 @@ def unescape(text: str) -> str:
     return _REF.sub(lambda m: chr(int(m.group(1), 16)) if m.group(1) else "&", text)
 
 
-def _contract_json(contract: Contract | Mapping[str, Any]) -> str:
+def _contract_json(contract: Contract | Mapping[str, Any] | str) -> str:
     loaded = contract if isinstance(contract, Contract) else load_contract(contract)
     text = json.dumps(loaded.to_dict(), indent=2, ensure_ascii=True, sort_keys=False)
     return text.replace("<", "\\u003c")
@@ -90,7 +90,7 @@ def _require_text(value: object, what: str) -> str:
     return value
 
 
-def phase1_input(contract: Contract | Mapping[str, Any], metadata: Mapping[str, Any]) -> str:
+def phase1_input(contract: Contract | Mapping[str, Any] | str, metadata: Mapping[str, Any]) -> str:
     """The Phase 1 user content: the contract JSON and the paper metadata.
 
     ``metadata`` must hold exactly ``title`` (str), ``field`` (str) and ``word_count`` (an
@@ -123,7 +123,9 @@ def phase1_input(contract: Contract | Mapping[str, Any], metadata: Mapping[str, 
     )
 
 
-def phase2_input(contract: Contract | Mapping[str, Any], phase1_output: str, paper: str) -> str:
+def phase2_input(
+    contract: Contract | Mapping[str, Any] | str, phase1_output: str, paper: str
+) -> str:
     """The Phase 2 user content: contract JSON, the Phase 1 output as data, the paper."""
     phase1 = escape(_require_text(phase1_output, "phase1_output"))
     body = escape(_require_text(paper, "paper"))
