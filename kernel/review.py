@@ -62,6 +62,9 @@ class PanelOutcome:
     #: (role, the report that decided the reviewer) in reviewer order.
     reviewers: tuple[tuple[str, LintReport], ...]
     details: tuple[ReviewerResult, ...]
+    #: The usable reviewers' scores (dimension id → scores in reviewer order) that were
+    #: decided on; ``None`` when the round aborted.
+    matrix: Mapping[str, list[str]] | None = None
 
     @property
     def aborted(self) -> bool:
@@ -116,13 +119,14 @@ def decide_documents(
     details = tuple(_review(contract, role, p2, p1) for role, p2, p1 in reviewers)
     tags = panel_tags([d.state for d in details], contract.panel_size)
     decision: Decision | None = None
+    matrix: dict[str, list[str]] | None = None
     if not any(t.startswith("[PANEL-SHRUNK") for t in tags):
         matrix = {
             d.id: [r.phase2.scores[d.id] for r in details if r.phase2 and r.phase2.scores]
             for d in contract.dimensions
         }
         decision = decide(contract, matrix)
-    return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details)
+    return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
 
 
 def text_lines(outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | None]]) -> list[str]:

@@ -43,6 +43,7 @@ def test_usable_panel_decides_like_decide(data: st.DataObject) -> None:
     outcome = decide_documents(contract, docs)
     assert outcome.tags == ()
     assert outcome.decision == expected
+    assert outcome.matrix == {d: [c[d] for c in columns] for d in contract.dimension_ids}
     assert [r for r, _ in outcome.reviewers] == [d[0] for d in docs]
     assert all(rep.ok for _, rep in outcome.reviewers)
 
@@ -63,7 +64,7 @@ def test_one_unusable_reviewer_shrinks_the_panel() -> None:
     role, p2, p1 = docs[2]
     docs[2] = (role, p2.replace("score: pass", "score: fine", 1), p1)
     outcome = decide_documents(FULL, docs)
-    assert outcome.decision is None
+    assert outcome.decision is None and outcome.matrix is None
     assert outcome.tags == (
         f"[PROTOCOL-VIOLATION: reviewer=domain, contract={CID}, "
         "phase2_lint_failed=dimension_scores]",
