@@ -58,11 +58,8 @@ _ROUND = {"type": "integer", "minimum": 0}
 
 #: Per event, its fields beyond ``event`` and ``timestamp``, with their JSON Schemas.
 RECORD_FIELDS: dict[str, dict[str, Any]] = {
-    RUN_STARTED: {
-        "config": {"type": ["object", "null"]},
-        "task": {"type": ["object", "null"]},
-        "notebook": {"type": ["object", "null"]},
-    },
+    # Inputs are recorded as given when invalid (§6.2); check 1 judges them.
+    RUN_STARTED: {"config": {}, "task": {}, "notebook": {}},
     STATE_TRANSITION: {"from": _STR, "to": _STR, "round_index": _ROUND},
     ROUND_RECORDED: {
         "round_index": {"type": "integer", "minimum": 1},
@@ -71,6 +68,7 @@ RECORD_FIELDS: dict[str, dict[str, Any]] = {
         "verdict": {"enum": ["APPROVED", "REVISE"]},
         "issues": _STRS,
         "reviewer_output": _STR,
+        "reviewer_attempt": {"type": "integer", "minimum": 1},
     },
     HOOK_EXECUTED: {
         "phase": {"enum": list(HOOK_PHASES)},
@@ -82,7 +80,7 @@ RECORD_FIELDS: dict[str, dict[str, Any]] = {
     PARSER_ERROR: {"code": _NONEMPTY, "round_index": _ROUND},
     RUN_TERMINATED: {"state": _STR, "reason": _NONEMPTY},
 }
-_OPTIONAL = {ROUND_RECORDED: {"reviewer_output"}}
+_OPTIONAL = {ROUND_RECORDED: {"reviewer_output", "reviewer_attempt"}}
 
 _FORMATS = jsonschema.FormatChecker()
 _VALIDATORS = {

@@ -15,7 +15,7 @@ from kernel.arena.config import (
     validate_run_inputs,
 )
 from kernel.arena.credentials import find_credentials
-from kernel.arena.machine import REASON_MISSING_VERDICT
+from kernel.arena.machine import REASON_MISSING_VERDICT, REASON_NOTEBOOK_UNAVAILABLE
 from kernel.arena.states import TERMINAL, TRANSITIONS, State
 from kernel.arena.verdict import (
     PARSER_ERROR_MISSING_VERDICT,
@@ -355,12 +355,21 @@ def _c6_retry(t: _Trail) -> Iterator[Finding]:
                     f"missing verdict #{len(seen)} in round {item.round}: the reviewer was "
                     "retried more than once",
                 )
-        elif item.event == audit.ROUND_RECORDED and len(misses.get(item.stay, [])) >= 2:
-            yield Finding(
-                item.line,
-                f"round {item.round} recorded after two missing verdicts: a second retry was "
-                "made instead of TERMINATED_ERROR (§9.1)",
-            )
+        elif item.event == audit.ROUND_RECORDED:
+            count = len(misses.get(item.stay, []))
+            attempt = item.rec.get("reviewer_attempt")
+            if count >= 2:
+                yield Finding(
+                    item.line,
+                    f"round {item.round} recorded after two missing verdicts: a second retry "
+                    "was made instead of TERMINATED_ERROR (§9.1)",
+                )
+            elif attempt is not None and attempt != count + 1:
+                yield Finding(
+                    item.line,
+                    f"reviewer_attempt {attempt}, but {count} missing verdict(s) were logged "
+                    f"in round {item.round}",
+                )
         elif item.event == audit.STATE_TRANSITION and item.state == State.REVIEWING:
             count = len(misses.get(item.stay, []))
             if item.rec["to"] == State.TERMINATED_ERROR:
@@ -412,6 +421,7 @@ def _c8_session(t: _Trail) -> Iterator[Finding]:
 
 _HOOK_STATE = {"before": State.SEEDING, "during": State.REVIEWING, "after": State.FINALIZING}
 _USABLE = ("SUCCESS", "SKIPPED_DEGRADED")
+_ENTER_DRAFTING = {(State.SEEDING, State.DRAFTING), (State.INIT, State.DRAFTING)}
 
 
 def _hook_status_findings(t: _Trail, item: _Item) -> Iterator[Finding]:
@@ -438,9 +448,12 @@ def _hook_status_findings(t: _Trail, item: _Item) -> Iterator[Finding]:
 
 
 def _usable_hook(t: _Trail, phase: str, stay: int, before_line: int) -> bool:
+    """A hook record for ``phase`` in this state visit, before ``before_line``, that lets the
+    run go on: SUCCESS or SKIPPED_DEGRADED, or SKIPPED_DISABLED when notebooks are off."""
+    usable = _USABLE if t.enabled else ("SKIPPED_DISABLED",)
     return any(
         h.rec["phase"] == phase
-        and h.rec["status"] in _USABLE
+        and h.rec["status"] in usable
         and h.stay == stay
         and h.line < before_line
         for h in t.of(audit.HOOK_EXECUTED)
@@ -451,13 +464,14 @@ def _c9_hooks(t: _Trail) -> Iterator[Finding]:
     for item in t.of(audit.HOOK_EXECUTED):
         if item.rec["phase"] != "after":
             yield from _hook_status_findings(t, item)
-    if not t.enabled:
-        return
     for item in t.transitions:
-        if (item.rec["from"], item.rec["to"]) == (State.SEEDING, State.DRAFTING) and not (
-            _usable_hook(t, "before", item.stay, item.line)
-        ):
-            yield Finding(item.line, "SEEDING -> DRAFTING without a before hook (§8.1)")
+        pair = (item.rec["from"], item.rec["to"])
+        if pair in _ENTER_DRAFTING and not _usable_hook(t, "before", item.stay, item.line):
+            yield Finding(item.line, f"{pair[0]} -> DRAFTING without a before hook record (§8.1)")
+    for item in t.of(audit.RUN_TERMINATED):
+        failed = any(h.rec["status"] == "FAILED" for h in t.of(audit.HOOK_EXECUTED))
+        if item.rec["reason"].startswith(REASON_NOTEBOOK_UNAVAILABLE) and not failed:
+            yield Finding(item.line, "terminated for notebook unavailability without a FAILED hook")
     checked: set[int] = set()
     for item in t.of(audit.PARSER_ERROR, audit.PARSER_WARNING, audit.ROUND_RECORDED):
         if item.stay in checked or item.state != State.REVIEWING:
@@ -473,14 +487,12 @@ def _c10_drift(t: _Trail) -> Iterator[Finding]:
             yield from _hook_status_findings(t, item)
             if item.rec["status"] != "SKIPPED_DISABLED" and not item.rec["query"].strip():
                 yield Finding(item.line, "after hook without a drift-check query (§8.3)")
-    if not t.enabled:
-        return
     for item in t.transitions:
         if (item.rec["from"], item.rec["to"]) == (
             State.FINALIZING,
             State.TERMINATED_APPROVED,
         ) and not _usable_hook(t, "after", item.stay, item.line):
-            yield Finding(item.line, "finalized without an after-hook drift-check query (§8.3)")
+            yield Finding(item.line, "finalized without an after hook record (§8.3)")
 
 
 def _c11_studio(t: _Trail) -> Iterator[Finding]:

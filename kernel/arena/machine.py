@@ -529,6 +529,7 @@ def _reviewer(out: _Out, event: ReviewerCompleted) -> None:
         verdict=result.verdict,
         issues=list(event.issues),
         reviewer_output=event.text,
+        reviewer_attempt=run.reviewer_attempts,
     )
     if result.verdict == APPROVED:
         out.move(State.FINALIZING)
