@@ -204,3 +204,54 @@ def driven_runs(draw: st.DrawFn, *, allow_failures: bool = True) -> Driven:
             assert run.awaiting is Awaiting.FINALIZER
             events.append(FinalizerCompleted(timestamp=ts))
     return Driven(config, tuple(events), tuple(runs), tuple(effects), verdict_last)
+
+
+def drive_records(events: list[Event]) -> list[dict[str, Any]]:
+    """The audit records a run persists for ``events`` (all must be accepted)."""
+    run = Run()
+    out: list[dict[str, Any]] = []
+    for event in events:
+        run, effs = step(run, event)
+        out.extend(json.loads(e.record.line) for e in effs if isinstance(e, Persist))
+    return out
+
+
+def two_round_events(*, enabled: bool = True, max_rounds: int = 3) -> list[Event]:
+    """REVISE (after one retry), then APPROVED with two verdict lines."""
+
+    def hook(phase: str) -> list[Event]:
+        if not enabled:
+            return []
+        return [
+            HookCompleted(
+                phase=phase,
+                query=f"{phase} query",
+                evidence_refs=(f"ev-{phase}",),
+                succeeded=True,
+                timestamp=TS,
+            )
+        ]
+
+    config = {**VALID_CONFIG, "notebook_enabled": enabled, "max_rounds": max_rounds}
+    return [
+        Start(config=config, task=VALID_TASK, notebook=VALID_NOTEBOOK, timestamp=TS),
+        *hook("before"),
+        PlannerCompleted(output_ref="plan-1", timestamp=TS),
+        *hook("during"),
+        ReviewerCompleted(output_ref="rev-1a", text="Looks fine overall.", timestamp=TS),
+        ReviewerCompleted(
+            output_ref="rev-1b",
+            text="Claim 3 lacks evidence.\nVERDICT: REVISE",
+            issues=("claim 3 unsupported",),
+            timestamp=TS,
+        ),
+        PlannerCompleted(output_ref="plan-2", timestamp=TS),
+        *hook("during"),
+        ReviewerCompleted(
+            output_ref="rev-2",
+            text="VERDICT: REVISE\nFixed now.\nVERDICT: APPROVED\n",
+            timestamp=TS,
+        ),
+        *hook("after"),
+        FinalizerCompleted(timestamp=TS),
+    ]

@@ -472,13 +472,34 @@ def _c9_hooks(t: _Trail) -> Iterator[Finding]:
         failed = any(h.rec["status"] == "FAILED" for h in t.of(audit.HOOK_EXECUTED))
         if item.rec["reason"].startswith(REASON_NOTEBOOK_UNAVAILABLE) and not failed:
             yield Finding(item.line, "terminated for notebook unavailability without a FAILED hook")
-    checked: set[int] = set()
-    for item in t.of(audit.PARSER_ERROR, audit.PARSER_WARNING, audit.ROUND_RECORDED):
-        if item.stay in checked or item.state != State.REVIEWING:
-            continue
-        checked.add(item.stay)
-        if not _usable_hook(t, "during", item.stay, item.line):
-            yield Finding(item.line, f"review in round {item.round} without a during hook (§8.2)")
+    for item in t.transitions:
+        if item.rec["to"] == State.REVIEWING and _hook_missing(t, "during", item.stay + 1):
+            yield Finding(
+                item.line, f"review in round {item.rec['round_index']} without a during hook (§8.2)"
+            )
+
+
+_OUTCOMES = (audit.PARSER_ERROR, audit.PARSER_WARNING, audit.ROUND_RECORDED)
+
+
+def _hook_missing(t: _Trail, phase: str, stay: int) -> bool:
+    """Whether the state visit ``stay`` lacks the hook record it needs for ``phase``.
+
+    With notebooks off the orchestrator writes the SKIPPED_DISABLED record on entry, so it is
+    always due; with notebooks on it is due once the visit went on (a reviewer outcome, or a
+    way out other than TERMINATED_ERROR), since the hook may be what failed.
+    """
+    outcome = next((i.line for i in t.of(*_OUTCOMES) if i.stay == stay), None)
+    exit_ = next((i for i in t.transitions if i.stay == stay), None)
+    due = (
+        not t.enabled
+        or outcome is not None
+        or (exit_ is not None and exit_.rec["to"] != State.TERMINATED_ERROR)
+    )
+    if not due:
+        return False
+    limit = outcome or (exit_.line if exit_ is not None else 1 << 62)
+    return not _usable_hook(t, phase, stay, limit)
 
 
 def _c10_drift(t: _Trail) -> Iterator[Finding]:
@@ -488,11 +509,8 @@ def _c10_drift(t: _Trail) -> Iterator[Finding]:
             if item.rec["status"] != "SKIPPED_DISABLED" and not item.rec["query"].strip():
                 yield Finding(item.line, "after hook without a drift-check query (§8.3)")
     for item in t.transitions:
-        if (item.rec["from"], item.rec["to"]) == (
-            State.FINALIZING,
-            State.TERMINATED_APPROVED,
-        ) and not _usable_hook(t, "after", item.stay, item.line):
-            yield Finding(item.line, "finalized without an after hook record (§8.3)")
+        if item.rec["to"] == State.FINALIZING and _hook_missing(t, "after", item.stay + 1):
+            yield Finding(item.line, "FINALIZING without an after hook record (§8.3)")
 
 
 def _c11_studio(t: _Trail) -> Iterator[Finding]:
@@ -592,7 +610,7 @@ _RUNNERS: tuple[_Check, ...] = (
 def _as_lines(records: object, source: str) -> tuple[TrailLine, ...]:
     if isinstance(records, str):
         return parse_trail(records, source=source)
-    if isinstance(records, Mapping) or not isinstance(records, Iterable):
+    if isinstance(records, Mapping | bytes | bytearray) or not isinstance(records, Iterable):
         raise KernelError(
             "records must be JSON Lines text or a sequence of records, "
             f"got {type(records).__name__}"
