@@ -134,6 +134,10 @@ class _Trail:
     task: Any
     notebook: Any
     started: _Item | None
+    transitions: tuple[_Item, ...]
+    stays: Mapping[int, tuple[_Item, ...]]  # records of each state visit, in order
+    exits: Mapping[int, _Item]  # the transition that ended each state visit
+    reason: str  # the last RUN_TERMINATED reason ("" when none)
 
     @property
     def config_map(self) -> Mapping[str, Any]:
@@ -160,10 +164,6 @@ class _Trail:
     def of(self, *events: str) -> Iterator[_Item]:
         return (i for i in self.items if i.event in events)
 
-    @property
-    def transitions(self) -> list[_Item]:
-        return list(self.of(audit.STATE_TRANSITION))
-
     def first_progress(self) -> _Item | None:
         """The first transition other than INIT -> TERMINATED_ERROR (the run went on)."""
         for t in self.transitions:
@@ -187,6 +187,11 @@ def _prepare(lines: tuple[TrailLine, ...]) -> _Trail:
             state, rnd, stay = rec["to"], rec["round_index"], stay + 1
     started = next((i for i in items if i.event == audit.RUN_STARTED), None)
     rec = started.rec if started else {}
+    stays: dict[int, list[_Item]] = {}
+    for item in items:
+        stays.setdefault(item.stay, []).append(item)
+    transitions = tuple(i for i in items if i.event == audit.STATE_TRANSITION)
+    ends = [i for i in items if i.event == audit.RUN_TERMINATED]
     return _Trail(
         lines,
         tuple(malformed),
@@ -195,6 +200,10 @@ def _prepare(lines: tuple[TrailLine, ...]) -> _Trail:
         rec.get("task"),
         rec.get("notebook"),
         started,
+        transitions,
+        {k: tuple(v) for k, v in stays.items()},
+        {t.stay: t for t in transitions},
+        str(ends[-1].rec["reason"]) if ends else "",
     )
 
 
@@ -227,6 +236,10 @@ def _c2_states(t: _Trail) -> Iterator[Finding]:
                 yield Finding(item.line, f"{key} {item.rec[key]!r} is not a ProtocolState")
 
 
+_ALLOWED = frozenset((a.value, b.value) for a, b in TRANSITIONS)
+_TERMINAL_NAMES = frozenset(s.value for s in TERMINAL)
+
+
 def _c3_transitions(t: _Trail) -> Iterator[Finding]:
     prev, prev_round = State.INIT.value, 0
     closed: _Item | None = None
@@ -246,7 +259,7 @@ def _c3_transitions(t: _Trail) -> Iterator[Finding]:
             continue
         if frm != prev:
             yield Finding(item.line, f"transition from {frm}, but the run was in {prev}")
-        if (frm, to) not in {(a.value, b.value) for a, b in TRANSITIONS}:
+        if (frm, to) not in _ALLOWED:
             yield Finding(item.line, f"{frm} -> {to} is not in the §5.1 transition table")
         expected = prev_round + 1 if to == State.DRAFTING else prev_round
         if rnd != expected:
@@ -265,7 +278,7 @@ def _c3_transitions(t: _Trail) -> Iterator[Finding]:
                     item.line, f"REVIEWING -> {to} requires verdict {need}, recorded {got}"
                 )
         prev, prev_round = to, rnd
-        if to in {s.value for s in TERMINAL}:
+        if to in _TERMINAL_NAMES:
             closed = item
 
 
@@ -338,11 +351,6 @@ def _c5_verdicts(t: _Trail) -> Iterator[Finding]:
             )
 
 
-def _terminal_reason(t: _Trail) -> str:
-    last = next((i for i in reversed(t.items) if i.event == audit.RUN_TERMINATED), None)
-    return str(last.rec["reason"]) if last else ""
-
-
 def _c6_retry(t: _Trail) -> Iterator[Finding]:
     misses: dict[int, list[_Item]] = {}
     for item in t.items:
@@ -373,7 +381,7 @@ def _c6_retry(t: _Trail) -> Iterator[Finding]:
         elif item.event == audit.STATE_TRANSITION and item.state == State.REVIEWING:
             count = len(misses.get(item.stay, []))
             if item.rec["to"] == State.TERMINATED_ERROR:
-                if _terminal_reason(t).startswith(REASON_MISSING_VERDICT) and count != 2:
+                if t.reason.startswith(REASON_MISSING_VERDICT) and count != 2:
                     yield Finding(
                         item.line,
                         f"terminated for a missing verdict after {count} missing verdict(s); "
@@ -440,7 +448,7 @@ def _hook_status_findings(t: _Trail, item: _Item) -> Iterator[Finding]:
             item.line, "degraded mode while notebook_required is true: must be TERMINATED_ERROR"
         )
     if status == "FAILED":
-        after = next((i for i in t.transitions if i.line > item.line), None)
+        after = t.exits.get(item.stay)
         if after is None or after.rec["to"] != State.TERMINATED_ERROR:
             yield Finding(item.line, f"{phase} hook FAILED but the run did not end in error")
     if status != "SKIPPED_DISABLED" and not item.rec["query"].strip() and phase != "after":
@@ -456,7 +464,8 @@ def _usable_hook(t: _Trail, phase: str, stay: int, before_line: int) -> bool:
         and h.rec["status"] in usable
         and h.stay == stay
         and h.line < before_line
-        for h in t.of(audit.HOOK_EXECUTED)
+        for h in t.stays.get(stay, ())
+        if h.event == audit.HOOK_EXECUTED
     )
 
 
@@ -468,8 +477,8 @@ def _c9_hooks(t: _Trail) -> Iterator[Finding]:
         pair = (item.rec["from"], item.rec["to"])
         if pair in _ENTER_DRAFTING and not _usable_hook(t, "before", item.stay, item.line):
             yield Finding(item.line, f"{pair[0]} -> DRAFTING without a before hook record (§8.1)")
+    failed = any(h.rec["status"] == "FAILED" for h in t.of(audit.HOOK_EXECUTED))
     for item in t.of(audit.RUN_TERMINATED):
-        failed = any(h.rec["status"] == "FAILED" for h in t.of(audit.HOOK_EXECUTED))
         if item.rec["reason"].startswith(REASON_NOTEBOOK_UNAVAILABLE) and not failed:
             yield Finding(item.line, "terminated for notebook unavailability without a FAILED hook")
     for item in t.transitions:
@@ -489,8 +498,8 @@ def _hook_missing(t: _Trail, phase: str, stay: int) -> bool:
     always due; with notebooks on it is due once the visit went on (a reviewer outcome, or a
     way out other than TERMINATED_ERROR), since the hook may be what failed.
     """
-    outcome = next((i.line for i in t.of(*_OUTCOMES) if i.stay == stay), None)
-    exit_ = next((i for i in t.transitions if i.stay == stay), None)
+    outcome = next((i.line for i in t.stays.get(stay, ()) if i.event in _OUTCOMES), None)
+    exit_ = t.exits.get(stay)
     due = (
         not t.enabled
         or outcome is not None
