@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from kernel.arena import (
     TERMINAL,
     TRANSITIONS,
+    Awaiting,
     Effect,
     Event,
     Failed,
@@ -38,13 +39,16 @@ from kernel.arena import (
     InvokeFinalizer,
     InvokePlanner,
     InvokeReviewer,
+    NotebookContext,
     Persist,
     PlannerCompleted,
+    ProtocolConfig,
     ReviewerCompleted,
     Run,
     RunHook,
     Start,
     State,
+    TaskContext,
     Terminate,
     check_conformance,
     step,
@@ -493,3 +497,32 @@ def test_terminal_states_absorb(d: Driven, events: list[Event]) -> None:
 def test_run_is_frozen() -> None:
     with pytest.raises(attrs.exceptions.FrozenInstanceError):
         Run().state = State.DRAFTING  # type: ignore[misc]
+
+
+runs_by_hand = st.builds(
+    Run,
+    state=st.sampled_from(State),
+    awaiting=st.sampled_from(Awaiting),
+    config=st.none()
+    | st.builds(ProtocolConfig, max_rounds=st.integers(1, 5), notebook_enabled=st.booleans()),
+    task=st.none() | st.just(TaskContext(task_id="t", initial_prompt="p", session_id="s")),
+    notebook=st.none()
+    | st.just(NotebookContext(notebook_id="n", profile="auto", tools=("notebook_query",))),
+    round_index=st.integers(0, 6),
+    reviewer_attempts=st.integers(0, 3),
+    planner_output_ref=st.none() | refs,
+)
+
+
+@given(runs_by_hand, random_events)
+def test_runs_built_by_hand_never_crash_step(run: Run, event: Event) -> None:
+    try:
+        new, effects = step(run, event)
+    except KernelError:
+        return
+    assert new.state in set(State)
+    for e in effects:
+        if isinstance(e, Persist):
+            rec = json.loads(e.record.line)
+            if rec["event"] == "STATE_TRANSITION":
+                assert (rec["from"], rec["to"]) in ALLOWED

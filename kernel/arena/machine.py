@@ -315,10 +315,47 @@ def _validate(event: object) -> None:
 # ---- the step function ----------------------------------------------------------------
 
 
-def step(run: Run, event: Event) -> tuple[Run, tuple[Effect, ...]]:
-    """Apply one observed event; return the new run and the effects to carry out, in order."""
+_STATE_OF: dict[Awaiting, frozenset[State]] = {
+    Awaiting.START: frozenset({State.INIT}),
+    Awaiting.BEFORE_HOOK: frozenset({State.SEEDING}),
+    Awaiting.PLANNER: frozenset({State.DRAFTING}),
+    Awaiting.DURING_HOOK: frozenset({State.REVIEWING}),
+    Awaiting.REVIEWER: frozenset({State.REVIEWING}),
+    Awaiting.AFTER_HOOK: frozenset({State.FINALIZING}),
+    Awaiting.FINALIZER: frozenset({State.FINALIZING}),
+    Awaiting.NOTHING: TERMINAL,
+}
+
+
+def _check_run(run: object) -> Run:
+    """Refuse a ``Run`` that ``step`` could not have produced (built or evolved by hand)."""
     if not isinstance(run, Run):
         raise KernelError(f"run must be a Run, got {type(run).__name__}")
+    if not isinstance(run.state, State) or not isinstance(run.awaiting, Awaiting):
+        raise KernelError("inconsistent run: state and awaiting must be State and Awaiting")
+    if run.state not in _STATE_OF[run.awaiting]:
+        raise KernelError(f"inconsistent run: state {run.state} awaiting {run.awaiting.value}")
+    if run.awaiting in (Awaiting.START, Awaiting.NOTHING):
+        return run
+    ok = (
+        isinstance(run.config, ProtocolConfig)
+        and isinstance(run.task, TaskContext)
+        and (isinstance(run.notebook, NotebookContext) or not run.config.notebook_enabled)
+        and isinstance(run.round_index, int)
+        and isinstance(run.reviewer_attempts, int)
+        and (
+            isinstance(run.planner_output_ref, str)
+            or run.awaiting not in (Awaiting.DURING_HOOK, Awaiting.REVIEWER)
+        )
+    )
+    if not ok:
+        raise KernelError(f"inconsistent run: missing inputs for state {run.state}")
+    return run
+
+
+def step(run: Run, event: Event) -> tuple[Run, tuple[Effect, ...]]:
+    """Apply one observed event; return the new run and the effects to carry out, in order."""
+    run = _check_run(run)
     _validate(event)
     if run.terminal:
         return run, ()
