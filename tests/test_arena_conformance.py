@@ -231,6 +231,16 @@ def test_unknown_events_and_wrong_types_are_findings_with_lines() -> None:
     assert "RFC 3339" in messages
 
 
+@pytest.mark.parametrize("value", [1.0, True, "1", -1, None])
+def test_round_index_must_be_a_json_integer(value: object) -> None:
+    records = base()
+    i = find(records, "PARSER_ERROR")
+    records[i]["round_index"] = value
+    report = check_conformance(records)
+    assert 12 in report.failed
+    assert any(f.line == i + 1 and "round_index" in f.message for f in report.check(12).findings)
+
+
 @pytest.mark.parametrize("bad", [None, 5, {"event": "RUN_STARTED"}, b"{}"])
 def test_records_of_the_wrong_shape_are_kernel_errors(bad: object) -> None:
     with pytest.raises(KernelError):

@@ -83,8 +83,15 @@ RECORD_FIELDS: dict[str, dict[str, Any]] = {
 _OPTIONAL = {ROUND_RECORDED: {"reviewer_output", "reviewer_attempt"}}
 
 _FORMATS = jsonschema.FormatChecker()
+# JSON integers only: 2.0 is a number, not an integer (as for max_rounds, companions.md §A).
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    ),
+)
 _VALIDATORS = {
-    event: jsonschema.Draft202012Validator(
+    event: _Validator(
         {
             "type": "object",
             "properties": fields,
