@@ -13,7 +13,7 @@ from kernel.errors import KernelError
 
 
 def oracle_distance(a: list[str], b: list[str]) -> int:
-    """Wagner–Fischer with the full table (the implementation is bit-parallel)."""
+    """Wagner-Fischer with the full table (the implementation is bit-parallel)."""
     table = [[0] * (len(b) + 1) for _ in range(len(a) + 1)]
     for i in range(len(a) + 1):
         table[i][0] = i

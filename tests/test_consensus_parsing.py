@@ -289,7 +289,7 @@ def test_bad_arguments_raise_kernel_error(text: Any, kind: Any, strict_json: Any
 
 # --- properties -----------------------------------------------------------------------------
 
-_CHARS = st.characters(blacklist_categories=("Cs",))
+_CHARS = st.characters(blacklist_categories=["Cs"])
 _TEXT = st.text(_CHARS, max_size=30)
 _LIST = st.lists(_TEXT, max_size=4).map(tuple)
 _CONFIDENCE = st.one_of(
@@ -310,7 +310,7 @@ _KIND_OF = {
     SynthesisResponse: "synthesis",
     UpdateResponse: "update",
 }
-PROSE = st.text(st.characters(blacklist_characters="{}`", blacklist_categories=("Cs",)))
+PROSE = st.text(st.characters(blacklist_characters="{}`", blacklist_categories=["Cs"]))
 
 
 def serialized(

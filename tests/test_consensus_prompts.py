@@ -15,8 +15,8 @@ from kernel.consensus import (
     CritiqueResponse,
     ParticipantResponse,
     critique_prompt,
-    participant_prompt,
     parse_response,
+    participant_prompt,
     synthesis_prompt,
     system_instruction,
     update_prompt,
@@ -76,7 +76,7 @@ def test_critique_prompt_has_the_critical_criteria_and_json_input() -> None:
     }
 
 
-TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=40)
+TEXT = st.text(st.characters(blacklist_categories=["Cs"]), max_size=40)
 ANSWERS = st.lists(st.builds(ParticipantResponse, TEXT), max_size=4)
 CRITIQUES = st.lists(
     st.builds(CritiqueResponse, st.booleans(), st.booleans(), st.lists(TEXT, max_size=2)),
@@ -118,10 +118,10 @@ def test_the_schema_in_the_prompt_accepts_what_the_parser_accepts() -> None:
 @pytest.mark.parametrize(
     "call",
     [
-        lambda: participant_prompt(None),
+        lambda: participant_prompt(None),  # type: ignore[arg-type]
         lambda: participant_prompt("bad \ud800"),
-        lambda: critique_prompt("a", 3),
-        lambda: synthesis_prompt("answers"),
+        lambda: critique_prompt("a", 3),  # type: ignore[arg-type]
+        lambda: synthesis_prompt("answers"),  # type: ignore[arg-type]
         lambda: synthesis_prompt([{"answer": 1}]),
         lambda: synthesis_prompt([ParticipantResponse("\udfff")]),
         lambda: update_prompt("a", [{"approve": True}]),

@@ -23,7 +23,7 @@ from kernel.errors import KernelError
 
 PARTICIPANTS = list(range(2, 13))
 
-# ⌈ratio × n⌉ for n = 2 … 12, worked out by hand.
+# ceil(ratio * n) for n = 2 ... 12, worked out by hand.
 TABLES: dict[str, tuple[Any, list[int]]] = {
     "1/2": (Fraction(1, 2), [1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6]),
     "2/3": (Fraction(2, 3), [2, 2, 3, 4, 4, 5, 6, 6, 7, 8, 8]),
@@ -96,7 +96,7 @@ def test_floats_are_read_as_their_shortest_decimal() -> None:
         "0x1",
         "",
         "two thirds",
-        "٠.٥",
+        "\u0660.\u0665",  # Arabic-Indic digits
         None,
         [1],
         0,

@@ -24,6 +24,7 @@ __all__ = [
     "UpdateResponse",
     "check_kind",
     "from_mapping",
+    "json_path",
     "schema_errors",
     "unknown_fields",
 ]
@@ -173,7 +174,8 @@ def check_kind(kind: object) -> Kind:
     raise KernelError(f"unknown response kind {kind!r}; expected one of {', '.join(KINDS)}")
 
 
-def _path(error: jsonschema.ValidationError) -> str:
+def json_path(error: jsonschema.ValidationError) -> str:
+    """The ``$.a[0]`` path of a schema violation."""
     out = "$"
     for part in error.absolute_path:
         out += f"[{part}]" if isinstance(part, int) else f".{part}"
@@ -204,7 +206,7 @@ def schema_errors(value: object, kind: Kind) -> list[str]:
         )
     except RecursionError:
         return ["$: nested too deeply to validate"]
-    found = [f"{_path(e)}: {_clip(e.message)}" for e in errors]
+    found = [f"{json_path(e)}: {_clip(e.message)}" for e in errors]
     if not found and isinstance(value, Mapping):
         confidence = value.get("confidence")
         if isinstance(confidence, float) and math.isnan(confidence):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final, Literal, TypeAlias
@@ -10,7 +11,12 @@ import attrs
 import jsonschema
 
 from kernel.consensus.ratios import to_ratio
-from kernel.consensus.responses import CritiqueResponse, schema_errors
+from kernel.consensus.responses import (
+    MAX_SCHEMA_ERRORS,
+    CritiqueResponse,
+    json_path,
+    schema_errors,
+)
 from kernel.consensus.rules import (
     DEFAULT_APPROVAL_RATIO,
     DEFAULT_CHANGE_THRESHOLD,
@@ -254,11 +260,14 @@ def round_from_mapping(document: object) -> RoundInput:
     a string (``"2/3"``) for a ratio no short decimal writes.
     """
     try:
-        found = sorted(e.message for e in _ROUND_VALIDATOR.iter_errors(document))
+        found = sorted(
+            f"{json_path(e)}: {e.message if len(e.message) < 200 else e.message[:199] + '…'}"
+            for e in itertools.islice(_ROUND_VALIDATOR.iter_errors(document), MAX_SCHEMA_ERRORS)
+        )
     except RecursionError:
         raise RoundError(["$: nested too deeply"]) from None
     if found:
-        raise RoundError([f"$: {m}" if len(m) < 200 else f"$: {m[:199]}…" for m in found])
+        raise RoundError(found)
     assert isinstance(document, Mapping)
     errors: list[str] = []
     for name in ("participants", "round", "max_rounds"):
