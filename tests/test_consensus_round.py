@@ -211,3 +211,19 @@ def test_invalid_round_documents(change: dict[str, Any], message: str) -> None:
 def test_round_document_must_be_an_object_with_the_required_fields(document: Any) -> None:
     with pytest.raises(KernelError):
         round_from_mapping(document)
+
+
+def test_round_input_accepts_parsed_critique_values() -> None:
+    parsed = [{"approve": True, "critical": False}, {"approve": True, "critical": False}]
+    decision = evaluate_round(RoundInput(RoundConfig(3), 2, parsed))
+    assert decision.outcome == "consensus"
+    with pytest.raises(KernelError, match=r"critiques\[0\]"):
+        RoundInput(RoundConfig(3), 2, [{"approve": True}])
+    with pytest.raises(KernelError, match="4 critiques from only 3"):
+        RoundInput(RoundConfig(3), 2, parsed * 2)
+
+
+def test_decimal_and_rational_defaults_differ_on_the_documented_example() -> None:
+    document = {**DOC, "approval_ratio": "2/3"}
+    assert evaluate_round(round_from_mapping(document)).outcome == "consensus"
+    assert evaluate_round(round_from_mapping(DOC)).outcome == "continue"

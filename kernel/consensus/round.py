@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final, Literal, TypeAlias
@@ -93,6 +94,10 @@ class RoundConfig:
         }
 
 
+def _typed_critiques(critiques: object) -> tuple[CritiqueResponse, ...]:
+    return as_critiques(critiques, sys.maxsize)  # the count is checked once config is known
+
+
 @attrs.frozen
 class RoundInput:
     """What the orchestrator observed in round ``round_index`` (1-based, counting round 1).
@@ -103,7 +108,7 @@ class RoundInput:
 
     config: RoundConfig
     round_index: int
-    critiques: tuple[CritiqueResponse, ...]
+    critiques: tuple[CritiqueResponse, ...] = attrs.field(converter=_typed_critiques)
     candidate: str | None = None
     previous_candidate: str | None = None
 
