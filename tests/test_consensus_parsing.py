@@ -72,6 +72,15 @@ CORPUS: list[tuple[str, str, str | None, bool, tuple[str, ...]]] = [
         False,
         ("malformed", "ok"),
     ),
+    ("entity-in-info", f"```j&#115;on\n{GOOD}\n```", "fenced", False, ("malformed", "ok")),
+    # A backslash escapes only punctuation, so the first word stays "\json".
+    (
+        "backslash-in-info",
+        f"```\\json\n{GOOD}\n```",
+        "first_object",
+        False,
+        ("malformed", "absent", "ok"),
+    ),
     ("tilde-fence", f"~~~json\n{GOOD}\n~~~", "fenced", False, ("malformed", "ok")),
     (
         "unclosed-fence-runs-to-end",

@@ -37,6 +37,9 @@ Outcome: TypeAlias = Literal["ok", "absent", "malformed", "not_object", "schema"
 METHODS: Final[tuple[Method, ...]] = ("strict", "fenced", "first_object")
 
 _JSON_WS: Final = " \t\n\r"
+# A fence run then an info string whose first character could unescape to 'j' (a json fence
+# needs one); a cheap necessary condition that spares the Markdown parse on most texts.
+_FENCE_HINT: Final = re.compile(r"(?:`{3,}|~{3,})[ \t]*[jJ&\\]")
 _OBJECT_START: Final = re.compile(r'\{[ \t\n\r]*["}]')
 
 #: At most this many '{' positions that could begin an object are decoded by ``first_object``.
@@ -180,7 +183,7 @@ _MARKDOWN: Final = MarkdownIt("commonmark").disable("inline")
 
 
 def _fenced(text: str, kind: Kind) -> _Stage:
-    if "```" not in text and "~~~" not in text:  # no fence can open: skip the Markdown parse
+    if _FENCE_HINT.search(text) is None:  # no json fence can open: skip the Markdown parse
         return _NO_FENCE
     for token in _MARKDOWN.parse(text):
         words = unescapeAll(token.info).split()
