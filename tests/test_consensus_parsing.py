@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+from markdown_it.common.utils import unescapeAll
 
 from kernel.consensus import parse_response
 from kernel.consensus.parsing import FIRST_OBJECT_BUDGET, METHODS
@@ -418,3 +420,57 @@ def test_never_raises_and_results_are_consistent(text: str, kind: str, strict_js
         json.dumps(result.to_dict(), ensure_ascii=False).encode("utf-8")
     else:
         assert len(result.errors) == len(result.attempts)
+
+
+def reference_json_fence(text: str) -> str | None:
+    """The first json fence's content, from a full CommonMark parse (no shortcuts)."""
+    for token in MarkdownIt("commonmark").parse(text):
+        words = unescapeAll(token.info).split()
+        if token.type == "fence" and words and words[0].lower() == "json":
+            return token.content
+    return None
+
+
+FENCE_TEXT = st.lists(
+    st.sampled_from(
+        [
+            "```",
+            "~~~",
+            "````",
+            "json",
+            "JSON",
+            "Json",
+            "j&#115;on",
+            "&#106;son",
+            "\\json",
+            "js",
+            "on",
+            " ",
+            "\t",
+            "\n",
+            "> ",
+            "- ",
+            "    ",
+            "x",
+            "&",
+            GOOD,
+            "{",
+            "}",
+        ]
+    ),
+    max_size=25,
+).map("".join)
+
+
+@given(FENCE_TEXT)
+@example("```j&#115;on\n" + GOOD)
+@example("~~~~ JSON\n" + GOOD + "\n~~~~")
+def test_fenced_stage_agrees_with_a_full_markdown_parse(text: str) -> None:
+    expected = reference_json_fence(text)
+    attempt = parse_response(text, "critique").attempts
+    fenced = [a for a in attempt if a.method == "fenced"]
+    if attempt[0].outcome == "ok":
+        return  # strict succeeded; the fenced stage never ran
+    assert (fenced[0].outcome == "absent") is (expected is None)
+    if expected is not None and expected.strip() == GOOD:
+        assert fenced[0].outcome == "ok"
