@@ -565,3 +565,18 @@ def test_no_fallback_and_nothing_fired() -> None:
     _assert_only(
         lint_phase2(text, contract, render_phase1(contract)), "editorial_decision", "P2-053"
     )
+
+
+def test_dimension_id_checked_when_not_required() -> None:
+    data = load_contract("reviewer/full").to_dict()
+    data["measurement_procedure"]["scoring_plan_schema"]["required"] = ["what_triggers_block"]
+    contract = load_contract(data)
+    text = render_phase1(
+        contract, {d.id: {"what_triggers_block": "x y"} for d in contract.dimensions}
+    )
+    assert lint_phase1(text, contract).ok
+    _assert_only(
+        lint_phase1(text.replace("dimension_id: D2", "dimension_id: D3"), contract),
+        "plan_fields",
+        "P1-012",
+    )

@@ -330,4 +330,15 @@ def _fields(
                 )
             )
         values[name] = value
+    if "dimension_id" not in required:
+        given = lines.get("dimension_id", [])
+        if any(value != dim.id for value, _ in given):
+            problems.append(
+                Finding(
+                    "P1-012",
+                    f"dimension_id in '### {dim.id}: {dim.name}' is not {dim.id}; they must match",
+                    next(line for value, line in given if value != dim.id),
+                    "plan_fields",
+                )
+            )
     return problems, values
