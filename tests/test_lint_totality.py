@@ -148,6 +148,9 @@ def test_non_str_input_is_kernel_error(bad: object) -> None:
         lint_phase2(PHASE2, CONTRACT, bad if bad is not None else 3)  # type: ignore[arg-type]
 
 
-def test_contract_must_be_loaded() -> None:
-    with pytest.raises(KernelError):
-        lint_phase1(PHASE1, "reviewer/full")  # type: ignore[arg-type]
+def test_contract_sources() -> None:
+    assert lint_phase1(PHASE1, "reviewer/full").ok
+    assert lint_phase2(PHASE2, CONTRACT.to_dict(), PHASE1).ok
+    for bad in (None, 3, {"contract_id": "x"}, "reviewer/nonexistent"):
+        with pytest.raises(KernelError):
+            lint_phase1(PHASE1, bad)  # type: ignore[arg-type]

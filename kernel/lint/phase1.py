@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Any, Final
 
 import attrs
 
@@ -12,7 +12,7 @@ from kernel.lint import advisory
 from kernel.lint._structure import Codes, outline, stray_headings, subsections
 from kernel.lint.report import Finding, LintReport
 from kernel.markdown import Block, Document, Section, key_values, parse_document
-from kernel.model import Contract, Dimension
+from kernel.model import Contract, Dimension, load_contract
 
 __all__ = [
     "PHASE1_SECTIONS",
@@ -44,27 +44,23 @@ class Phase1Analysis:
     plans: Mapping[str, Mapping[str, str] | None]
 
 
-def lint_phase1(text: str, contract: Contract) -> LintReport:
+def lint_phase1(text: str, contract: Contract | Mapping[str, Any] | str) -> LintReport:
     """Lint one reviewer's Phase 1 output against ``contract``.
 
+    ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over the size limit) or a contract that is not a
-    :class:`Contract`.
+    that cannot be read at all (not a str, over the size limit) or an invalid contract.
     """
-    contract = _require_contract(contract)
+    loaded = _require_contract(contract)
     doc = parse_document(text, source="Phase 1 document")
-    analysis = analyse_phase1(doc, contract)
+    analysis = analyse_phase1(doc, loaded)
     return LintReport(phase=1, findings=analysis.findings)
 
 
 def _require_contract(contract: object) -> Contract:
-    from kernel.errors import KernelError
-
-    if not isinstance(contract, Contract):
-        raise KernelError(
-            f"a lint needs a loaded Contract (kernel.load_contract), got {type(contract).__name__}"
-        )
-    return contract
+    """A :class:`Contract` as is; anything else goes through :func:`load_contract` (a mapping
+    or a shipped template name), so a bad contract is a :class:`ContractError`."""
+    return contract if isinstance(contract, Contract) else load_contract(contract)
 
 
 def analyse_phase1(doc: Document, contract: Contract) -> Phase1Analysis:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Final
+from typing import Any, Final
 
 from kernel.ast import SCORE_RANK, SCORES
 from kernel.lint import advisory
@@ -44,13 +44,15 @@ _ID_HEAD: Final = re.compile(r"([A-Z][0-9]+)(?:$|[: \t])")
 _SEPARATORS: Final = re.compile(r"[ \t,]+")
 
 
-def lint_phase2(text: str, contract: Contract, phase1: str | None = None) -> LintReport:
+def lint_phase2(
+    text: str, contract: Contract | Mapping[str, Any] | str, phase1: str | None = None
+) -> LintReport:
     """Lint one reviewer's Phase 2 output against ``contract`` (and, when given, that
     reviewer's Phase 1 text, for the consistency check).
 
+    ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over the size limit) or a contract that is not a
-    :class:`Contract`.
+    that cannot be read at all (not a str, over the size limit) or an invalid contract.
     """
     contract = _require_contract(contract)
     doc = parse_document(text, source="Phase 2 document")
