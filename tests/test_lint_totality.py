@@ -90,6 +90,13 @@ def test_arbitrary_text(text: str) -> None:
     _total(text)
 
 
+@given(st.text(alphabet=st.characters(exclude_categories=()), max_size=50))
+@example("\ud800## Review Body")
+def test_text_with_surrogates_and_controls(text: str) -> None:
+    _total(text)
+    _total(PHASE2.replace("score: block", "score: " + text))
+
+
 @given(markdownish)
 def test_markdownish_text(text: str) -> None:
     _total(text)
