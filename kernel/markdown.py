@@ -39,7 +39,10 @@ __all__ = [
 BlockKind = Literal["heading", "paragraph", "code", "html", "hr"]
 
 _BLOCK_MD: Final = MarkdownIt("commonmark").disable("inline")
-_INLINE_MD: Final = MarkdownIt("commonmark")
+#: Inline parsing for words only: links, images and emphasis are left as text (their
+#: delimiters are punctuation to the tokeniser, and skipping them keeps pathological input
+#: such as 100k ``[`` fast); code spans, escapes, autolinks and inline HTML are still parsed.
+_INLINE_MD: Final = MarkdownIt("commonmark").disable(["link", "image", "emphasis"])
 #: CommonMark line endings and nothing else.
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _SPACE: Final = re.compile(r"[ \t]+")
@@ -214,7 +217,8 @@ def key_values(blocks: Sequence[Block]) -> list[KeyValue]:
 
 def plain_words_text(blocks: Sequence[Block]) -> str:
     """The readable text of headings and paragraphs (quoted ones too): inline-parsed, with
-    inline HTML (comments included) left out. Code and HTML blocks are not prose."""
+    inline HTML (comments included) left out; link text and destinations stay text. Code and
+    HTML blocks are not prose."""
     parts: list[str] = []
     for block in blocks:
         if block.kind not in ("heading", "paragraph"):
