@@ -118,3 +118,45 @@ def test_missing_phase1_skips_consistency_but_decides() -> None:
     outcome = decide_documents(FULL, docs)
     assert outcome.decision is not None
     assert all(rep.findings[0].code == "P2-043" for _, rep in outcome.reviewers)
+
+
+CORRUPTIONS = {
+    "phase1": lambda p2, p1: (p2, p1.replace("## Scoring Plan", "## Scoring plan")),
+    "phase2": lambda p2, p1: (p2.replace("fired: ", "fired:  maybe ", 1), p1),
+    "multi": lambda p2, p1: ("## Scoring Plan Dissent\n\n- dimension_id: D1, D2\n\n" + p2, p1),
+}
+
+
+@settings(max_examples=30)
+@given(
+    st.lists(st.sampled_from(("ok", "phase1", "phase2", "multi")), min_size=5, max_size=5),
+    st.lists(score_maps(FULL), min_size=5, max_size=5),
+)
+def test_no_decision_on_a_shrunk_panel(kinds: list[str], columns: list[dict[str, str]]) -> None:
+    p1 = render_phase1(FULL)
+    docs: list[tuple[str, str, str | None]] = []
+    for role, kind, column in zip(ROLES, kinds, columns, strict=True):
+        p2 = render_phase2(FULL, column)
+        if kind != "ok":
+            p2, phase1 = CORRUPTIONS[kind](p2, p1)
+        else:
+            phase1 = p1
+        docs.append((role, p2, phase1))
+    outcome = decide_documents(FULL, docs)
+    bad = [(r, k) for r, k in zip(ROLES, kinds, strict=True) if k != "ok"]
+    if bad:
+        assert outcome.decision is None and outcome.matrix is None
+        detail = {
+            "phase1": "phase1_lint_failed=true",
+            "phase2": "phase2_lint_failed=failure_condition_checks",
+            "multi": "multi_dissent=true",
+        }
+        assert outcome.tags == (
+            *(f"[PROTOCOL-VIOLATION: reviewer={r}, contract={CID}, {detail[k]}]" for r, k in bad),
+            f"[PANEL-SHRUNK: usable={5 - len(bad)}, panel_size=5]",
+        )
+    else:
+        assert outcome.tags == ()
+        assert outcome.decision == decide(
+            FULL, {d: [c[d] for c in columns] for d in FULL.dimension_ids}
+        )
