@@ -63,7 +63,11 @@ def _require_contract(contract: object) -> Contract:
     return contract if isinstance(contract, Contract) else load_contract(contract)
 
 
-def analyse_phase1(doc: Document, contract: Contract) -> Phase1Analysis:
+def analyse_phase1(
+    doc: Document, contract: Contract, *, plans_only: bool = False
+) -> Phase1Analysis:
+    """All Phase 1 checks; with ``plans_only`` (the Phase 2 consistency check) the paraphrase
+    and advisory checks are skipped, as only the per-dimension plans are used."""
     out, findings = outline(
         doc,
         PHASE1_SECTIONS,
@@ -101,7 +105,11 @@ def analyse_phase1(doc: Document, contract: Contract) -> Phase1Analysis:
         sections_findings += stray_headings(paraphrase, "sections", _CODES.unexpected)
     sections_findings += _tag_findings(doc)
 
-    coverage = _paraphrase_findings(paraphrase, contract) if paraphrase is not None else []
+    coverage = (
+        _paraphrase_findings(paraphrase, contract)
+        if paraphrase is not None and not plans_only
+        else []
+    )
     plan = out.unique(PHASE1_SECTIONS[1])
     plan_findings: list[Finding] = []
     field_findings: list[Finding] = []
@@ -117,7 +125,7 @@ def analyse_phase1(doc: Document, contract: Contract) -> Phase1Analysis:
             "advisory",
             "warning",
         )
-        for hit in advisory.scan("\n".join(doc.lines))
+        for hit in (() if plans_only else advisory.scan("\n".join(doc.lines)))
     ]
     return Phase1Analysis(
         tuple(sections_findings + coverage + plan_findings + field_findings + other + advisories),

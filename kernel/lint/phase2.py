@@ -80,7 +80,7 @@ def lint_phase2(
             )
         )
     elif scores is not None and body is not None:
-        plans = analyse_phase1(phase1_doc, contract).plans
+        plans = analyse_phase1(phase1_doc, contract, plans_only=True).plans
         consistency = _consistency(contract, scores, dissent_ids, plans, body)
 
     decision, decision_findings = _decision(out.unique("Editorial Decision"), contract, fired)
