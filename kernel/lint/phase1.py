@@ -149,17 +149,18 @@ def _tag_findings(doc: Document) -> list[Finding]:
                 "sections",
             )
         ]
-    where = (
-        f"; the last non-blank line is line {last}"
-        if last is not None
-        else "; the document is empty"
-    )
-    seen = any(line.strip(" \t") == TAG for line in doc.lines)
+    if last is None:
+        where = "; the document is empty"
+    else:
+        text = doc.lines[last - 1].strip(" \t")
+        shown = text if len(text) <= 60 else text[:57] + "..."
+        where = f"; the last non-blank line is {shown!r}"
+    earlier = next((i + 1 for i, line in enumerate(doc.lines) if TAG in line), None)
     return [
         Finding(
             "P1-006",
-            f"the tag {TAG} must be alone on the last non-blank line"
-            + (" (it appears earlier, but not last)" if seen else "")
+            f"the tag {TAG} must be alone on the last non-blank line, as its own paragraph"
+            + (f" (it appears on line {earlier})" if earlier is not None else "")
             + where,
             last,
             "sections",
