@@ -79,9 +79,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _DECODER = json.JSONDecoder(object_pairs_hook=_no_duplicates, parse_constant=_reject_constant)
 
 
-def loads_strict(
-    text: str, *, source: str = "<string>", max_bytes: int = MAX_INPUT_BYTES
-) -> Any:
+def loads_strict(text: str, *, source: str = "<string>", max_bytes: int = MAX_INPUT_BYTES) -> Any:
     """``json.loads`` that rejects duplicate keys, NaN/Infinity, trailing data and oversize.
 
     A leading BOM is ignored (RFC 8259 §8.1 allows it).
@@ -114,9 +112,7 @@ def _skip_ws(text: str, pos: int) -> int:
     return pos
 
 
-def load_json_file(
-    path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES
-) -> Any:
+def load_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> Any:
     return loads_strict(read_text(path, max_bytes=max_bytes), source=str(path), max_bytes=max_bytes)
 
 

@@ -26,6 +26,7 @@ skeleton: the scan is linear in the input.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import attrs
@@ -386,12 +387,6 @@ def _start_of(name: str, match: re.Match[str], text: str) -> int | None:
         recursive = "r" in _short_flags(args) or "--recursive" in args
         wide = any(a.lstrip("o") == "777" or a in ("a+rwx", "ugo+rwx", "a+w", "o+w") for a in args)
         return match.start() if recursive and wide else None
-    if name == "download-pipe":  # curl/wget earlier on the same line, at most 3 pipes back
-        line = text[max(0, match.start() - 300) : match.start()].rsplit("\n", 1)[-1]
-        downloads = [m.start() for m in _DOWNLOAD.finditer(line)]
-        if not downloads or line.count("|", downloads[-1]) > 2:
-            return None
-        return match.start() - len(line) + downloads[-1]
     if name == "fork-bomb":  # the function name must stand right before the "()"
         fn, low = match.group(1), max(0, match.start() - 40)
         before = text[low : match.start()].rstrip()
@@ -402,13 +397,36 @@ def _start_of(name: str, match: re.Match[str], text: str) -> int | None:
     return match.start()
 
 
+def _download_pipe(text: str, match: re.Match[str], downloads: list[int]) -> int | None:
+    """A pipe into a shell counts when curl/wget/... came earlier on the same line, at most
+    300 characters and 3 pipes back; the finding then starts at the download."""
+    i = bisect_left(downloads, match.start()) - 1
+    if i < 0:
+        return None
+    start = downloads[i]
+    if match.start() - start > 300 or "\n" in text[start : match.start()]:
+        return None
+    return start if text.count("|", start, match.start()) <= 2 else None
+
+
 def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
     found: list[tuple[str, int, int]] = []
+    downloads: list[int] | None = None
     for name, category, regex, starts in _RULES:
         if category not in wanted:
             continue
+        if name == "download-pipe":
+            downloads = [d.start() for d in _DOWNLOAD.finditer(sk_text)]
+            if not downloads:
+                continue
         for m in _matches(regex, sk_text, starts):
-            start = _start_of(name, m, sk_text) if category == DANGEROUS_COMMAND else m.start()
+            if name == "download-pipe":
+                assert downloads is not None
+                start = _download_pipe(sk_text, m, downloads)
+            elif category == DANGEROUS_COMMAND:
+                start = _start_of(name, m, sk_text)
+            else:
+                start = m.start()
             if start is not None:
                 found.append((category, start, m.end()))
     return found

@@ -126,12 +126,13 @@ class Skeleton:
 
     original: str
     text: str
-    _lengths: dict[str, int] = attrs.field(repr=False)
+    #: Cumulative skeleton length after each original code point; ``None`` when aligned.
+    _ends: array[int] | None = attrs.field(repr=False)
 
     @property
     def aligned(self) -> bool:
         """True when skeleton index ``i`` comes from original index ``i`` everywhere."""
-        return not self._lengths
+        return self._ends is None
 
     def spans(self, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
         """Map skeleton ``[start, end)`` ranges (non-empty) to original ``[start, end)``.
@@ -141,10 +142,9 @@ class Skeleton:
         are part of its span.
         """
         items = list(ranges)
-        if self.aligned or not items:
-            return [(s, e) for s, e in items]
-        lengths = self._lengths
-        ends = array("q", accumulate(lengths.get(c, 1) for c in self.original))
+        ends = self._ends
+        if ends is None:
+            return items
         out: list[tuple[int, int]] = []
         for start, end in items:
             first = bisect_right(ends, start)
@@ -157,10 +157,12 @@ def skeletonize(text: str) -> Skeleton:
     """The skeleton of ``text`` (see the module docstring)."""
     table: dict[int, str] = {}
     lengths: dict[str, int] = {}
+    aligned = True
     for ch in set(text):
         sk = char_skeleton(ch)
         if sk != ch:
             table[ord(ch)] = sk
-        if len(sk) != 1:
-            lengths[ch] = len(sk)
-    return Skeleton(text, text.translate(table) if table else text, lengths)
+        lengths[ch] = len(sk)
+        aligned = aligned and len(sk) == 1
+    ends = None if aligned else array("q", accumulate(map(lengths.__getitem__, text)))
+    return Skeleton(text, text.translate(table) if table else text, ends)
