@@ -77,4 +77,4 @@ def test_bad_charges_are_refused() -> None:
     ledger = open_ledger(["A"], 10)
     for args in (("Z", "p", 1), ("A", "", 1), ("A", "p", -1), ("A", "p", 1.5)):
         with pytest.raises(KernelError):
-            charge(ledger, *args)  # type: ignore[arg-type]
+            charge(ledger, *args)
