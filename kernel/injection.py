@@ -362,31 +362,28 @@ def _matches(regex: re.Pattern[str], text: str, starts: _Check) -> Iterator[re.M
             pos = m.start() + 1
 
 
-def _short_flags(args: list[str]) -> str:
-    return "".join(a[1:] for a in args if a.startswith("-") and not a.startswith("--"))
+_RM_RECURSIVE = re.compile(r"(?:^|\s)(?:-[a-z]*r|--recursive\b)")
+_RM_FORCE = re.compile(r"(?:^|\s)(?:-[a-z]*f|--force\b|--no-preserve-root\b)")
+_PUSH_FORCE = re.compile(r"(?:^|\s)(?:-[a-z]*f|--force|\+)")
+_CHMOD_RECURSIVE = re.compile(r"(?:^|\s)(?:-[a-z]*r|--recursive\b)")
+_CHMOD_WIDE = re.compile(r"(?:^|\s)(?:o*777|a\+rwx|ugo\+rwx|a\+w|o\+w)(?:\s|$)")
 
 
 def _start_of(name: str, match: re.Match[str], text: str) -> int | None:
-    """Where a command match really starts, or ``None`` when its flags make it harmless."""
+    """Where a command match really starts, or ``None`` when its flags make it harmless.
+
+    Flags are read on the skeleton (lower case; ``0`` reads as ``o``).
+    """
     if name == "rm":  # recursive and force, in any spelling
-        flags = match.group(1).split()
-        shorts = _short_flags(flags)
-        recursive = "r" in shorts or "--recursive" in flags
-        force = "f" in shorts or "--force" in flags or "--no-preserve-root" in flags
-        return match.start() if recursive and force else None
+        flags = match.group(1)
+        dangerous = bool(_RM_RECURSIVE.search(flags) and _RM_FORCE.search(flags))
+        return match.start() if dangerous else None
     if name == "git-push":  # a force flag or a +refspec
-        args = match.group(1).split()
-        forced = (
-            "f" in _short_flags(args)
-            or any(a.startswith("--force") for a in args)
-            or any(a.startswith("+") for a in args)
-        )
-        return match.start() if forced else None
-    if name == "chmod":  # recursive and world-writable (the skeleton reads 0 as o)
-        args = match.group(1).split()
-        recursive = "r" in _short_flags(args) or "--recursive" in args
-        wide = any(a.lstrip("o") == "777" or a in ("a+rwx", "ugo+rwx", "a+w", "o+w") for a in args)
-        return match.start() if recursive and wide else None
+        return match.start() if _PUSH_FORCE.search(match.group(1)) else None
+    if name == "chmod":  # recursive and world-writable
+        args = match.group(1)
+        dangerous = bool(_CHMOD_RECURSIVE.search(args) and _CHMOD_WIDE.search(args))
+        return match.start() if dangerous else None
     if name == "fork-bomb":  # the function name must stand right before the "()"
         fn, low = match.group(1), max(0, match.start() - 40)
         before = text[low : match.start()].rstrip()

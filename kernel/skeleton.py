@@ -156,13 +156,17 @@ class Skeleton:
 def skeletonize(text: str) -> Skeleton:
     """The skeleton of ``text`` (see the module docstring)."""
     table: dict[int, str] = {}
-    lengths: dict[str, int] = {}
+    lengths: dict[int, str] = {}  # code point -> chr(skeleton length), for translate()
     aligned = True
     for ch in set(text):
         sk = char_skeleton(ch)
         if sk != ch:
             table[ord(ch)] = sk
-        lengths[ch] = len(sk)
+        lengths[ord(ch)] = chr(len(sk))
         aligned = aligned and len(sk) == 1
-    ends = None if aligned else array("q", accumulate(map(lengths.__getitem__, text)))
+    ends = None
+    if not aligned:
+        # One byte per code point holding its skeleton length (NFKC expands a code point to
+        # at most 18 characters), summed in C.
+        ends = array("q", accumulate(text.translate(lengths).encode("latin-1")))
     return Skeleton(text, text.translate(table) if table else text, ends)
