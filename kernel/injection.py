@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 
 import attrs
 
@@ -429,6 +429,17 @@ def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
     return found
 
 
+def _names(value: object, what: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, bytes | Mapping) or not isinstance(value, Iterable):
+        raise KernelError(f"{what} must be a list of names, got {type(value).__name__}")
+    names = tuple(value)
+    if not all(isinstance(n, str) for n in names):
+        raise KernelError(f"{what} must be a list of strings")
+    return names
+
+
 def scan_injection(
     text: str,
     *,
@@ -442,9 +453,8 @@ def scan_injection(
     """
     if not isinstance(text, str):
         raise KernelError(f"scan_injection needs a string, got {type(text).__name__}")
-    if isinstance(delimiters, str):
-        delimiters = (delimiters,)
-    wanted = set(CATEGORIES if categories is None else categories)
+    delimiters = _names(delimiters, "delimiters")
+    wanted = set(CATEGORIES if categories is None else _names(categories, "categories"))
     unknown = wanted - set(CATEGORIES)
     if unknown:
         raise KernelError(f"unknown injection categories: {sorted(unknown)}")

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 
 from kernel.errors import KernelError
+from kernel.panel._args import as_list
 
 __all__ = ["DEFAULT_TOTAL", "Charge", "Ledger", "charge", "open_ledger", "summary"]
 
@@ -65,7 +66,7 @@ def _int(value: object, what: str, minimum: int) -> int:
 
 
 def open_ledger(agents: Iterable[str], total: int = DEFAULT_TOTAL) -> Ledger:
-    names = tuple(agents) if not isinstance(agents, str) else ()
+    names = tuple(as_list(agents, "agents"))
     if not names or any(not isinstance(a, str) or not a for a in names):
         raise KernelError("agents must be a non-empty list of non-empty names")
     if len(set(names)) != len(names):

@@ -16,6 +16,7 @@ from typing import Any
 import attrs
 
 from kernel.errors import KernelError
+from kernel.panel._args import as_list
 from kernel.panel.verdicts import severity_rank
 
 __all__ = [
@@ -70,7 +71,7 @@ class Snapshot:
 
 def _index(findings: Iterable[Snapshot | Mapping[str, Any]], what: str) -> dict[str, Snapshot]:
     out: dict[str, Snapshot] = {}
-    for item in findings:
+    for item in as_list(findings, what):
         snap = Snapshot.of(item)
         if snap.id in out:
             raise KernelError(f"{what}: duplicate finding id {snap.id!r}")

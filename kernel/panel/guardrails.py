@@ -24,6 +24,7 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.injection import DANGEROUS_COMMAND, InjectionFinding, scan_injection
+from kernel.panel._args import as_list
 from kernel.panel.verdicts import SEVERITIES, severity_rank
 
 __all__ = [
@@ -127,9 +128,13 @@ def apply_guardrails(
 ) -> GuardrailReport:
     """Apply every guardrail; ``scope`` lists the target's files and directories (``None``:
     no scope check)."""
-    if isinstance(scope, str):
-        raise KernelError("scope must be a list of paths, not one string")
-    items = [Finding.of(f) for f in findings]
+    if scope is not None:
+        scope = as_list(scope, "scope")
+        if not all(isinstance(s, str) for s in scope):
+            raise KernelError("scope must list paths as strings")
+    if not isinstance(strict_scope, bool):
+        raise KernelError(f"strict_scope must be a bool, got {strict_scope!r}")
+    items = [Finding.of(f) for f in as_list(findings, "findings")]
     by_agent = Counter(f.agent for f in items)
     critical = Counter(f.agent for f in items if f.severity == "Critical")
     warnings = tuple(

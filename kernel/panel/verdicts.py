@@ -14,6 +14,7 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.majority import strict_majority
+from kernel.panel._args import as_list
 from kernel.panel.voting import CONSENSUS, DISMISSED, MAJORITY, OUTCOMES
 
 __all__ = [
@@ -46,9 +47,7 @@ def severity_rank(severity: str) -> int:
 
 def resolve_verdict(verdicts: Iterable[str]) -> str:
     """The panel verdict before severity escalation (at least one verdict needed)."""
-    if isinstance(verdicts, str | bytes) or not isinstance(verdicts, Iterable):
-        raise KernelError("verdicts must be a sequence of verdict names")
-    cast = list(verdicts)
+    cast: list[str] = as_list(verdicts, "verdicts")
     for v in cast:
         verdict_rank(v)
     if not cast:
@@ -79,7 +78,7 @@ def escalate(verdict: str, findings: Iterable[tuple[str, str]]) -> Escalation:
     floor = verdict_rank(verdict)
     critical_agreed = 0
     serious = 0
-    for item in findings:
+    for item in as_list(findings, "findings"):
         if not isinstance(item, tuple) or len(item) != 2:
             raise KernelError(f"a finding must be a (severity, outcome) pair, got {item!r}")
         severity, outcome = item

@@ -16,6 +16,7 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.majority import strict_majority
+from kernel.panel._args import as_list
 
 __all__ = [
     "ABSTAIN",
@@ -150,9 +151,7 @@ def agreement_level(outcomes: Iterable[str | Resolution]) -> str:
     Percentages are over all findings (``Single`` counts in no group); the comparisons are
     exact integer arithmetic, so exactly 25 % is not "more than 25 %".
     """
-    if isinstance(outcomes, str | bytes) or not isinstance(outcomes, Iterable):
-        raise KernelError("outcomes must be a sequence of outcome names")
-    counts = Counter(_outcome_of(o) for o in outcomes)
+    counts = Counter(_outcome_of(o) for o in as_list(outcomes, "outcomes"))
     total = sum(counts.values())
     if total == 0 or counts[CONSENSUS] == total:
         return "Full Consensus"
