@@ -4,7 +4,8 @@ Entry points (api.md): ``resolve_finding(votes, *, originator, n_global, withdra
 ``agreement_level(outcomes)``, ``resolve_verdict(verdicts)`` and ``scan_injection(text)``
 (the shared ``kernel.injection`` scan, re-exported). Also ``escalate`` (severity escalation),
 convergence (``kernel.panel.convergence``), the token budget ledger
-(``kernel.panel.budget``) and the guardrails (``kernel.panel.guardrails``).
+(``kernel.panel.budget``), the guardrails (``kernel.panel.guardrails``) and provenance
+markers (``kernel.panel.provenance``).
 """
 
 from __future__ import annotations
