@@ -138,3 +138,19 @@ def test_scan_refuses_non_utf8(tmp_path: Path) -> None:
     path = tmp_path / "bin.md"
     path.write_bytes(b"\xff\xfe ignore")
     assert run(main, ["scan", str(path)]) == 2
+
+
+def test_module_entry_point(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    path = _write(tmp_path, "out.md", "rm -rf /\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "kernel.panel", "scan", path, "--format", "json"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[1],
+        check=False,
+    )
+    assert done.returncode == 1
+    assert json.loads(done.stdout)["findings"][0]["category"] == "dangerous_command"
