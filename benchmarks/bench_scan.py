@@ -33,26 +33,26 @@ def _distinct(size: int) -> str:
     return "".join(chars[i % len(chars)] for i in range(size // 3))
 
 
-CASES: dict[str, Callable[[], str]] = {
-    "trigger words only": lambda: _fill("ignore "),
-    "override hits": lambda: _fill("ignore previous instructions "),
-    "confusable + zero-width hits": lambda: _fill(
-        "\u0456gn\u043er\u0435 pr\u0435v\u0456\u043eus \u0456nstruct\u0456\u043ens\u200b "
+CASES: dict[str, Callable[[int], str]] = {
+    "trigger words only": lambda n: _fill("ignore ", n),
+    "override hits": lambda n: _fill("ignore previous instructions ", n),
+    "confusable + zero-width hits": lambda n: _fill(
+        "\u0456gn\u043er\u0435 pr\u0435v\u0456\u043eus \u0456nstruct\u0456\u043ens\u200b ", n
     ),
-    "near misses (fillers)": lambda: "ignore " + _fill("the "),
-    "mid-word triggers": lambda: _fill("xignore previous instructions "),
-    "openers": lambda: _fill("<"),
-    "openers and slashes": lambda: _fill("< / "),
-    "delimiter prefixes": lambda: _fill("<phase1_outpu"),
-    "download words": lambda: _fill("curl "),
-    "pipes into shells": lambda: _fill("| sh "),
-    "rm flag runs": lambda: "rm" + _fill(" -r"),
-    "git push args": lambda: _fill("git push "),
-    "fork-bomb shapes": lambda: _fill(":(){ :|:& }"),
-    "zero-width only": lambda: _fill("i\u200b"),
-    "one long word": lambda: "a" * SIZE,
-    "spaces": lambda: " " * SIZE,
-    "distinct CJK/Hangul": lambda: _distinct(SIZE),
+    "near misses (fillers)": lambda n: "ignore " + _fill("the ", n - 7),
+    "mid-word triggers": lambda n: _fill("xignore previous instructions ", n),
+    "openers": lambda n: _fill("<", n),
+    "openers and slashes": lambda n: _fill("< / ", n),
+    "delimiter prefixes": lambda n: _fill("<phase1_outpu", n),
+    "download words": lambda n: _fill("curl ", n),
+    "pipes into shells": lambda n: _fill("| sh ", n),
+    "rm flag runs": lambda n: "rm" + _fill(" -r", n - 2),
+    "git push args": lambda n: _fill("git push ", n),
+    "fork-bomb shapes": lambda n: _fill(":(){ :|:& }", n),
+    "zero-width only": lambda n: _fill("i\u200b", n),
+    "one long word": lambda n: "a" * n,
+    "spaces": lambda n: " " * n,
+    "distinct CJK/Hangul": _distinct,
 }
 
 
@@ -71,27 +71,32 @@ def run(quick: bool = False) -> list[dict[str, Any]]:
     repeat = 3 if quick else 7
     rows: list[dict[str, Any]] = []
     for name, make in CASES.items():
-        text = make()
+        text = make(SIZE)
         times, findings = _time(lambda t=text: scan_injection(t), repeat)  # type: ignore[misc]
+        half = make(SIZE // 2)
+        half_times, _ = _time(lambda t=half: scan_injection(t), repeat)  # type: ignore[misc]
         assert isinstance(findings, tuple)
         rows.append(
             {
                 "name": f"scan_injection: {name}",
                 "median_s": statistics.median(times),
                 "max_s": max(times),
+                # linear time: doubling the input about doubles the time
+                "ratio_to_half": statistics.median(times) / statistics.median(half_times),
                 "chars": len(text),
                 "bytes": len(text.encode("utf-8")),
                 "findings": len(findings),
             }
         )
     for name in ("openers", "delimiter prefixes"):
-        text = CASES[name]()
+        text = CASES[name](SIZE)
         times, _ = _time(lambda t=text: escape(t, "phase1_output"), repeat)  # type: ignore[misc]
         rows.append(
             {
                 "name": f"delimit.escape: {name}",
                 "median_s": statistics.median(times),
                 "max_s": max(times),
+                "ratio_to_half": None,
                 "chars": len(text),
                 "bytes": len(text.encode("utf-8")),
                 "findings": 0,
@@ -109,10 +114,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0
-    print(f"{'input (about 1 MB)':<52} {'median s':>9} {'max s':>8} {'findings':>9}")
+    print(f"{'input (about 1 MB)':<48} {'median s':>9} {'max s':>7} {'1MB/half':>9} {'found':>6}")
     for row in rows:
+        ratio = "" if row["ratio_to_half"] is None else f"{row['ratio_to_half']:.2f}"
         print(
-            f"{row['name']:<52} {row['median_s']:>9.3f} {row['max_s']:>8.3f} {row['findings']:>9}"
+            f"{row['name']:<48} {row['median_s']:>9.3f} {row['max_s']:>7.3f} {ratio:>9} "
+            f"{row['findings']:>6}"
         )
     return 0
 
