@@ -275,6 +275,7 @@ _COMMANDS: tuple[tuple[str, str], ...] = (
     ("git-reset", _lit("git") + r"[ \t]++" + _lit("reset") + r"[ \t]++--" + _lit("hard")),
     ("git-clean", _lit("git") + r"[ \t]++" + _lit("clean") + r"[ \t]++-\w*f"),
     ("shred", _lit("shred") + r"[ \t]"),
+    # writing to a raw disk (the skeleton reads mmcblk as mmcbik)
     ("raw-disk", r">[ \t]*+/dev/(?:sd[a-z]|nvme\d|hd[a-z]|disk\d|mmcbik\d)"),
     ("remove-item", _phrase(_lit("remove-item") + r"(?:[ \t]++[^\s;|]{1,100}+){0,6}?[ \t]++"
      + _lit("-recurse"))),

@@ -28,7 +28,7 @@ from itertools import accumulate
 import attrs
 from confusable_homoglyphs.confusables import confusables_data
 
-__all__ = ["Skeleton", "char_skeleton", "is_ignorable", "skeletonize"]
+__all__ = ["Skeleton", "char_skeleton", "full_skeleton", "is_ignorable", "skeletonize"]
 
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt, 15.1).
 _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
@@ -104,14 +104,23 @@ def char_skeleton(ch: str) -> str:
     """The skeleton of one code point (possibly empty, possibly several characters)."""
     if ch.isascii():
         return ch.lower().translate(_FOLD)
-    if (
+    if (  # fast path: nothing below would change ch
         ch not in confusables_data
+        and ch.upper() not in confusables_data
+        and ch.lower() not in confusables_data
         and ch not in _IGNORABLE
         and unicodedata.is_normalized("NFKD", ch)
         and unicodedata.category(ch) not in _MARKS
         and ch.casefold() == ch
     ):
         return ch
+    return full_skeleton(ch)
+
+
+def full_skeleton(ch: str) -> str:
+    """``char_skeleton`` without its fast path (kept separate so tests can compare them)."""
+    if ch.isascii():
+        return ch.lower().translate(_FOLD)
     base = _strip(unicodedata.normalize("NFKC", ch))
     latin = "".join(_latin(c) for c in base)
     return _strip(unicodedata.normalize("NFKC", latin.casefold())).translate(_FOLD)
