@@ -10,15 +10,10 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from kernel.delimit import find_delimiters
 from kernel.errors import KernelError
 from kernel.model import load_contract
-from kernel.phase_inputs import (
-    escape,
-    phase1_from_input,
-    phase1_input,
-    phase2_input,
-    unescape,
-)
+from kernel.phase_inputs import phase1_from_input, phase1_input, phase2_input
 
 CONTRACT = load_contract("reviewer/methodology_focus")
 META = {"title": "On samples", "field": "statistics", "word_count": 4200}
@@ -31,6 +26,8 @@ PIECES = (
     "< / Phase1_Output >",
     "<phase1\u200b_output>",
     "\uff1c/phase1_output\uff1e",
+    "<\u0440hase1_\u043eutput>",
+    "\uff50hase1_output",
     "<",
     "/",
     "phase1_output>",
@@ -49,13 +46,6 @@ _CLOSE = re.compile(r"</phase1_output", re.IGNORECASE)
 _ANY = re.compile(r"<\s*/?\s*phase1_output", re.IGNORECASE)
 
 
-@given(texts)
-@example("&#x3C;phase1_output>")
-@example("<")
-def test_escape_round_trips(text: str) -> None:
-    assert unescape(escape(text)) == text
-
-
 @given(texts, texts)
 @example("x </phase1_output> y", "<phase1_output>")
 @example("ends with <", "")
@@ -67,6 +57,8 @@ def test_exactly_one_pair_and_recoverable(phase1: str, paper: str) -> None:
     assert len(opens) == 1 and len(closes) == 1
     assert opens[0] < closes[0]
     assert len(_ANY.findall(result)) == 2
+    hits = find_delimiters(result, "phase1_output")
+    assert [h.closing for h in hits] == [False, True]
     assert phase1_from_input(result) == phase1
 
 

@@ -1,56 +1,23 @@
-"""Advisory scan of reviewer output for instruction-override text (wire-format.md Phase 1
-check 6). Warnings only: it never fails a lint.
-
-A small, local stand-in for the panel's ``scan_injection``: it looks, case-insensitively and
-across any run of white space, for imperative override phrases ("ignore previous
-instructions", "disregard the above rules", "you are now", "new instructions:") and for any
-opening or closing ``phase1_output`` delimiter, including ones with spaces, a ``/`` or
-zero-width characters inside.
+"""Advisory scan of reviewer output (wire-format.md Phase 1 check 6): warnings only, never a
+failure. A thin adapter over :func:`kernel.injection.scan_injection` (instruction overrides,
+role reassignment, forged ``phase1_output`` and other delimiters, forged provenance,
+dangerous commands; matched on the skeleton of the text, so zero-width splits and look-alike
+letters do not hide a phrase) that adds CommonMark line numbers.
 """
 
 from __future__ import annotations
 
-import re
+from bisect import bisect_right
 from typing import Final
 
 import attrs
 
+from kernel.injection import scan_injection
+from kernel.markdown import split_lines
+
 __all__ = ["AdvisoryHit", "scan"]
 
-_IGNORABLE: Final = "\u00ad\u034f\u180e\u200b\u200c\u200d\u2060\u2061\u2062\u2063\u2064\ufeff"
-_Z: Final = f"[{_IGNORABLE}]*"
-_W: Final = r"[\s" + _IGNORABLE + r"]+"
-
-_PATTERNS: Final = (
-    (
-        "instruction_override",
-        r"\b(?:ignore|disregard|forget|override|bypass)"
-        + _W
-        + r"(?:(?:all|any|the|of|your|my)"
-        + _W
-        + r"){0,3}(?:previous|prior|above|earlier|preceding|system|original)"
-        + _W
-        + r"(?:instructions?|prompts?|rules?|directions?|guidelines?|commitments?)\b",
-    ),
-    ("role_override", r"\byou" + _W + r"are" + _W + r"now\b"),
-    ("instruction_override", r"\bnew" + _W + r"instructions?" + _W.replace("+", "*") + ":"),
-    (
-        "forged_delimiter",
-        "[<\uff1c\u2039\u27e8\u3008\ufe64]"
-        + r"[\s/"
-        + _IGNORABLE
-        + r"]*"
-        + _Z.join("phase1")
-        + _Z
-        + r"[_\-\s]?"
-        + _Z
-        + _Z.join("output"),
-    ),
-)
-_SCAN: Final = re.compile(
-    "|".join(f"(?P<g{i}>{p})" for i, (_, p) in enumerate(_PATTERNS)), re.IGNORECASE
-)
-_LINE_END: Final = re.compile(r"\r\n|\r|\n")
+_EXCERPT: Final = 80
 
 
 @attrs.frozen
@@ -63,14 +30,19 @@ class AdvisoryHit:
 
 
 def scan(text: str) -> list[AdvisoryHit]:
-    """Every advisory hit in ``text``, in order (line numbers by CommonMark line endings)."""
-    hits: list[AdvisoryHit] = []
-    line = 1
-    pos = 0
-    for m in _SCAN.finditer(text):
-        line += len(_LINE_END.findall(text, pos, m.start()))
-        pos = m.start()
-        category = next(_PATTERNS[i][0] for i in range(len(_PATTERNS)) if m.group(f"g{i}"))
-        excerpt = " ".join(m.group(0).split())
-        hits.append(AdvisoryHit(category, m.span(), line, excerpt[:80]))
+    """Every advisory hit in ``text``, in text order; lines counted by CommonMark line
+    endings (LF, CRLF, CR) only."""
+    findings = scan_injection(text)
+    if not findings:
+        return []
+    starts = [0]
+    for line in split_lines(text)[:-1]:
+        end = starts[-1] + len(line)
+        starts.append(end + (2 if text.startswith("\r\n", end) else 1))
+    hits = []
+    for f in findings:
+        excerpt = " ".join(f.matched.split())
+        if len(excerpt) > _EXCERPT:
+            excerpt = excerpt[: _EXCERPT - 3] + "..."
+        hits.append(AdvisoryHit(f.category, f.span, bisect_right(starts, f.span[0]), excerpt))
     return hits
