@@ -23,7 +23,13 @@ from kernel.lint.phase2 import lint_phase2
 from kernel.lint.report import LintReport
 from kernel.model import Contract, load_contract
 
-__all__ = ["PanelOutcome", "ReviewerResult", "decide_documents", "text_lines"]
+__all__ = [
+    "PanelOutcome",
+    "ReviewerResult",
+    "decide_documents",
+    "finding_lines",
+    "text_lines",
+]
 
 
 @attrs.frozen
@@ -129,9 +135,11 @@ def decide_documents(
     return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
 
 
-def text_lines(outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | None]]) -> list[str]:
-    """Text output: ``file:line: CODE message`` per finding, then the tags, then the decision
-    and fired table. ``sources`` maps each role to its (Phase 2 file, Phase 1 file)."""
+def finding_lines(
+    outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | None]]
+) -> list[str]:
+    """``file:line: CODE message`` per finding; ``sources`` maps each role to its
+    (Phase 2 file, Phase 1 file)."""
     lines: list[str] = []
     for r in outcome.details:
         p2_file, p1_file = sources.get(r.role, (r.role, None))
@@ -142,6 +150,13 @@ def text_lines(outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | Non
                 where = file if f.line is None else f"{file}:{f.line}"
                 message = f.message if f.severity == "error" else f"{f.severity}: {f.message}"
                 lines.append(f"{where}: {f.code} {message}")
+    return lines
+
+
+def text_lines(outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | None]]) -> list[str]:
+    """Text output: the findings (:func:`finding_lines`), then the tags, then the decision
+    and fired table."""
+    lines = finding_lines(outcome, sources)
     lines += list(outcome.tags)
     if outcome.decision is not None:
         d = outcome.decision
