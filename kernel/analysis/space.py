@@ -73,7 +73,7 @@ def analyze(
 
 
 def _space(contract: Contract) -> int:
-    return 3 ** (len(contract.dimensions) * contract.panel_size)
+    return int(3 ** (len(contract.dimensions) * contract.panel_size))
 
 
 def state_decision(contract: Contract, state: Sequence[int]) -> Decision | None:
