@@ -157,6 +157,13 @@ def probabilities(
     unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
     if unknown:
         raise PriorError(f"prior: {contract.contract_id} has no dimension {unknown[0]}")
+    if prior.default is None:
+        missing = [d for d in contract.dimension_ids if d not in prior.dimensions]
+        if missing:
+            raise PriorError(
+                f"prior: no distribution for dimension(s) {', '.join(missing)} "
+                f"(and no default {DEFAULT!r})"
+            )
     dists = [prior.of(d.id) for d in contract.dimensions]
     table = column_table(contract, progress)
     weight = [1]
