@@ -74,6 +74,16 @@ NO_FALLBACK = _template(
     ],
 )
 
+# Regression: the simplest non-monotone change starts from the all-pass matrix (cost 0).
+CHEAPEST_AT_ALL_PASS = _template(
+    panel_size=1,
+    acceptance_dimensions=_dims("mandatory", "mandatory", "mandatory"),
+    failure_conditions=[
+        _condition("F0", 10, "any mandatory dimension scores 'warn'", "any", "accept"),
+        _condition("F1", 10, "any mandatory dimension scores 'pass'", "any", "minor_revision"),
+    ],
+)
+
 
 def _decide(contract: Contract, matrix: Any) -> Any:
     try:
@@ -153,6 +163,7 @@ def check_against_brute_force(data: dict[str, Any]) -> Analysis:
 @example(NON_MONOTONE)
 @example(SHADOWED)
 @example(NO_FALLBACK)
+@example(CHEAPEST_AT_ALL_PASS)
 def test_analysis_matches_brute_force(data: dict[str, Any]) -> None:
     check_against_brute_force(data)
 

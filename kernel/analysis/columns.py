@@ -42,6 +42,8 @@ class Worsening:
     column: tuple[int, ...]
     #: Position of the dimension whose score is raised.
     position: int
+    #: :func:`column_cost` of ``column``.
+    cost: int
 
 
 @attrs.frozen
@@ -146,8 +148,8 @@ def _worsenings(
                         if found is None or c < found[0]:
                             best[a, b] = (c, low + offset, j)
     return tuple(
-        Worsening(before, after, _full(read, ndims, index), read[j])
-        for (before, after), (_, index, j) in sorted(best.items())
+        Worsening(before, after, _full(read, ndims, index), read[j], c)
+        for (before, after), (c, index, j) in sorted(best.items())
     )
 
 

@@ -26,15 +26,16 @@ def find_violation(
     ``ranks`` maps each full-panel state to its action rank (``None``: no decision).
     """
     best: tuple[int, State, int] | None = None
-    step = layers.step
+    bits = layers.bits
     for state in layers.weights[reviewers - 1]:
         base = layers.cost(reviewers - 1, state)
+        live = layers.nonzero(state)
         for which, change in enumerate(table.worsenings):
-            before = ranks[step[state, change.before]]
-            after = ranks[step[state, change.after]]
+            before = ranks[state - (live & bits[change.before])]
+            after = ranks[state - (live & bits[change.after])]
             if before is None or after is None or after >= before:
                 continue
-            cost = base + table.costs[change.before]
+            cost = base + change.cost
             if best is None or cost < best[0]:
                 best = (cost, state, which)
     return None if best is None else (best[1], best[2])

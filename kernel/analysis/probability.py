@@ -181,7 +181,7 @@ def probabilities(
     layers = spread(table.signatures, by_sig, table.costs, caps, n, progress)
     total = {c.condition_id: 0 for c in contract.conditions} | {NONE: 0}
     for state, w in layers.weights[n].items():
-        d = state_decision(contract, state)
+        d = state_decision(contract, layers.counts(state))
         total[NONE if d is None or d.condition_id is None else d.condition_id] += w
     scale = denominator**n
     return Probabilities(

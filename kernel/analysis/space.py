@@ -46,7 +46,7 @@ def analyze(
     layers = spread(table.signatures, table.counts, table.costs, caps, n, progress)
     if progress is not None:
         progress("decisions", 1.0)
-    decisions = {state: state_decision(contract, state) for state in layers.weights[n]}
+    decisions = {s: state_decision(contract, layers.counts(s)) for s in layers.weights[n]}
     outcomes = _outcomes(contract, table, layers, decisions)
     findings: list[Finding] = []
     none = outcomes[-1]
@@ -176,7 +176,9 @@ def _unreachable_finding(
             f"{contract.conditions[i].expression}",
             condition_id=condition_id,
         )
-    fired = [s for s in layers.weights[n] if s[i] >= contract.conditions[i].threshold]
+    fired = [
+        s for s in layers.weights[n] if layers.counts(s)[i] >= contract.conditions[i].threshold
+    ]
     winners = sorted(
         {d.condition_id for s in fired if (d := decisions[s]) is not None and d.condition_id}
     )
