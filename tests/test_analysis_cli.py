@@ -153,3 +153,11 @@ def test_module_entry_point() -> None:
     )
     assert done.returncode == 0 and done.stderr == ""
     assert json.loads(done.stdout)["space"] == 3 ** (2 * 2)
+
+
+def test_too_large_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from test_analysis_space import _dims, _template
+
+    path = _write(tmp_path, _template(acceptance_dimensions=_dims(*["mandatory"] * 14)))
+    code, out, err = _run([path], capsys)
+    assert code == 1 and out == "" and "read 14 dimensions" in err

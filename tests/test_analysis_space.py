@@ -5,12 +5,14 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from analysis_brute import brute, matrix_cost
 from hypothesis import example, given
 from hypothesis import strategies as st
 from strategies import contracts
 
-from kernel.analysis import Analysis, analyze
+from kernel.analysis import Analysis, AnalysisTooLarge, analyze
+from kernel.analysis.panel import spread
 from kernel.ast import SCORE_RANK, SCORES
 from kernel.decision import decide
 from kernel.errors import ContractError
@@ -204,3 +206,15 @@ def test_to_dict_has_the_api_keys() -> None:
     assert len(finding["matrices"]) == 2
     assert all(set(m["matrix"]) == {"D1", "D2"} for m in finding["matrices"])
     assert all(s in SCORES for m in finding["matrices"] for r in m["matrix"].values() for s in r)
+
+
+def test_too_many_dimensions_is_refused_before_enumerating() -> None:
+    data = _template(acceptance_dimensions=_dims(*["mandatory"] * 14))
+    with pytest.raises(AnalysisTooLarge, match="read 14 dimensions"):
+        analyze(data)
+
+
+def test_too_many_states_is_refused() -> None:
+    assert len(spread([0, 1, 2], [1, 1, 1], [0, 0, 0], [5, 5], 5).weights[5]) == 21
+    with pytest.raises(AnalysisTooLarge, match="count vectors after 3 reviewers"):
+        spread([0, 1, 2], [1, 1, 1], [0, 0, 0], [5, 5], 5, max_states=9)

@@ -17,7 +17,7 @@ from kernel.analysis.probability import (
     probabilities,
 )
 from kernel.analysis.report import format_analysis, format_probabilities
-from kernel.analysis.result import Analysis, Change, Example, Finding, Outcome
+from kernel.analysis.result import Analysis, AnalysisTooLarge, Change, Example, Finding, Outcome
 from kernel.analysis.sensitivity import (
     Flip,
     Margin,
@@ -29,6 +29,7 @@ from kernel.analysis.space import analyze
 
 __all__ = [
     "Analysis",
+    "AnalysisTooLarge",
     "Change",
     "Example",
     "Finding",

@@ -11,12 +11,17 @@ from __future__ import annotations
 import collections
 import itertools
 from collections.abc import Callable, Sequence
+from typing import Final
 
 import attrs
 
+from kernel.analysis.result import AnalysisTooLarge
 from kernel.model import Contract
 
 __all__ = ["ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
+
+#: At most this many dimensions read by some condition (``3**13`` = 1.6 million columns).
+MAX_READ_DIMENSIONS: Final = 13
 
 #: ``progress(phase, fraction_done)``; the core never prints, the CLI decides what to show.
 Progress = Callable[[str, float], None]
@@ -69,6 +74,12 @@ def column_table(contract: Contract, progress: Progress | None = None) -> Column
     ndims = len(contract.dimensions)
     predicates = [c.predicate for c in contract.conditions]
     read = tuple(sorted(set().union(*(p.reads for p in predicates))))
+    if len(read) > MAX_READ_DIMENSIONS:
+        raise AnalysisTooLarge(
+            f"{contract.contract_id}: the conditions read {len(read)} dimensions "
+            f"(3^{len(read)} reviewer columns); the analyzer handles at most "
+            f"{MAX_READ_DIMENSIONS}"
+        )
     free = ndims - len(read)
     # Arrays over the read columns, built one dimension at a time (index = old * 3 + rank).
     cost = [0]

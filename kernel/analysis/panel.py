@@ -17,12 +17,17 @@ bits. No per-condition loop runs in the inner loop.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 import attrs
 
 from kernel.analysis.columns import Progress
+from kernel.analysis.result import AnalysisTooLarge
 
-__all__ = ["Layers", "State", "spread"]
+__all__ = ["MAX_STATES", "Layers", "State", "spread"]
+
+#: At most this many distinct count vectors per number of reviewers.
+MAX_STATES: Final = 1_000_000
 
 State = int
 
@@ -79,6 +84,7 @@ def spread(
     caps: Sequence[int],
     reviewers: int,
     progress: Progress | None = None,
+    max_states: int = MAX_STATES,
 ) -> Layers:
     """Run the reviewers one by one; signatures of weight 0 are never used."""
     k = len(caps)
@@ -109,6 +115,11 @@ def spread(
                 found = get_best(nxt)
                 if found is None or cost < found[0]:
                     new_best[nxt] = (cost, state, si)
+        if len(new) > max_states:
+            raise AnalysisTooLarge(
+                f"{len(new)} distinct count vectors after {j + 1} reviewers; the analyzer "
+                f"handles at most {max_states}"
+            )
         layer, best = new, new_best
         all_weights.append(layer)
         all_best.append(best)

@@ -24,9 +24,9 @@ def format_matrix(matrix: Mapping[str, tuple[str, ...]], indent: str = "    ") -
     )
 
 
-def _example(e: Example, label: str = "e.g.") -> list[str]:
+def _example(e: Example, label: str = "example") -> list[str]:
     who = e.condition_id or ("R5 fallback" if e.action else "nothing fires")
-    return [f"  {label} -> {_short(e.action)} ({who}):", format_matrix(e.matrix)]
+    return [f"  {label}: {_short(e.action)} ({who})", format_matrix(e.matrix)]
 
 
 def _finding(source: str, f: Finding) -> list[str]:

@@ -7,6 +7,8 @@ from typing import Any, Final
 
 import attrs
 
+from kernel.errors import KernelError
+
 __all__ = [
     "ERROR",
     "FALLBACK",
@@ -16,6 +18,7 @@ __all__ = [
     "UNREACHABLE",
     "WARNING",
     "Analysis",
+    "AnalysisTooLarge",
     "Change",
     "Example",
     "Finding",
@@ -35,6 +38,10 @@ WARNING: Final = "warning"
 NONE: Final = "none"
 
 Matrix = Mapping[str, tuple[str, ...]]
+
+
+class AnalysisTooLarge(KernelError):
+    """The contract's decision space is beyond what the analyzer enumerates in reasonable time."""
 
 
 @attrs.frozen

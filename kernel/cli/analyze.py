@@ -25,6 +25,7 @@ from kernel.analysis import (
     probabilities,
 )
 from kernel.analysis.columns import Progress
+from kernel.analysis.result import AnalysisTooLarge
 from kernel.errors import KernelError
 from kernel.model import ContractInputError, load_contract
 
@@ -106,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PriorError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
+    except AnalysisTooLarge as exc:
+        print(f"{args.contract}: error: {exc.message}", file=sys.stderr)
+        return EXIT_FAILED
     finally:
         if meter is not None:
             meter.close()
