@@ -209,8 +209,8 @@ def _monotone_finding(
         NON_MONOTONE,
         ERROR,
         f"worsening one score ({step}) makes the decision more lenient: "
-        f"{before.action} ({before.condition_id or 'fallback'}) -> "
-        f"{after.action} ({after.condition_id or 'fallback'})",
+        f"{before.action} ({before.condition_id or 'R5 fallback'}) -> "
+        f"{after.action} ({after.condition_id or 'R5 fallback'})",
         examples=(before, after),
         change=step,
     )
