@@ -35,6 +35,15 @@ CONDITIONS = (
     ("two or more normal-priority dimensions score 'warn' or worse", "minor_revision"),
     ("every mandatory dimension scores 'pass'", "accept"),
 )
+#: The same shape with every dimension named by id: no two dimensions are interchangeable, so
+#: all 3**10 reviewer columns are enumerated (the worst case for 10 dimensions).
+NAMED_CONDITIONS = (
+    ("D1 scores 'block' AND D2 scores 'block'", "reject"),
+    ("D2 scores 'warn' AND D3 scores 'warn'", "major_revision"),
+    ("D4 scores 'block' AND D5 scores 'warn'", "major_revision"),
+    ("D6 scores 'warn' AND D7 scores 'warn' AND D8 scores 'block'", "minor_revision"),
+    ("D9 scores 'pass' AND D10 scores 'pass'", "accept"),
+)
 #: Quantifier mixes; "all" everywhere is the largest state space ((7 + 1) ** 5 count vectors).
 MIXES = {
     "mixed": ("any", "majority", "any", "majority", "all"),
@@ -43,7 +52,7 @@ MIXES = {
 }
 
 
-def ten_dimension_contract(quantifiers: Sequence[str]) -> Any:
+def ten_dimension_contract(quantifiers: Sequence[str], named: bool = False) -> Any:
     """10 dimensions (4 mandatory, 3 high, 3 normal), panel 7, 5 conditions."""
     data = dict(shipped_template("reviewer/full"))
     priorities = ["mandatory"] * 4 + ["high"] * 3 + ["normal"] * 3
@@ -60,7 +69,9 @@ def ten_dimension_contract(quantifiers: Sequence[str]) -> Any:
             "cross_reviewer_quantifier": q,
             "action": f"editorial_decision={action}",
         }
-        for i, ((expression, action), q) in enumerate(zip(CONDITIONS, quantifiers, strict=True))
+        for i, ((expression, action), q) in enumerate(
+            zip(NAMED_CONDITIONS if named else CONDITIONS, quantifiers, strict=True)
+        )
     ]
     return data
 
@@ -88,6 +99,14 @@ def run(quick: bool) -> list[dict[str, Any]]:
                 False,
             )
         )
+    cases.append(
+        (
+            "analyze 10 dims, panel 7, 5 conditions (all, every dimension named)",
+            load_contract(ten_dimension_contract(MIXES["all"], named=True)),
+            5.0,
+            False,
+        )
+    )
     cases.append(
         (
             "probabilities 10 dims, panel 7, 5 conditions (mixed)",

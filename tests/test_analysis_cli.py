@@ -156,8 +156,8 @@ def test_module_entry_point() -> None:
 
 
 def test_too_large_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from test_analysis_space import _dims, _template
+    from test_analysis_space import too_many_named_dimensions
 
-    path = _write(tmp_path, _template(acceptance_dimensions=_dims(*["mandatory"] * 14)))
+    path = _write(tmp_path, too_many_named_dimensions())
     code, out, err = _run([path], capsys)
-    assert code == 1 and out == "" and "read 14 dimensions" in err
+    assert code == 1 and out == "" and "classes of reviewer columns" in err

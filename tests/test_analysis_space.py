@@ -208,10 +208,25 @@ def test_to_dict_has_the_api_keys() -> None:
     assert all(s in SCORES for m in finding["matrices"] for r in m["matrix"].values() for s in r)
 
 
-def test_too_many_dimensions_is_refused_before_enumerating() -> None:
-    data = _template(acceptance_dimensions=_dims(*["mandatory"] * 14))
-    with pytest.raises(AnalysisTooLarge, match="read 14 dimensions"):
-        analyze(data)
+def test_interchangeable_dimensions_are_enumerated_by_composition() -> None:
+    # 14 mandatory dimensions read only through their priority: 120 classes, not 3**14.
+    a = analyze(_template(acceptance_dimensions=_dims(*["mandatory"] * 14)))
+    assert a.space == 3 ** (14 * 5) == sum(o.matrices for o in a.outcomes)
+    # F0 decides when every reviewer passes all 14 (F3 reads no dimension: it never fires).
+    assert a.outcome("F0").matrices == 1 and a.unreachable == ("F3",)
+
+
+def too_many_named_dimensions() -> dict[str, Any]:
+    dims = _dims(*["normal"] * 14)
+    conditions = [
+        _condition(f"F{i}", 50, f"D{i} scores 'block'", "any", "reject") for i in range(1, 15)
+    ]
+    return _template(acceptance_dimensions=dims, failure_conditions=conditions)
+
+
+def test_too_many_named_dimensions_is_refused_before_enumerating() -> None:
+    with pytest.raises(AnalysisTooLarge, match="4782969 classes of reviewer columns"):
+        analyze(too_many_named_dimensions())
 
 
 def test_too_many_states_is_refused() -> None:

@@ -1,39 +1,73 @@
 """One reviewer's columns grouped by signature (R3): the set of conditions whose predicate holds.
 
-Only the dimensions some predicate reads are enumerated (``3**len(read)`` columns); every other
-dimension multiplies each signature's column count by 3 and is ``pass`` in examples.
-Columns are indexed in :func:`itertools.product` order over the read dimensions, so raising
-read dimension ``j`` by one step adds ``3 ** (len(read) - 1 - j)`` to the index.
+Columns are enumerated up to symmetry. A dimension named by id in some expression is an axis of
+its own (3 states). The other dimensions some predicate reads are read only through their
+priority, so permuting the scores among dimensions of one priority changes no predicate: they
+form one axis per priority (and per score distribution, for probabilities) whose states are the
+compositions ``(pass, warn, block)`` counts, each standing for ``multinomial`` columns and shown
+as the column with the passes first, then the warns, then the blocks. Dimensions no predicate
+reads multiply every count by 3 and are ``pass`` in examples.
+
+Classes are indexed in mixed radix over the axes, first axis most significant.
 """
 
 from __future__ import annotations
 
 import collections
 import itertools
-from collections.abc import Callable, Sequence
+import math
+from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 import attrs
 
 from kernel.analysis.result import AnalysisTooLarge
+from kernel.ast import DimensionScores
 from kernel.model import Contract
 
-__all__ = ["ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
+__all__ = ["Axis", "ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
 
-#: At most this many dimensions read by some condition (``3**13`` = 1.6 million columns).
-MAX_READ_DIMENSIONS: Final = 13
+#: At most this many column classes (``3**13``, about 1.6 million).
+MAX_CLASSES: Final = 3**13
 
 #: ``progress(phase, fraction_done)``; the core never prints, the CLI decides what to show.
 Progress = Callable[[str, float], None]
 
-_RANKS = (0, 1, 2)
 #: What one score adds to :func:`column_cost` (pass, warn, block).
 _STEP_COST = (0, 1001, 1002)
 
 
 def column_cost(column: Sequence[int]) -> int:
     """How bad a column looks: non-pass scores first, then the sum of ranks (smaller is simpler)."""
-    return sum(1 for r in column if r) * 1000 + sum(column)
+    return sum(_STEP_COST[r] for r in column)
+
+
+@attrs.frozen
+class Axis:
+    """Dimensions enumerated together: one named dimension, or a priority's interchangeable
+    dimensions."""
+
+    positions: tuple[int, ...]
+    #: Per state: the ranks of ``positions`` (the simplest arrangement of the state).
+    states: tuple[tuple[int, ...], ...]
+    #: Per state: how many columns it stands for.
+    multiplicity: tuple[int, ...]
+    #: Per state: how many dimensions score pass, warn, block.
+    composition: tuple[tuple[int, int, int], ...]
+
+
+def _axis(positions: Sequence[int]) -> Axis:
+    m = len(positions)
+    comps = [(a, b, m - a - b) for a in range(m, -1, -1) for b in range(m - a, -1, -1)]
+    return Axis(
+        tuple(positions),
+        tuple((0,) * a + (1,) * b + (2,) * c for a, b, c in comps),
+        tuple(
+            math.factorial(m) // (math.factorial(a) * math.factorial(b) * math.factorial(c))
+            for a, b, c in comps
+        ),
+        tuple(comps),
+    )
 
 
 @attrs.frozen
@@ -55,8 +89,7 @@ class Worsening:
 class ColumnTable:
     """Every reviewer column of a contract, grouped by signature."""
 
-    #: Positions of the dimensions some predicate reads.
-    read: tuple[int, ...]
+    axes: tuple[Axis, ...]
     #: Distinct signatures (bit ``i`` set: condition ``i`` holds), ascending.
     signatures: tuple[int, ...]
     #: Number of full columns (every dimension) per signature.
@@ -64,108 +97,156 @@ class ColumnTable:
     #: The simplest full column (ranks) per signature, and its :func:`column_cost`.
     examples: tuple[tuple[int, ...], ...]
     costs: tuple[int, ...]
-    #: Signature index of every column over the read dimensions, in product order.
+    #: Signature index of every column class, in mixed-radix order over ``axes``.
     by_index: tuple[int, ...] = attrs.field(repr=False)
     #: One simplest witness per (before, after) signature pair a single worsening connects.
     worsenings: tuple[Worsening, ...]
 
+    def column(self, index: int, ndims: int) -> tuple[int, ...]:
+        """The simplest full column of class ``index``."""
+        full = [0] * ndims
+        for axis, state in zip(self.axes, self.states(index), strict=True):
+            for p, r in zip(axis.positions, axis.states[state], strict=True):
+                full[p] = r
+        return tuple(full)
 
-def column_table(contract: Contract, progress: Progress | None = None) -> ColumnTable:
+    def states(self, index: int) -> list[int]:
+        """The state of every axis for class ``index``."""
+        out = [0] * len(self.axes)
+        for j in range(len(self.axes) - 1, -1, -1):
+            index, out[j] = divmod(index, len(self.axes[j].states))
+        return out
+
+
+def _axes(contract: Contract, group: Sequence[Hashable] | None) -> list[Axis]:
+    named: set[int] = set()
+    read: set[int] = set()
+    for c in contract.conditions:
+        read |= c.predicate.reads
+        for atom in c.expression.atoms:
+            if isinstance(atom, DimensionScores):
+                named.add(contract.dimension(atom.dimension).position)
+    groups: dict[Hashable, list[int]] = {}
+    for p in sorted(read - named):
+        key = (contract.dimensions[p].priority, None if group is None else group[p])
+        groups.setdefault(key, []).append(p)
+    axes = [_axis([p]) for p in sorted(named)] + [_axis(ps) for ps in groups.values()]
+    return sorted(axes, key=lambda a: a.positions)
+
+
+def column_table(
+    contract: Contract,
+    progress: Progress | None = None,
+    group: Sequence[Hashable] | None = None,
+) -> ColumnTable:
+    """Enumerate the column classes. ``group[p]``: dimensions of one priority are
+    interchangeable only when their ``group`` values are equal (e.g. their score
+    distributions)."""
     ndims = len(contract.dimensions)
     predicates = [c.predicate for c in contract.conditions]
-    read = tuple(sorted(set().union(*(p.reads for p in predicates))))
-    if len(read) > MAX_READ_DIMENSIONS:
+    axes = _axes(contract, group)
+    total = math.prod(len(a.states) for a in axes)
+    if total > MAX_CLASSES:
         raise AnalysisTooLarge(
-            f"{contract.contract_id}: the conditions read {len(read)} dimensions "
-            f"(3^{len(read)} reviewer columns); the analyzer handles at most "
-            f"{MAX_READ_DIMENSIONS}"
+            f"{contract.contract_id}: {total} classes of reviewer columns to enumerate "
+            f"(dimensions named by id count 3 each); the analyzer handles at most {MAX_CLASSES}"
         )
-    free = ndims - len(read)
-    # Arrays over the read columns, built one dimension at a time (index = old * 3 + rank).
     cost = [0]
-    for _ in read:
-        cost = [x + c for x in cost for c in _STEP_COST]
-    sig = [0] * len(cost)
+    mult = [1]
+    for a in axes:
+        costs = [column_cost(s) for s in a.states]
+        cost = [x + c for x in cost for c in costs]
+        mult = [x * m for x in mult for m in a.multiplicity]
+    sig = [0] * total
     for i, predicate in enumerate(predicates):
         if progress is not None:
             progress("columns", i / len(predicates))
-        truth = _truth_table(predicate.reads, ndims, predicate.holds)
+        touched = [a for a in axes if not predicate.reads.isdisjoint(a.positions)]
+        truth = _truth_table(touched, ndims, predicate.holds)
         project = [0]
-        for p in read:
-            if p in predicate.reads:
-                project = [x * 3 + r for x in project for r in _RANKS]
+        for a in axes:
+            radix = range(len(a.states))
+            if a in touched:
+                project = [x * len(radix) + r for x in project for r in radix]
             else:
-                project = [x for x in project for _ in _RANKS]
+                project = [x for x in project for _ in radix]
         bit = 1 << i
         sig = [s | bit if truth[x] else s for s, x in zip(sig, project, strict=True)]
     best: dict[int, int] = {}
+    tally: collections.Counter[int] = collections.Counter()
     for index, s in enumerate(sig):
         found = best.get(s)
         if found is None or cost[index] < cost[found]:
             best[s] = index
-    tally = collections.Counter(sig)
+        tally[s] += mult[index]
     signatures = tuple(sorted(best))
     number = {s: k for k, s in enumerate(signatures)}
     by_index = [number[s] for s in sig]
-    return ColumnTable(
-        read=read,
+    free = ndims - sum(len(a.positions) for a in axes)
+    table = ColumnTable(
+        axes=tuple(axes),
         signatures=signatures,
         counts=tuple(tally[s] * 3**free for s in signatures),
-        examples=tuple(_full(read, ndims, best[s]) for s in signatures),
+        examples=(),
         costs=tuple(cost[best[s]] for s in signatures),
         by_index=tuple(by_index),
-        worsenings=_worsenings(read, ndims, by_index, cost),
+        worsenings=(),
+    )
+    return attrs.evolve(
+        table,
+        examples=tuple(table.column(best[s], ndims) for s in signatures),
+        worsenings=_worsenings(table, ndims, cost),
     )
 
 
 def _truth_table(
-    reads: frozenset[int], ndims: int, holds: Callable[[Sequence[int]], bool]
+    axes: Sequence[Axis], ndims: int, holds: Callable[[Sequence[int]], bool]
 ) -> list[bool]:
-    """``holds`` over every column of the dimensions in ``reads`` (others ``pass``)."""
-    positions = sorted(reads)
+    """``holds`` over every combination of the states of ``axes`` (other dimensions pass)."""
     full = [0] * ndims
     out = []
-    for digits in itertools.product(_RANKS, repeat=len(positions)):
-        for p, r in zip(positions, digits, strict=True):
-            full[p] = r
+    for states in itertools.product(*(a.states for a in axes)):
+        for a, ranks in zip(axes, states, strict=True):
+            for p, r in zip(a.positions, ranks, strict=True):
+                full[p] = r
         out.append(holds(full))
     return out
 
 
-def _full(read: tuple[int, ...], ndims: int, index: int) -> tuple[int, ...]:
-    full = [0] * ndims
-    for p, r in zip(read, _digits(index, len(read)), strict=True):
-        full[p] = r
-    return tuple(full)
+def _raises(a: Axis) -> list[tuple[int, int, int]]:
+    """(state, state after, position raised) for every one-step worsening within an axis."""
+    index = {c: i for i, c in enumerate(a.composition)}
+    out = []
+    for i, (p, w, b) in enumerate(a.composition):
+        if p:  # the last pass becomes warn
+            out.append((i, index[p - 1, w + 1, b], a.positions[p - 1]))
+        if w:  # the last warn becomes block
+            out.append((i, index[p, w - 1, b + 1], a.positions[p + w - 1]))
+    return out
 
 
-def _worsenings(
-    read: tuple[int, ...], ndims: int, by_index: list[int], cost: list[int]
-) -> tuple[Worsening, ...]:
+def _worsenings(table: ColumnTable, ndims: int, cost: list[int]) -> tuple[Worsening, ...]:
+    by_index = table.by_index
     total = len(by_index)
     best: dict[tuple[int, int], tuple[int, int, int]] = {}
-    for j in range(len(read)):
-        step = 3 ** (len(read) - 1 - j)
-        for base in range(0, total, 3 * step):
-            for low in (base, base + step):
-                before = by_index[low : low + step]
-                after = by_index[low + step : low + 2 * step]
+    stride = total
+    for a in table.axes:
+        radix = len(a.states)
+        stride //= radix
+        for base in range(0, total, radix * stride):
+            for state, after_state, position in _raises(a):
+                low, high = base + state * stride, base + after_state * stride
+                before = by_index[low : low + stride]
+                after = by_index[high : high + stride]
                 if before == after:
                     continue
-                for offset, (a, b) in enumerate(zip(before, after, strict=True)):
-                    if a != b:
+                for offset, (x, y) in enumerate(zip(before, after, strict=True)):
+                    if x != y:
                         c = cost[low + offset]
-                        found = best.get((a, b))
+                        found = best.get((x, y))
                         if found is None or c < found[0]:
-                            best[a, b] = (c, low + offset, j)
+                            best[x, y] = (c, low + offset, position)
     return tuple(
-        Worsening(before, after, _full(read, ndims, index), read[j], c)
-        for (before, after), (c, index, j) in sorted(best.items())
+        Worsening(x, y, table.column(index, ndims), position, c)
+        for (x, y), (c, index, position) in sorted(best.items())
     )
-
-
-def _digits(index: int, width: int) -> list[int]:
-    out = [0] * width
-    for j in range(width - 1, -1, -1):
-        index, out[j] = divmod(index, 3)
-    return out

@@ -165,14 +165,19 @@ def probabilities(
                 f"(and no default {DEFAULT!r})"
             )
     dists = [prior.of(d.id) for d in contract.dimensions]
-    table = column_table(contract, progress)
+    table = column_table(contract, progress, group=dists)
     weight = [1]
     denominator = 1
-    for p in table.read:
-        scale = math.lcm(*(q.denominator for q in dists[p]))
-        nums = [int(q * scale) for q in dists[p]]
-        weight = [x * n for x in weight for n in nums]
-        denominator *= scale
+    for axis in table.axes:
+        dist = dists[axis.positions[0]]
+        scale = math.lcm(*(q.denominator for q in dist))
+        nums = [int(q * scale) for q in dist]
+        per_state = [
+            m * nums[0] ** a * nums[1] ** b * nums[2] ** c
+            for m, (a, b, c) in zip(axis.multiplicity, axis.composition, strict=True)
+        ]
+        weight = [x * y for x in weight for y in per_state]
+        denominator *= scale ** len(axis.positions)
     by_sig = [0] * len(table.signatures)
     for index, w in zip(table.by_index, weight, strict=True):
         by_sig[index] += w
