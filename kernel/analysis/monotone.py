@@ -12,14 +12,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from kernel.analysis.columns import ColumnTable
+from kernel.analysis.columns import ColumnTable, Progress
 from kernel.analysis.panel import Layers, State
 
 __all__ = ["find_violation"]
 
 
 def find_violation(
-    table: ColumnTable, layers: Layers, ranks: Mapping[State, int | None], reviewers: int
+    table: ColumnTable,
+    layers: Layers,
+    ranks: Mapping[State, int | None],
+    reviewers: int,
+    progress: Progress | None = None,
 ) -> tuple[State, int] | None:
     """The simplest (others' state, worsening index) that lowers the action rank, if any.
 
@@ -27,7 +31,10 @@ def find_violation(
     """
     best: tuple[int, State, int] | None = None
     bits = layers.bits
-    for state in layers.weights[reviewers - 1]:
+    others = layers.weights[reviewers - 1]
+    for done, state in enumerate(others):
+        if progress is not None and done % 4096 == 0:
+            progress("monotonicity", done / len(others))
         base = layers.cost(reviewers - 1, state)
         live = layers.nonzero(state)
         for which, change in enumerate(table.worsenings):

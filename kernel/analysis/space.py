@@ -57,7 +57,7 @@ def analyze(
         _unreachable_finding(contract, table, layers, decisions, c) for c in unreachable
     )
     ranks = {s: None if d is None else ACTION_RANK[d.action] for s, d in decisions.items()}
-    violation = find_violation(table, layers, ranks, n)
+    violation = find_violation(table, layers, ranks, n, progress)
     if violation is not None:
         findings.append(_monotone_finding(contract, table, layers, *violation))
     return Analysis(
