@@ -90,7 +90,7 @@ def test_reviewer_full_example() -> None:
     flips = {(f.dimension, f.reviewer, f.after) for f in s.flips}
     assert flips == {(d, j, "block") for d in ("D1", "D2", "D3", "D4") for j in range(5)}
     text = format_sensitivity(s)
-    assert text.startswith("decision: accept (R5 fallback)")
+    assert text.startswith("sensitivity of accept (R5 fallback):")
     assert "F0: not fired, 4/5; 1 more reviewer to fire" in text
     assert s.to_dict()["margins"][0] == {
         "condition_id": "F1",

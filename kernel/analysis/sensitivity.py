@@ -126,7 +126,7 @@ def _short(action: str | None) -> str:
 def format_sensitivity(s: Sensitivity) -> str:
     """A few lines of text for ``decide --explain``."""
     who = "R5 fallback" if s.condition_id is None else s.condition_id
-    lines = [f"decision: {_short(s.action)} ({who})"]
+    lines = [f"sensitivity of {_short(s.action)} ({who}):"]
     if s.flips:
         lines.append(f"single-score changes that change the action ({len(s.flips)}):")
         lines.extend(
