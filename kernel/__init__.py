@@ -32,6 +32,9 @@ _EXPORTS: dict[str, str] = {
     # decisions
     "Decision": "kernel.decision",
     "decide": "kernel.decision",
+    # what a contract can decide
+    "analyze": "kernel.analysis",
+    "sensitivity": "kernel.analysis",
     # reviewer documents
     "LintReport": "kernel.lint",
     "lint_phase1": "kernel.lint",
@@ -52,6 +55,7 @@ __all__ = [
     "LintReport",
     "MatrixError",
     "PanelShrunk",
+    "analyze",
     "baseline_digest",
     "decide",
     "inject",
@@ -63,12 +67,14 @@ __all__ = [
     "phase2_input",
     "render_phase1",
     "render_phase2",
+    "sensitivity",
     "shipped_template",
     "strict_majority",
     "threshold",
 ]
 
 if TYPE_CHECKING:
+    from kernel.analysis import analyze, sensitivity
     from kernel.ast import Expression
     from kernel.baseline import baseline_digest, inject
     from kernel.decision import Decision, decide
