@@ -123,8 +123,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.explain:
         from kernel.analysis import format_sensitivity, sensitivity
 
-        matrix_used = matrix if args.matrix is not None else outcome.matrix
-        explanation = sensitivity(contract, matrix_used)
+        used = matrix if args.matrix is not None else outcome.matrix
+        assert used is not None  # a decision was made, so the matrix exists
+        explanation = sensitivity(contract, used)
     if args.format == "json":
         out: dict[str, Any] = {**decision.to_dict(), **extra}
         out.setdefault("tags", [])
