@@ -1,35 +1,32 @@
 """``decide(contract, matrix)``: the synthesizer's three mechanical steps (seed §5.5, R3-R9).
 
-Speed comes from work done once per contract (:func:`build_engine`): every possible reviewer
-column maps to a packed integer holding one counter per condition plus a reviewer counter,
-so a decision is one sum over the columns and one dictionary look-up. Any input the fast path
+Speed comes from work done once per contract (:func:`build_engine`, on the first decision):
+every decision is precomputed by count vector, and :mod:`kernel.fastpath` compiles a function
+that turns a matrix into those counts with integer bit operations. Any input the fast path
 does not recognise falls through to :func:`_diagnose`, which names the offending entry.
 """
 
 from __future__ import annotations
 
 import itertools
-import operator
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
 
-from kernel.ast import SCORE_RANK, SCORES
+from kernel.ast import SCORE_RANK
 from kernel.errors import ContractError, MatrixError, PanelShrunk
+from kernel.fastpath import MAX_PANEL, Lookup, compile_lookup
 from kernel.model import Contract, load_contract
 from kernel.quantifiers import winner
 
 __all__ = ["Decision", "build_engine", "decide", "decide_counts", "signature"]
 
-#: Build the column table when the contract has at most this many dimensions (3**8 columns).
-TABLE_MAX_DIMENSIONS: Final = 8
 #: Precompute every decision when there are at most this many count vectors.
 DECISIONS_MAX: Final = 20_000
 
 _ROW_TYPES: Final = (list, tuple)
-_ROW_TYPE_SET: Final = frozenset(_ROW_TYPES)
 
 
 @attrs.frozen
@@ -90,50 +87,34 @@ def signature(contract: Contract, column: Sequence[int]) -> tuple[bool, ...]:
 
 @attrs.frozen
 class _Engine:
-    ndims: int
-    #: Both tables exist (the contract is small enough to precompute).
-    fast: bool
-    #: matrix → its rows in dimension order.
-    rows_of: Callable[[Any], Sequence[Any]]
-    #: column of score strings → packed increment: one counter per condition, plus one for
-    #: the reviewer count in the top field.
-    value: Callable[[tuple[str, ...]], int]
-    #: packed total for a full panel → decision (None where no decision exists).
-    decisions: Mapping[int, Decision | None]
+    #: The compiled fast path (:mod:`kernel.fastpath`), or ``None`` for panels too large.
+    lookup: Lookup | None
+
+
+def _resolve(contract: Contract) -> Callable[[tuple[int, ...]], Decision | None]:
+    def resolve(counts: tuple[int, ...]) -> Decision | None:
+        try:
+            return decide_counts(contract, counts)
+        except ContractError:
+            return None
+
+    return resolve
 
 
 def build_engine(contract: Contract) -> _Engine:
+    """Precompute every decision by count vector (when there are few enough) and compile the
+    fast path."""
     k = len(contract.conditions)
     n = contract.panel_size
     width = n.bit_length()
-    dim_ids = tuple(d.id for d in contract.dimensions)
-    table: dict[tuple[str, ...], int] | None = None
-    if len(dim_ids) <= TABLE_MAX_DIMENSIONS:
-        reviewer = 1 << (k * width)
-        table = {}
-        for column in itertools.product(range(3), repeat=len(dim_ids)):
-            holds = signature(contract, column)
-            packed = reviewer + sum(1 << (i * width) for i, h in enumerate(holds) if h)
-            table[tuple(SCORES[r] for r in column)] = packed
+    resolve = _resolve(contract)
     decisions: dict[int, Decision | None] | None = None
-    if table is not None and (n + 1) ** k <= DECISIONS_MAX:
-        decisions = {}
-        for counts in itertools.product(range(n + 1), repeat=k):
-            total = (n << (k * width)) + sum(c << (i * width) for i, c in enumerate(counts))
-            try:
-                decisions[total] = decide_counts(contract, counts)
-            except ContractError:
-                decisions[total] = None
-    rows_of: Callable[[Any], Sequence[Any]] = (
-        operator.itemgetter(*dim_ids) if len(dim_ids) > 1 else lambda m: (m[dim_ids[0]],)
-    )
-    if table is None or decisions is None:
-        return _Engine(len(dim_ids), False, rows_of, _no_table, {})
-    return _Engine(len(dim_ids), True, rows_of, table.__getitem__, decisions)
-
-
-def _no_table(column: tuple[str, ...]) -> int:
-    raise KeyError(column)
+    if n <= MAX_PANEL and (n + 1) ** k <= DECISIONS_MAX:
+        decisions = {
+            sum(c << (i * width) for i, c in enumerate(counts)): resolve(counts)
+            for counts in itertools.product(range(n + 1), repeat=k)
+        }
+    return _Engine(compile_lookup(contract, decisions, width, resolve))
 
 
 def decide(contract: Contract | Mapping[str, Any], matrix: Mapping[str, Sequence[str]]) -> Decision:
@@ -146,17 +127,11 @@ def decide(contract: Contract | Mapping[str, Any], matrix: Mapping[str, Sequence
     """
     if type(contract) is not Contract:
         contract = load_contract(contract)
-    engine: _Engine = contract.engine
-    if engine.fast:
-        try:
-            if len(matrix) == engine.ndims:
-                rows = engine.rows_of(matrix)
-                if _ROW_TYPE_SET.issuperset(map(type, rows)):
-                    found = engine.decisions[sum(map(engine.value, zip(*rows, strict=True)))]
-                    if found is not None:
-                        return found
-        except (KeyError, TypeError, ValueError):
-            pass
+    lookup = contract.engine.lookup
+    if lookup is not None:
+        found = lookup(matrix)
+        if found is not None:
+            return found
     return _decide_slowly(contract, matrix)
 
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -17,6 +18,9 @@ from kernel.errors import ContractError, ExpressionUnrecognised
 from kernel.parser import parse_expression
 from kernel.quantifiers import Quantifier, fallback_index, precedence_order, threshold
 from kernel.templates import TEMPLATE_NAMES, shipped_template
+
+if TYPE_CHECKING:
+    from kernel.decision import _Engine
 
 __all__ = ["Condition", "Contract", "ContractInputError", "Dimension", "load_contract"]
 
@@ -67,7 +71,13 @@ class Contract:
     #: Position of the R5 fallback condition, or ``None`` when the contract has none.
     fallback: int | None
     _json: str = attrs.field(repr=False, alias="json")
-    engine: Any = attrs.field(default=None, repr=False)
+
+    @functools.cached_property
+    def engine(self) -> _Engine:
+        """The decision engine (:func:`kernel.decision.build_engine`), built on first use."""
+        from kernel.decision import build_engine
+
+        return build_engine(self)
 
     def to_dict(self) -> dict[str, Any]:
         """A fresh copy of the contract document."""
@@ -153,8 +163,6 @@ def _raise_structural(data: Mapping[str, Any], errors: list[str], where: str) ->
 
 
 def _build(data: Mapping[str, Any]) -> Contract:
-    from kernel.decision import build_engine
-
     dimensions = tuple(
         Dimension(d["id"], d["name"], d["description"], d["priority"], i)
         for i, d in enumerate(data["acceptance_dimensions"])
@@ -180,7 +188,7 @@ def _build(data: Mapping[str, Any]) -> Contract:
         )
     procedure = data["measurement_procedure"]
     minimum = procedure["paraphrase_minimum_dimensions"]
-    contract = Contract(
+    return Contract(
         contract_id=data["contract_id"],
         mode=data["mode"],
         stage=data["stage"],
@@ -194,4 +202,3 @@ def _build(data: Mapping[str, Any]) -> Contract:
         fallback=fallback_index([c.action for c in conditions]),
         json=json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
     )
-    return attrs.evolve(contract, engine=build_engine(contract))

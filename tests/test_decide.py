@@ -24,7 +24,8 @@ from kernel import (
     threshold,
 )
 from kernel.ast import SCORES
-from kernel.decision import TABLE_MAX_DIMENSIONS
+from kernel.decision import _decide_slowly
+from kernel.fastpath import MAX_PANEL
 
 FULL_IDS = ("D1", "D2", "D3", "D4", "D5")
 
@@ -125,21 +126,20 @@ def test_permutation_invariance_over_reviewers(data: st.DataObject, raw: dict[st
 
 
 @given(st.data(), contracts(max_dimensions=3, max_conditions=3, with_accept=True))
-def test_wide_contract_slow_path_agrees(data: st.DataObject, raw: dict[str, Any]) -> None:
-    # Pad with normal dimensions so the contract is too wide for the column table.
-    used = {d["id"] for d in raw["acceptance_dimensions"]}
-    pad = TABLE_MAX_DIMENSIONS + 1 - len(used)
-    extra = [f"D{i}" for i in range(50, 99) if f"D{i}" not in used][:pad]
-    for d in extra:
-        raw["acceptance_dimensions"].append(
-            {"id": d, "name": f"pad_{d.lower()}", "description": "Pad.", "priority": "normal"}
-        )
+def test_large_panel_slow_path_agrees(data: st.DataObject, raw: dict[str, Any]) -> None:
+    raw["panel_size"] = data.draw(st.integers(MAX_PANEL + 1, MAX_PANEL + 3))
     contract = load_contract(raw)
-    assert contract.engine.fast is False
+    assert contract.engine.lookup is None  # too large for the compiled fast path
     matrix = data.draw(matrices(raw))
-    assert (decide(contract, matrix).action, decide(contract, matrix).condition_id) == (
-        naive_decide(raw, matrix)
-    )
+    decision = decide(contract, matrix)
+    assert (decision.action, decision.condition_id) == naive_decide(raw, matrix)
+
+
+@given(st.data(), contracts(max_dimensions=12, max_conditions=6, with_accept=True))
+def test_fast_path_equals_slow_path(data: st.DataObject, raw: dict[str, Any]) -> None:
+    contract = load_contract(raw)
+    matrix = data.draw(matrices(raw))
+    assert decide(contract, matrix) == _decide_slowly(contract, matrix)
 
 
 def test_decision_is_immutable_and_json_ready() -> None:
