@@ -1,0 +1,151 @@
+"""Shared pieces of the benchmark runner: rows, timing, machine description.
+
+Timing: a *batch* runs one implementation over all its inputs ``loops`` times with the garbage
+collector off (as :mod:`timeit` does); the reported figure is the median over batches of the
+time per call. Implementations compared in one section run interleaved, batch by batch, so a
+slow drift of the machine affects them alike.
+"""
+
+from __future__ import annotations
+
+import collections
+import gc
+import importlib.metadata
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeAlias
+
+#: One result line: ``section``, ``case``, ``impl``, ``median_ns`` (per call, or None),
+#: ``ratio`` (kernel / this row, or None), ``status`` and ``note``.
+Row: TypeAlias = dict[str, Any]
+
+OK = "ok"
+NOT_INSTALLED = "not installed"
+NOT_AVAILABLE = "not available"
+ERROR = "error"
+DISAGREES = "disagrees"
+
+#: Distributions whose versions the machine description names.
+PACKAGES = (
+    "sprint-contract-kernel",
+    "attrs",
+    "lark",
+    "jsonschema",
+    "markdown-it-py",
+    "common-expression-language",
+    "cel-python",
+    "rule-engine",
+    "panzi-json-logic",
+)
+
+
+def row(
+    section: str,
+    case: str,
+    impl: str,
+    median_ns: float | None = None,
+    *,
+    status: str = OK,
+    note: str = "",
+    kernel: bool = False,
+) -> Row:
+    return {
+        "section": section,
+        "case": case,
+        "impl": impl,
+        "kernel": kernel,
+        "median_ns": median_ns,
+        "ratio": None,
+        "status": status,
+        "note": note,
+    }
+
+
+def set_ratios(rows: Sequence[Row], kernel_ns: float | None) -> None:
+    """Fill ``ratio`` = kernel time / row time for every timed row of one case."""
+    if kernel_ns is None:
+        return
+    for r in rows:
+        ns = r["median_ns"]
+        if ns and not r["kernel"]:
+            r["ratio"] = kernel_ns / ns
+
+
+def _batch(fn: Callable[[Any], object], inputs: Sequence[Any], loops: int) -> float:
+    consume = collections.deque[object](maxlen=0).extend
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter_ns()
+        for _ in range(loops):
+            consume(map(fn, inputs))
+        elapsed = time.perf_counter_ns() - start
+    finally:
+        if enabled:
+            gc.enable()
+    return elapsed / (loops * len(inputs))
+
+
+def loops_for(fn: Callable[[Any], object], inputs: Sequence[Any], target_ns: float) -> int:
+    """How many passes over ``inputs`` make a batch of about ``target_ns``."""
+    per_pass = _batch(fn, inputs, 1) * len(inputs)
+    return max(1, round(target_ns / max(per_pass, 1.0)))
+
+
+def compare(
+    impls: Sequence[tuple[str, Callable[[Any], object], Sequence[Any]]],
+    batches: int,
+    target_ns: float,
+) -> dict[str, float]:
+    """Median per-call nanoseconds of each ``(name, fn, inputs)``, batches interleaved."""
+    loops = {name: loops_for(fn, inputs, target_ns) for name, fn, inputs in impls}
+    samples: dict[str, list[float]] = {name: [] for name, _, _ in impls}
+    for _ in range(batches):
+        for name, fn, inputs in impls:
+            samples[name].append(_batch(fn, inputs, loops[name]))
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict[str, Any]:
+    versions: dict[str, str | None] = {}
+    for name in PACKAGES:
+        try:
+            versions[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            versions[name] = None
+    return {
+        "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "platform": platform.platform(),
+        "cpu": cpu_model(),
+        "cpus": os.cpu_count(),
+        "python": f"{platform.python_implementation()} {sys.version.split()[0]}",
+        "packages": versions,
+    }
+
+
+def human(ns: float | None) -> str:
+    if ns is None:
+        return "-"
+    if ns < 1e3:
+        return f"{ns:.0f} ns"
+    if ns < 1e6:
+        return f"{ns / 1e3:.2f} µs"
+    if ns < 1e9:
+        return f"{ns / 1e6:.2f} ms"
+    return f"{ns / 1e9:.2f} s"
