@@ -101,7 +101,10 @@ _ATOM = re.compile(
     r"|two\s+or\s+more\s+(?P<p2>mandatory|high|normal)(?:-priority)?\s+dimensions\s+score\s+"
     r"'(?P<s2>pass|warn|block)'\s+or\s+worse"
 )
-_NEED = {"any": lambda n: 1, "majority": lambda n: n // 2 + 1, "all": lambda n: n}
+
+
+def _need(quantifier: str, n: int) -> int:
+    return {"any": 1, "majority": n // 2 + 1, "all": n}[quantifier]
 
 
 def _naive_holds(expression: str, dims: Sequence[Mapping[str, Any]], column: Column) -> bool:
@@ -135,7 +138,7 @@ def naive(contract: Mapping[str, Any]) -> Decider:
             sum(_naive_holds(c["expression"], dims, col) for col in cols) for c in conditions
         )
         fired = [
-            k >= _NEED[c["cross_reviewer_quantifier"]](n)
+            k >= _need(c["cross_reviewer_quantifier"], n)
             for k, c in zip(counts, conditions, strict=True)
         ]
         order = sorted(range(len(conditions)), key=lambda i: (-conditions[i]["severity"], i))
@@ -208,10 +211,11 @@ CELPY = (CEL[0], "[D1, D2, D3].filter(s, s != 'pass').size() >= 2", CEL[2], CEL[
 
 def cel_python() -> Decider:
     import celpy
+    from celpy.adapter import json_to_cel
 
     env = celpy.Environment(runner_class=celpy.CompiledRunner)
     programs = [env.program(env.compile(source)) for source in CELPY]
-    return counting([p.evaluate for p in programs], prepare=celpy.json_to_cel)
+    return counting([p.evaluate for p in programs], prepare=json_to_cel)
 
 
 # --- rule-engine -----------------------------------------------------------------------------
@@ -261,10 +265,10 @@ def json_logic() -> Decider:
 
 #: (name, builder, note) for every peer that needs an optional package.
 ENGINES: tuple[tuple[str, Callable[[], Decider], str], ...] = (
-    ("CEL-Rust (common-expression-language)", cel_rust, "4 programs × 5 reviewers"),
-    ("CEL-Rust, 1 call per reviewer", cel_rust_per_reviewer, "1 program → list of 4, × 5"),
+    ("CEL-Rust (common-expression-language)", cel_rust, "4 programs x 5 reviewers"),
+    ("CEL-Rust, 1 call per reviewer", cel_rust_per_reviewer, "1 program → list of 4, x 5"),
     ("CEL-Rust, 1 call per matrix", cel_rust_per_matrix, "counts computed in CEL"),
-    ("cel-python (CompiledRunner)", cel_python, "4 programs × 5 reviewers"),
-    ("rule-engine", rule_engine, "4 rules × 5 reviewers"),
-    ("JsonLogic (panzi-json-logic)", json_logic, "4 rules × 5 reviewers"),
+    ("cel-python (CompiledRunner)", cel_python, "4 programs x 5 reviewers"),
+    ("rule-engine", rule_engine, "4 rules x 5 reviewers"),
+    ("JsonLogic (panzi-json-logic)", json_logic, "4 rules x 5 reviewers"),
 )

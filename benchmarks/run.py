@@ -102,15 +102,13 @@ def _call(section: str, label: str, run: Callable[[bool], Any], quick: bool) -> 
         return [row(section, label, "kernel", status=ERROR, note=f"{type(e).__name__}: {e}")]
     if not isinstance(result, list):
         return [row(section, label, "kernel", status=ERROR, note="run() did not return a list")]
-    return [
-        r if label.startswith("sec_") else _normalise(section, label, r) for r in result
-    ]
+    return [r if label.startswith("sec_") else _normalise(section, label, r) for r in result]
 
 
 def run_section(section: str, quick: bool) -> list[Row]:
     modules = [m for m in (SECTIONS.get(section), _external(section)) if m is not None]
     if not modules:
-        return [row(section, "-", "kernel", status=NOT_AVAILABLE, note="no benchmark module")]
+        return [row(section, "-", f"bench_{section}.py", status=NOT_AVAILABLE, note="no module")]
     rows: list[Row] = []
     for name in modules:
         try:
@@ -126,9 +124,9 @@ def run_section(section: str, quick: bool) -> list[Row]:
 
 #: (section, case prefix, peer impl prefix, bound on kernel/peer, wording)
 TARGETS: tuple[tuple[str, str, str, float, str], ...] = (
-    ("decide", "", "hand-written", 1.5, "decide ≤ 1.5× the hand-written function"),
-    ("decide", "", "CEL-Rust (", 0.01, "decide ≥ 100× faster than CEL-Rust"),
-    ("lint", "", "markdown-it-py parse", 2.0, "lint ≤ 2× markdown-it-py's bare parse"),
+    ("decide", "", "hand-written", 1.5, "decide ≤ 1.5x the hand-written function"),
+    ("decide", "", "CEL-Rust (", 0.01, "decide ≥ 100x faster than CEL-Rust"),
+    ("lint", "", "markdown-it-py parse", 2.0, "lint ≤ 2x markdown-it-py's bare parse"),
 )
 
 
@@ -149,9 +147,7 @@ def targets(rows: Sequence[Row]) -> list[dict[str, Any]]:
     for r in rows:
         if r["section"] == "cli" and r["case"].startswith("lint CLI") and r["median_ns"]:
             ms = r["median_ns"] / 1e6
-            out.append(
-                {"target": "lint CLI cold start ≤ 250 ms", "value_ms": ms, "met": ms <= 250}
-            )
+            out.append({"target": "lint CLI cold start ≤ 250 ms", "value_ms": ms, "met": ms <= 250})
     return out
 
 
@@ -159,7 +155,7 @@ def _ratio(r: Row) -> str:
     x = r["ratio"]
     if x is None:
         return "-"
-    return f"{x:.3f}" if x >= 0.01 else f"1/{1 / x:.0f}"
+    return f"{x:.3f}" if x >= 0.01 else f"1/{1 / x:.3g}"
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -192,7 +188,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="few repetitions, for CI")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
-    parser.add_argument("--only", default="", help="comma-separated sections: " + ",".join(sections()))
+    parser.add_argument(
+        "--only", default="", help="comma-separated sections: " + ",".join(sections())
+    )
     args = parser.parse_args(argv)
     wanted = [s for s in args.only.split(",") if s] or sections()
     unknown = [s for s in wanted if s not in sections()]
@@ -229,7 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"- {t['target']}: {value:.4g} → {'met' if t['met'] else 'NOT met'}")
         print(f"\n{'quick' if args.quick else 'full'} run, {elapsed:.1f} s")
         for r in failed:
-            print(f"FAILED: {r['section']} / {r['impl']}: {r['status']}: {r['note']}", file=sys.stderr)
+            print(
+                f"FAILED: {r['section']} / {r['impl']}: {r['status']}: {r['note']}", file=sys.stderr
+            )
     return 1 if failed else 0
 
 

@@ -148,4 +148,8 @@ def human(ns: float | None) -> str:
         return f"{ns / 1e3:.2f} µs"
     if ns < 1e9:
         return f"{ns / 1e6:.2f} ms"
-    return f"{ns / 1e9:.2f} s"
+    seconds = ns / 1e9
+    for unit, size in (("years", 365.25 * 86400), ("days", 86400), ("h", 3600), ("min", 60)):
+        if seconds >= size:
+            return f"{seconds / size:.3g} {unit}"
+    return f"{seconds:.2f} s"
