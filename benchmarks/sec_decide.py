@@ -112,7 +112,12 @@ def run(quick: bool) -> list[Row]:
     timed.insert(0, (impls[0][0], impls[0][1], ms))
     notes[impls[0][0]] = impls[0][2]
 
-    medians = compare(timed, batches=7 if quick else 31, target_ns=2e6 if quick else 2e7)
+    medians = compare(
+        timed,
+        batches=7 if quick else 31,
+        target_ns=2e6 if quick else 2e7,
+        budget_ns=1e9 if quick else 8e9,
+    )
     measured = [
         row(SECTION, case, name, ns, note=notes[name], kernel=name.startswith("kernel"))
         for name, ns in medians.items()

@@ -91,23 +91,28 @@ def _batch(fn: Callable[[Any], object], inputs: Sequence[Any], loops: int) -> fl
     return elapsed / (loops * len(inputs))
 
 
-def loops_for(fn: Callable[[Any], object], inputs: Sequence[Any], target_ns: float) -> int:
-    """How many passes over ``inputs`` make a batch of about ``target_ns``."""
-    per_pass = _batch(fn, inputs, 1) * len(inputs)
-    return max(1, round(target_ns / max(per_pass, 1.0)))
-
-
 def compare(
     impls: Sequence[tuple[str, Callable[[Any], object], Sequence[Any]]],
     batches: int,
     target_ns: float,
+    budget_ns: float = 10e9,
 ) -> dict[str, float]:
-    """Median per-call nanoseconds of each ``(name, fn, inputs)``, batches interleaved."""
-    loops = {name: loops_for(fn, inputs, target_ns) for name, fn, inputs in impls}
+    """Median per-call nanoseconds of each ``(name, fn, inputs)``, batches interleaved.
+
+    An implementation whose ``batches`` batches would exceed ``budget_ns`` gets fewer (at
+    least three).
+    """
+    loops: dict[str, int] = {}
+    rounds: dict[str, int] = {}
+    for name, fn, inputs in impls:
+        per_pass = _batch(fn, inputs, 1) * len(inputs)
+        loops[name] = max(1, round(target_ns / max(per_pass, 1.0)))
+        rounds[name] = max(3, min(batches, int(budget_ns / (per_pass * loops[name]))))
     samples: dict[str, list[float]] = {name: [] for name, _, _ in impls}
-    for _ in range(batches):
+    for r in range(batches):
         for name, fn, inputs in impls:
-            samples[name].append(_batch(fn, inputs, loops[name]))
+            if r < rounds[name]:
+                samples[name].append(_batch(fn, inputs, loops[name]))
     return {name: statistics.median(values) for name, values in samples.items()}
 
 
