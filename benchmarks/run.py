@@ -32,6 +32,7 @@ try:
 except ImportError:
     sys.path.insert(1, str(HERE.parent))
 
+import timing  # noqa: E402
 from timing import (  # noqa: E402
     DISAGREES,
     ERROR,
@@ -151,11 +152,15 @@ def targets(rows: Sequence[Row]) -> list[dict[str, Any]]:
     return out
 
 
-def _ratio(r: Row) -> str:
+def _ratio(r: Row) -> tuple[str, str]:
+    """kernel/peer, and its inverse: how many times slower the peer is."""
     x = r["ratio"]
-    if x is None:
-        return "-"
-    return f"{x:.3f}" if x >= 0.01 else f"1/{1 / x:.3g}"
+    if x is None or x <= 0:
+        return "-", "-"
+    inverse = 1 / x
+    if inverse >= 100:
+        return f"{x:.3g}", f"{inverse:,.0f}x"
+    return f"{x:.3g}", f"{inverse:.3g}x" if inverse >= 10 else f"{inverse:.2f}x"
 
 
 def table(rows: Sequence[Row]) -> str:
@@ -165,12 +170,13 @@ def table(rows: Sequence[Row]) -> str:
         if r["section"] != current:
             current = r["section"]
             lines += ["", f"## {current}", ""]
-            lines.append("| case | implementation | median | kernel/peer | note |")
-            lines.append("|---|---|--:|--:|---|")
+            lines.append("| case | implementation | median | kernel/peer | peer/kernel | note |")
+            lines.append("|---|---|--:|--:|--:|---|")
         median = human(r["median_ns"]) if r["status"] == OK else r["status"]
         impl = f"**{r['impl']}**" if r["kernel"] else r["impl"]
         note = str(r["note"]).replace("|", "\\|").replace("\n", " ")
-        lines.append(f"| {r['case']} | {impl} | {median} | {_ratio(r)} | {note} |")
+        ratio, inverse = _ratio(r)
+        lines.append(f"| {r['case']} | {impl} | {median} | {ratio} | {inverse} | {note} |")
     return "\n".join(lines)
 
 
@@ -179,7 +185,8 @@ def describe(m: dict[str, Any]) -> str:
     missing = ", ".join(k for k, v in m["packages"].items() if not v)
     text = (
         f"Date: {m['date']}  \nMachine: {m['cpu']} ({m['cpus']} CPUs), {m['platform']}  \n"
-        f"Python: {m['python']}  \nPackages: {pkgs}"
+        f"Python: {m['python']}  \nPackages: {pkgs}  \n"
+        f"Clock: {m['clock']} (medians over interleaved batches)"
     )
     return text + (f"  \nNot installed: {missing}" if missing else "")
 
@@ -189,6 +196,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="few repetitions, for CI")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument(
+        "--clock",
+        choices=sorted(timing.CLOCKS),
+        default="wall",
+        help="in-process timings: wall (perf_counter) or this thread's cpu time",
+    )
+    parser.add_argument(
         "--only", default="", help="comma-separated sections: " + ",".join(sections())
     )
     args = parser.parse_args(argv)
@@ -197,8 +210,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if unknown:
         parser.error(f"unknown section(s): {', '.join(unknown)}")
 
+    timing.clock = timing.CLOCKS[args.clock]
     started = time.perf_counter()
     m = machine()
+    m["clock"] = args.clock
     if not args.json:
         print(describe(m), flush=True)
     rows: list[Row] = []
