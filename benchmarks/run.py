@@ -117,7 +117,12 @@ def run_section(section: str, quick: bool) -> list[Row]:
         except ImportError as e:
             rows.append(row(section, name, "kernel", status=NOT_AVAILABLE, note=str(e)))
             continue
-        rows.extend(_call(section, name, module.run, quick))
+        run = getattr(module, "run", None)
+        if not callable(run):
+            note = f"{name}.py has no run(quick)"
+            rows.append(row(section, name, "kernel", status=NOT_AVAILABLE, note=note))
+            continue
+        rows.extend(_call(section, name, run, quick))
     return rows
 
 
