@@ -90,7 +90,9 @@ def naive_decide(contract: dict[str, Any], matrix: dict[str, list[str]]) -> tupl
         fired.append(held >= need[cond["cross_reviewer_quantifier"]])
     best = None
     for i, cond in enumerate(contract["failure_conditions"]):
-        if fired[i] and (best is None or cond["severity"] > contract["failure_conditions"][best]["severity"]):
+        if fired[i] and (
+            best is None or cond["severity"] > contract["failure_conditions"][best]["severity"]
+        ):
             best = i
     if best is not None:
         c = contract["failure_conditions"][best]

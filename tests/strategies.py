@@ -40,6 +40,7 @@ def expressions(
     )
 
 
+_PANEL_SIZES = st.integers(1, 9)
 _SEP = st.text(alphabet=" \t", min_size=1, max_size=3)
 
 
@@ -96,7 +97,7 @@ def contracts(
     *,
     max_dimensions: int = 5,
     max_conditions: int = 5,
-    panel_sizes: st.SearchStrategy[int] = st.integers(1, 9),
+    panel_sizes: st.SearchStrategy[int] = _PANEL_SIZES,
     with_accept: bool | None = None,
 ) -> dict[str, Any]:
     """A schema-valid contract whose expressions use every vocabulary form."""
@@ -116,9 +117,7 @@ def contracts(
         for d in ids
     ]
     n_conds = draw(st.integers(1, max_conditions))
-    cond_ids = draw(
-        st.lists(st.integers(0, 99), min_size=n_conds, max_size=n_conds, unique=True)
-    )
+    cond_ids = draw(st.lists(st.integers(0, 99), min_size=n_conds, max_size=n_conds, unique=True))
     severities = st.sampled_from([10, 50, 50, 70, 90]) | st.integers(0, 100)
     conditions = []
     for cid in cond_ids:
@@ -164,5 +163,8 @@ def contracts(
 def matrices(contract: dict[str, Any]) -> st.SearchStrategy[dict[str, list[str]]]:
     n = contract["panel_size"]
     return st.fixed_dictionaries(
-        {d["id"]: st.lists(scores, min_size=n, max_size=n) for d in contract["acceptance_dimensions"]}
+        {
+            d["id"]: st.lists(scores, min_size=n, max_size=n)
+            for d in contract["acceptance_dimensions"]
+        }
     )

@@ -73,7 +73,9 @@ def test_bad_contract_id_pattern_fails() -> None:
 
 
 def test_mode_enum_rejects_quick() -> None:
-    assert any(e.startswith("$.mode:") for e in _errors_for(lambda c: c.update(mode="reviewer_quick")))
+    assert any(
+        e.startswith("$.mode:") for e in _errors_for(lambda c: c.update(mode="reviewer_quick"))
+    )
 
 
 def test_additional_top_level_property_fails() -> None:
@@ -111,8 +113,10 @@ def test_override_ladder_optional_absence_passes() -> None:
 
 def test_priority_enum() -> None:
     errors = _errors_for(lambda c: c["acceptance_dimensions"][0].update(priority="critical"))
-    assert errors == ["$.acceptance_dimensions[0].priority: 'critical' is not one of "
-                      "['mandatory', 'high', 'normal']"]
+    assert errors == [
+        "$.acceptance_dimensions[0].priority: 'critical' is not one of "
+        "['mandatory', 'high', 'normal']"
+    ]
 
 
 def test_dimension_no_scoring_scale_field() -> None:
@@ -163,9 +167,7 @@ def test_cross_reviewer_quantifier_enum() -> None:
 
 
 def test_panel_size_required() -> None:
-    assert _errors_for(lambda c: c.pop("panel_size")) == [
-        "$: 'panel_size' is a required property"
-    ]
+    assert _errors_for(lambda c: c.pop("panel_size")) == ["$: 'panel_size' is a required property"]
 
 
 def test_panel_size_minimum_1() -> None:
@@ -331,7 +333,10 @@ def test_sc5_measurement_procedure_missing_required_outputs_warns() -> None:
 
 def test_sc6_placeholder() -> None:
     c = full()
-    c["agent_amendments"] = {"stage_specific_notes": "panel_size", "additional_measurement_hints": []}
+    c["agent_amendments"] = {
+        "stage_specific_notes": "panel_size",
+        "additional_measurement_hints": [],
+    }
     assert validate(c) == []
     assert "SC-6" not in codes(warn_suspicious(c, None))
     c["agent_amendments"] = {"panel_size": 1}
@@ -446,7 +451,9 @@ def test_cli_unrecognised_expression_returns_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     c = full()
-    c["failure_conditions"][0]["expression"] = "any reviewer scores any mandatory dimension as 'block'"
+    c["failure_conditions"][0]["expression"] = (
+        "any reviewer scores any mandatory dimension as 'block'"
+    )
     assert _cli_exit(c) == 1
 
 

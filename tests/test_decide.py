@@ -8,6 +8,8 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracle import naive_decide
+from strategies import contracts, matrices
 
 from kernel import (
     ContractError,
@@ -23,8 +25,6 @@ from kernel import (
 )
 from kernel.ast import SCORES
 from kernel.decision import TABLE_MAX_DIMENSIONS
-from oracle import naive_decide
-from strategies import contracts, matrices
 
 FULL_IDS = ("D1", "D2", "D3", "D4", "D5")
 
@@ -61,7 +61,9 @@ def test_threshold_table(n: int) -> None:
     assert 2 * threshold("majority", n) > n >= 2 * (threshold("majority", n) - 1)
 
 
-@pytest.mark.parametrize(("q", "n"), [("plurality", 5), ("any", 0), ("all", True), ("majority", 2.0)])
+@pytest.mark.parametrize(
+    ("q", "n"), [("plurality", 5), ("any", 0), ("all", True), ("majority", 2.0)]
+)
 def test_threshold_rejects_bad_input(q: str, n: Any) -> None:
     with pytest.raises(KernelError):
         threshold(q, n)
@@ -153,7 +155,7 @@ def test_decision_is_immutable_and_json_ready() -> None:
 # --- error paths: exact types and tags --------------------------------------------------------
 
 
-def full_matrix(**rows: list[Any]) -> dict[str, Any]:
+def full_matrix(**rows: Any) -> dict[str, Any]:
     matrix: dict[str, Any] = {d: ["pass"] * 5 for d in FULL_IDS}
     matrix.update(rows)
     return matrix
@@ -213,7 +215,9 @@ def test_unknown_dimension_in_expression_is_a_compile_error_with_tag() -> None:
     raw["failure_conditions"][0]["expression"] = "D7 scores 'block'"
     with pytest.raises(ExpressionUnrecognised) as info:
         load_contract(raw)
-    assert info.value.tag == "[EXPRESSION-UNRECOGNISED: condition_id=F1, expression=D7 scores 'block']"
+    assert (
+        info.value.tag == "[EXPRESSION-UNRECOGNISED: condition_id=F1, expression=D7 scores 'block']"
+    )
     assert "D7 names no dimension" in info.value.message
     assert any("SC-12" in e for e in info.value.errors)
 

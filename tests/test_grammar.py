@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from strategies import expressions, spelled
 
 from kernel import ExpressionUnrecognised, parse_expression
 from kernel.ast import AnyScores, DimensionScores, EveryScores, Expression, TwoOrMore
-from strategies import expressions, spelled
 
 
 @given(expressions())
@@ -74,7 +74,7 @@ def test_canonical_spelling() -> None:
 NEAR_MISSES = [
     "any reviewer scores any mandatory dimension as 'block'",  # the §3.2 prose example
     "any mandatory dimension scores 'Block'",
-    "any mandatory dimension scores \"block\"",
+    'any mandatory dimension scores "block"',
     "any mandatory dimension scores block",
     "Any mandatory dimension scores 'block'",
     "any Mandatory dimension scores 'block'",

@@ -1,0 +1,1 @@
+"""Command-line shells: each reads files, calls the pure core, prints, and sets an exit code."""

@@ -1,0 +1,143 @@
+"""``python -m kernel.decide --contract C (--matrix M.json | P2.md --phase1 P1.md ...)``.
+
+Decides from a scoring matrix, or lints each reviewer's Phase 2 document (with its Phase 1
+document) and decides from the usable ones. Exit 0 with a decision, 1 when the round aborts
+(violation, shrunk panel, bad matrix, invalid contract), 2 for usage or unreadable input.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kernel._cli import EXIT_FAILED, EXIT_OK, Parser, dump_json
+from kernel._io import load_json_file, read_text
+from kernel.decision import Decision, decide
+from kernel.errors import KernelError
+from kernel.model import Contract, ContractInputError, load_contract
+
+
+def format_decision(contract: Contract, decision: Decision) -> str:
+    """The decision and the fired table, as text."""
+    if decision.fallback:
+        assert contract.fallback is not None
+        source = contract.conditions[contract.fallback].condition_id
+        head = f"decision: {decision.action} (no condition fired; R5 fallback to {source}'s action)"
+    else:
+        winner = next(c for c in contract.conditions if c.condition_id == decision.condition_id)
+        head = f"decision: {decision.action} ({winner.condition_id}, severity {winner.severity})"
+    n = contract.panel_size
+    lines = [head, "condition  severity  quantifier  held  needed  fired"]
+    for c in contract.conditions:
+        mark = "  <- decides" if c.condition_id == decision.condition_id else ""
+        lines.append(
+            f"{c.condition_id:<9}  {c.severity:>8}  {c.quantifier:<10}  "
+            f"{decision.counts[c.condition_id]}/{n:<3}  {c.threshold:>6}  "
+            f"{'yes' if decision.fired[c.condition_id] else 'no':<5}{mark}".rstrip()
+        )
+    return "\n".join(lines)
+
+
+def _aborted(error: KernelError, extra: dict[str, Any], fmt: str) -> int:
+    tags = [*extra.get("tags", []), *([error.tag] if error.tag else [])]
+    if fmt == "json":
+        dump_json(
+            {
+                "action": None,
+                "condition_id": None,
+                "fallback": False,
+                "fired": {},
+                "counts": {},
+                **extra,
+                "tags": tags,
+                "error": error.message,
+            }
+        )
+    else:
+        for tag in tags:
+            print(tag)
+        print(f"error: {error.message}", file=sys.stderr)
+    return EXIT_FAILED
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = Parser("python -m kernel.decide", "Decide an editorial round from a contract.")
+    parser.add_argument("--contract", required=True, help="contract file or template name")
+    parser.add_argument("--matrix", help="JSON file: dimension id -> list of panel_size scores")
+    parser.add_argument("documents", nargs="*", help="Phase 2 documents (markdown)")
+    parser.add_argument(
+        "--phase1", action="append", default=[], help="Phase 1 document of the preceding reviewer"
+    )
+    parser.add_argument(
+        "--explain", action="store_true", help="show which single-score changes flip the action"
+    )
+    args = parser.parse_args(argv)
+    if (args.matrix is None) == (not args.documents):
+        parser.error("give either --matrix M.json or Phase 2 documents with their --phase1")
+    if args.documents and len(args.phase1) != len(args.documents):
+        parser.error(
+            f"{len(args.documents)} Phase 2 document(s) but {len(args.phase1)} --phase1 "
+            "document(s): each Phase 2 file must be followed by its reviewer's --phase1 file"
+        )
+    if args.matrix is not None and args.phase1:
+        parser.error("--phase1 goes with Phase 2 documents, not with --matrix")
+
+    try:
+        contract = load_contract(args.contract)
+    except ContractInputError:
+        raise
+    except KernelError as exc:
+        return _aborted(exc, {}, args.format)
+
+    extra: dict[str, Any] = {}
+    if args.matrix is not None:
+        matrix = load_json_file(args.matrix)
+        try:
+            decision = decide(contract, matrix)
+        except KernelError as exc:
+            return _aborted(exc, extra, args.format)
+    else:
+        from kernel.review import decide_documents
+
+        reviewers = [
+            (Path(p2).stem, read_text(p2), read_text(p1))
+            for p2, p1 in zip(args.documents, args.phase1, strict=True)
+        ]
+        outcome = decide_documents(contract, reviewers)
+        extra = {
+            "reviewers": [
+                {"reviewer": role, "file": path, **report.to_dict()}
+                for (role, report), path in zip(outcome.reviewers, args.documents, strict=True)
+            ],
+            "tags": list(outcome.tags),
+        }
+        if args.format == "text":
+            for (_, report), path in zip(outcome.reviewers, args.documents, strict=True):
+                for finding in report.findings:
+                    print(f"{path}:{finding.line}: {finding.code} {finding.message}")
+        if outcome.decision is None:
+            return _aborted(
+                KernelError("the round is aborted: not every reviewer is usable"),
+                extra,
+                args.format,
+            )
+        decision = outcome.decision
+    explanation = None
+    if args.explain:
+        from kernel.analysis import format_sensitivity, sensitivity
+
+        matrix_used = matrix if args.matrix is not None else outcome.matrix
+        explanation = sensitivity(contract, matrix_used)
+    if args.format == "json":
+        body: dict[str, Any] = {**decision.to_dict(), **extra}
+        body.setdefault("tags", [])
+        if explanation is not None:
+            body["explain"] = explanation.to_dict()
+        dump_json(body)
+    else:
+        print(format_decision(contract, decision))
+        if explanation is not None:
+            print(format_sensitivity(explanation))
+    return EXIT_OK

@@ -1,0 +1,177 @@
+"""Arena §11 audit records and their JSON Lines form (companions.md §A)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+import jsonschema
+
+from kernel._io import InputError, check_size, loads_strict
+from kernel.errors import KernelError
+
+__all__ = [
+    "EVENTS",
+    "HOOK_EXECUTED",
+    "HOOK_PHASES",
+    "HOOK_STATUSES",
+    "PARSER_ERROR",
+    "PARSER_WARNING",
+    "RECORD_FIELDS",
+    "ROUND_RECORDED",
+    "RUN_STARTED",
+    "RUN_TERMINATED",
+    "STATE_TRANSITION",
+    "AuditRecord",
+    "TrailLine",
+    "is_timestamp",
+    "make_record",
+    "parse_trail",
+    "record_schema_errors",
+]
+
+RUN_STARTED = "RUN_STARTED"
+STATE_TRANSITION = "STATE_TRANSITION"
+ROUND_RECORDED = "ROUND_RECORDED"
+HOOK_EXECUTED = "HOOK_EXECUTED"
+PARSER_WARNING = "PARSER_WARNING"
+PARSER_ERROR = "PARSER_ERROR"
+RUN_TERMINATED = "RUN_TERMINATED"
+EVENTS = (
+    RUN_STARTED,
+    STATE_TRANSITION,
+    ROUND_RECORDED,
+    HOOK_EXECUTED,
+    PARSER_WARNING,
+    PARSER_ERROR,
+    RUN_TERMINATED,
+)
+HOOK_PHASES = ("before", "during", "after")
+HOOK_STATUSES = ("SUCCESS", "FAILED", "SKIPPED_DISABLED", "SKIPPED_DEGRADED")
+
+_STR = {"type": "string"}
+_NONEMPTY = {"type": "string", "minLength": 1}
+_STRS = {"type": "array", "items": {"type": "string"}}
+_ROUND = {"type": "integer", "minimum": 0}
+
+#: Per event, its fields beyond ``event`` and ``timestamp``, with their JSON Schemas.
+RECORD_FIELDS: dict[str, dict[str, Any]] = {
+    # Inputs are recorded as given when invalid (§6.2); check 1 judges them.
+    RUN_STARTED: {"config": {}, "task": {}, "notebook": {}},
+    STATE_TRANSITION: {"from": _STR, "to": _STR, "round_index": _ROUND},
+    ROUND_RECORDED: {
+        "round_index": {"type": "integer", "minimum": 1},
+        "planner_output_ref": _NONEMPTY,
+        "reviewer_output_ref": _NONEMPTY,
+        "verdict": {"enum": ["APPROVED", "REVISE"]},
+        "issues": _STRS,
+        "reviewer_output": _STR,
+        "reviewer_attempt": {"type": "integer", "minimum": 1},
+    },
+    HOOK_EXECUTED: {
+        "phase": {"enum": list(HOOK_PHASES)},
+        "query": _STR,
+        "evidence_refs": _STRS,
+        "status": {"enum": list(HOOK_STATUSES)},
+    },
+    PARSER_WARNING: {"code": _NONEMPTY, "round_index": _ROUND},
+    PARSER_ERROR: {"code": _NONEMPTY, "round_index": _ROUND},
+    RUN_TERMINATED: {"state": _STR, "reason": _NONEMPTY},
+}
+_OPTIONAL = {ROUND_RECORDED: {"reviewer_output", "reviewer_attempt"}}
+
+_FORMATS = jsonschema.FormatChecker()
+# JSON integers only: 2.0 is a number, not an integer (as for max_rounds, companions.md §A).
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
+    ),
+)
+_VALIDATORS = {
+    event: _Validator(
+        {
+            "type": "object",
+            "properties": fields,
+            "required": sorted(set(fields) - _OPTIONAL.get(event, set())),
+        }
+    )
+    for event, fields in RECORD_FIELDS.items()
+}
+
+
+def is_timestamp(value: object) -> bool:
+    """An RFC 3339 ``date-time`` string."""
+    return isinstance(value, str) and bool(_FORMATS.conforms(value, "date-time"))
+
+
+def _dump(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise KernelError(f"audit record is not JSON: {exc}") from None
+
+
+@attrs.frozen
+class AuditRecord:
+    """One audit trail line; ``line`` is its JSON text (no newline)."""
+
+    event: str
+    timestamp: str
+    line: str
+
+    def to_dict(self) -> dict[str, Any]:
+        value: dict[str, Any] = json.loads(self.line)
+        return value
+
+
+def make_record(event: str, timestamp: str, **fields: Any) -> AuditRecord:
+    if event not in RECORD_FIELDS:
+        raise KernelError(f"unknown audit event {event!r}")
+    if not is_timestamp(timestamp):
+        raise KernelError(f"timestamp must be an RFC 3339 date-time, got {timestamp!r}")
+    return AuditRecord(event, timestamp, _dump({"event": event, "timestamp": timestamp, **fields}))
+
+
+def record_schema_errors(record: object) -> list[str]:
+    """Why ``record`` is not a well-formed audit record (empty when it is)."""
+    if not isinstance(record, Mapping):
+        return [f"record must be a JSON object, got {type(record).__name__}"]
+    event = record.get("event")
+    if event not in RECORD_FIELDS:
+        shown = event if isinstance(event, str) else type(event).__name__
+        return [f"unknown event {shown!r} (expected one of {', '.join(EVENTS)})"]
+    errors = []
+    if not is_timestamp(record.get("timestamp")):
+        errors.append("timestamp: missing or not an RFC 3339 date-time")
+    for err in sorted(_VALIDATORS[str(event)].iter_errors(dict(record)), key=str):
+        where = ".".join(str(p) for p in err.absolute_path) or "record"
+        errors.append(f"{where}: {err.message}")
+    return errors
+
+
+@attrs.frozen
+class TrailLine:
+    line: int
+    record: Any
+
+
+def parse_trail(text: str, *, source: str = "<trail>") -> tuple[TrailLine, ...]:
+    """Decode a JSON Lines trail strictly; blank lines are skipped; errors name the line."""
+    check_size(text, source=source)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    out = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if raw.strip(" \t\r") == "":
+            continue
+        where = f"{source}:{number}"
+        try:
+            value = loads_strict(raw, source=where)
+        except InputError as exc:
+            # A single line always reports JSON line 1: make it file:line:col.
+            raise InputError(exc.message.replace(f"{where}:1:", f"{where}:", 1)) from None
+        out.append(TrailLine(number, value))
+    return tuple(out)

@@ -1,0 +1,77 @@
+"""Strict JSON loading and size limits (R10, R13)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from kernel import ContractError, KernelError, load_contract
+from kernel._io import MAX_INPUT_BYTES, InputError, check_size, loads_strict, read_text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('{"a": 1, "a": 2}', "duplicate key 'a'"),
+        ('{"a": NaN}', "NaN is not valid JSON"),
+        ('{"a": -Infinity}', "-Infinity is not valid JSON"),
+        ('{"a": 1} {"b": 2}', "extra data"),
+        ('{"a": 1,}', "not JSON"),
+        ("", "not JSON"),
+    ],
+)
+def test_strict_json_rejects(text: str, message: str) -> None:
+    with pytest.raises(InputError) as info:
+        loads_strict(text, source="x.json")
+    assert message in info.value.message
+    assert info.value.message.startswith("x.json")
+
+
+def test_strict_json_accepts_bom_and_white_space() -> None:
+    assert loads_strict('\ufeff {"a": [1, 2.5, true, null]}\n') == {"a": [1, 2.5, True, None]}
+
+
+def test_deep_nesting_is_an_input_error() -> None:
+    with pytest.raises(InputError):
+        loads_strict("[" * 100_000 + "]" * 100_000)
+
+
+@given(st.text(max_size=200))
+def test_loads_strict_is_total(text: str) -> None:
+    try:
+        value = loads_strict(text)
+    except KernelError as exc:
+        assert exc.message
+    else:
+        assert json.loads(text.removeprefix("\ufeff")) == value
+
+
+def test_size_limit(tmp_path: Path) -> None:
+    big = tmp_path / "big.json"
+    big.write_bytes(b" " * (MAX_INPUT_BYTES + 1))
+    with pytest.raises(InputError, match="over the 1048576-byte limit"):
+        read_text(big)
+    with pytest.raises(ContractError, match="over the"):
+        load_contract(big)
+    assert read_text(big, max_bytes=MAX_INPUT_BYTES + 1).isspace()
+    with pytest.raises(InputError):
+        check_size("é" * (MAX_INPUT_BYTES // 2 + 1))
+    check_size("a" * MAX_INPUT_BYTES)
+
+
+def test_not_utf8_names_the_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.md"
+    bad.write_bytes(b"line one\nline \xff two\n")
+    with pytest.raises(InputError, match=r"bad.md:2: not UTF-8 \(byte 0xff"):
+        read_text(bad)
+
+
+def test_missing_and_directory(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="no such file"):
+        read_text(tmp_path / "nope")
+    with pytest.raises(InputError, match="is a directory"):
+        read_text(tmp_path)
