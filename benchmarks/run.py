@@ -181,6 +181,8 @@ def table(rows: Sequence[Row]) -> str:
         impl = f"**{r['impl']}**" if r["kernel"] else r["impl"]
         note = str(r["note"]).replace("|", "\\|").replace("\n", " ")
         ratio, inverse = _ratio(r)
+        if r["kernel"]:  # a kernel row's ratio is to its section's baseline
+            inverse = "-"
         lines.append(f"| {r['case']} | {impl} | {median} | {ratio} | {inverse} | {note} |")
     return "\n".join(lines)
 

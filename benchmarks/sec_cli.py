@@ -132,28 +132,13 @@ def run(quick: bool) -> list[Row]:
                 r["ratio"] = r["median_ns"] / base["median_ns"]
                 r["note"] += f"; +{(r['median_ns'] - base['median_ns']) / 1e6:.1f} ms over pass"
         for module in ("kernel", "kernel.decision"):
+            case = f"import {module}, in-process"
+            impl = f"python -X importtime -c 'import {module}'"
             try:
-                us = import_time_us(env, tmp, module, runs)
+                import_ns = import_time_us(env, tmp, module, runs) * 1e3
             except (subprocess.CalledProcessError, statistics.StatisticsError) as e:
-                measured.append(
-                    row(
-                        SECTION,
-                        f"import {module}",
-                        "-X importtime",
-                        status=ERROR,
-                        note=str(e),
-                        kernel=True,
-                    )
-                )
+                rows.append(row(SECTION, case, impl, status=ERROR, note=str(e), kernel=True))
                 continue
-            measured.append(
-                row(
-                    SECTION,
-                    f"import {module}",
-                    "-X importtime (cumulative)",
-                    us * 1e3,
-                    note="import cost alone",
-                    kernel=True,
-                )
-            )
+            note = "cumulative import time"
+            measured.append(row(SECTION, case, impl, import_ns, note=note, kernel=True))
     return measured + rows
