@@ -51,6 +51,8 @@ SECTIONS: dict[str, str] = {
     "analyze": "sec_analyze",
     "cli": "sec_cli",
 }
+#: A bench module the runner cannot fold in (no ``run``); listed under the table.
+SKIPPED = "skipped"
 #: Sections that only other modules (bench_<name>.py) provide.
 EXTRA_SECTIONS = ("scan",)
 
@@ -119,8 +121,8 @@ def run_section(section: str, quick: bool) -> list[Row]:
             continue
         run = getattr(module, "run", None)
         if not callable(run):
-            note = f"{name}.py has no run(quick)"
-            rows.append(row(section, name, "kernel", status=NOT_AVAILABLE, note=note))
+            note = f"benchmarks/{name}.py has no run(quick); run it on its own"
+            rows.append(row(section, name, name, status=SKIPPED, note=note))
             continue
         rows.extend(_call(section, name, run, quick))
     return rows
@@ -171,7 +173,8 @@ def _ratio(r: Row) -> tuple[str, str]:
 def table(rows: Sequence[Row]) -> str:
     lines: list[str] = []
     current = None
-    for r in rows:
+    skipped = [r for r in rows if r["status"] == SKIPPED]
+    for r in (r for r in rows if r["status"] != SKIPPED):
         if r["section"] != current:
             current = r["section"]
             lines += ["", f"## {current}", ""]
@@ -184,6 +187,8 @@ def table(rows: Sequence[Row]) -> str:
         if r["kernel"]:  # a kernel row's ratio is to its section's baseline
             inverse = "-"
         lines.append(f"| {r['case']} | {impl} | {median} | {ratio} | {inverse} | {note} |")
+    if skipped:
+        lines += ["", *(f"Skipped: {r['note']}." for r in skipped)]
     return "\n".join(lines)
 
 
