@@ -92,9 +92,15 @@ def _normalise(section: str, source: str, raw: object) -> Row:
     ratio = r.pop("ratio", None)
     out["ratio"] = ratio if isinstance(ratio, int | float) else None
     note = r.pop("note", "")
-    rest = ", ".join(f"{k}={v}" for k, v in r.items() if k != "section")
+    rest = ", ".join(f"{k}={_value(k, v)}" for k, v in r.items() if k != "section")
     out["note"] = "; ".join(str(x) for x in (note, rest) if x)
     return out
+
+
+def _value(key: str, value: object) -> str:
+    if isinstance(value, float):
+        return human(value * 1e9) if key.endswith("_s") else f"{value:.3g}"
+    return str(value)
 
 
 def _call(section: str, label: str, run: Callable[[bool], Any], quick: bool) -> list[Row]:
