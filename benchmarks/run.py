@@ -15,6 +15,7 @@ speed targets are reported, never an error (timings depend on the machine).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import json
 import sys
@@ -236,7 +237,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(describe(m), flush=True)
     rows: list[Row] = []
     for section in wanted:
-        got = run_section(section, args.quick)
+        # Keep stray prints of section modules out of the JSON document.
+        with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+            got = run_section(section, args.quick)
         rows.extend(got)
         if not args.json:
             print(table(got), flush=True)
