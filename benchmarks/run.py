@@ -172,6 +172,8 @@ def _ratio(r: Row) -> tuple[str, str]:
     if x is None or x <= 0:
         return "-", "-"
     inverse = 1 / x
+    if inverse >= 1e6:
+        return f"{x:.3g}", f"{inverse:.2g}x"
     if inverse >= 100:
         return f"{x:.3g}", f"{inverse:,.0f}x"
     return f"{x:.3g}", f"{inverse:.3g}x" if inverse >= 10 else f"{inverse:.2f}x"
