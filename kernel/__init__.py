@@ -32,6 +32,17 @@ _EXPORTS: dict[str, str] = {
     # decisions
     "Decision": "kernel.decision",
     "decide": "kernel.decision",
+    # what a contract can decide
+    "analyze": "kernel.analysis",
+    "sensitivity": "kernel.analysis",
+    # reviewer documents
+    "LintReport": "kernel.lint",
+    "lint_phase1": "kernel.lint",
+    "lint_phase2": "kernel.lint",
+    "phase1_input": "kernel.phase_inputs",
+    "phase2_input": "kernel.phase_inputs",
+    "render_phase1": "kernel.render",
+    "render_phase2": "kernel.render",
 }
 
 __all__ = [
@@ -41,19 +52,29 @@ __all__ = [
     "Expression",
     "ExpressionUnrecognised",
     "KernelError",
+    "LintReport",
     "MatrixError",
     "PanelShrunk",
+    "analyze",
     "baseline_digest",
     "decide",
     "inject",
+    "lint_phase1",
+    "lint_phase2",
     "load_contract",
     "parse_expression",
+    "phase1_input",
+    "phase2_input",
+    "render_phase1",
+    "render_phase2",
+    "sensitivity",
     "shipped_template",
     "strict_majority",
     "threshold",
 ]
 
 if TYPE_CHECKING:
+    from kernel.analysis import analyze, sensitivity
     from kernel.ast import Expression
     from kernel.baseline import baseline_digest, inject
     from kernel.decision import Decision, decide
@@ -64,10 +85,13 @@ if TYPE_CHECKING:
         MatrixError,
         PanelShrunk,
     )
+    from kernel.lint import LintReport, lint_phase1, lint_phase2
     from kernel.majority import strict_majority
     from kernel.model import Contract, load_contract
     from kernel.parser import parse_expression
+    from kernel.phase_inputs import phase1_input, phase2_input
     from kernel.quantifiers import threshold
+    from kernel.render import render_phase1, render_phase2
     from kernel.templates import shipped_template
 
 

@@ -15,6 +15,7 @@ from kernel.errors import KernelError
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
+    "MAX_ROUNDS_RANGE",
     "PROFILES",
     "InputsError",
     "NotebookContext",

@@ -11,6 +11,7 @@ from kernel.arena import audit
 from kernel.arena.audit import RECORD_FIELDS, TrailLine, parse_trail, record_schema_errors
 from kernel.arena.config import (
     DEFAULT_MAX_ROUNDS,
+    MAX_ROUNDS_RANGE,
     session_id_valid,
     validate_run_inputs,
 )
@@ -158,7 +159,8 @@ class _Trail:
     @property
     def max_rounds(self) -> int:
         value = self.config_map.get("max_rounds", DEFAULT_MAX_ROUNDS)
-        ok = isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 5
+        lo, hi = MAX_ROUNDS_RANGE
+        ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
         return value if ok else DEFAULT_MAX_ROUNDS
 
     def of(self, *events: str) -> Iterator[_Item]:

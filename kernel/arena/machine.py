@@ -545,7 +545,9 @@ def _reviewer(out: _Out, event: ReviewerCompleted) -> None:
     run = out.run
     result = parse_verdict(event.text)
     for code in result.codes:
-        kind = audit.PARSER_WARNING if code == PARSER_WARNING_MULTIPLE_VERDICTS else "PARSER_ERROR"
+        kind = (
+            audit.PARSER_WARNING if code == PARSER_WARNING_MULTIPLE_VERDICTS else audit.PARSER_ERROR
+        )
         out.record(kind, code=code, round_index=run.round_index)
     if result.verdict is None:
         if run.reviewer_attempts < MAX_REVIEWER_ATTEMPTS:

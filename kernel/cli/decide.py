@@ -73,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--explain", action="store_true", help="show which single-score changes flip the action"
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_intermixed_args(argv)
     if (args.matrix is None) == (not args.documents):
         parser.error("give either --matrix M.json or Phase 2 documents with their --phase1")
     if args.documents and len(args.phase1) != len(args.documents):
@@ -99,24 +99,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KernelError as exc:
             return _aborted(exc, extra, args.format)
     else:
-        from kernel.review import decide_documents
+        from kernel.review import decide_documents, finding_lines
 
-        reviewers = [
-            (Path(p2).stem, read_text(p2), read_text(p1))
-            for p2, p1 in zip(args.documents, args.phase1, strict=True)
-        ]
+        pairs = list(zip(args.documents, args.phase1, strict=True))
+        reviewers = [(Path(p2).stem, read_text(p2), read_text(p1)) for p2, p1 in pairs]
         outcome = decide_documents(contract, reviewers)
-        extra = {
-            "reviewers": [
-                {"reviewer": role, "file": path, **report.to_dict()}
-                for (role, report), path in zip(outcome.reviewers, args.documents, strict=True)
-            ],
-            "tags": list(outcome.tags),
-        }
+        body = outcome.to_dict()
+        for entry, (p2, p1) in zip(body["reviewers"], pairs, strict=True):
+            entry["phase2_file"], entry["phase1_file"] = p2, p1
+        extra = {"reviewers": body["reviewers"], "tags": body["tags"]}
         if args.format == "text":
-            for (_, report), path in zip(outcome.reviewers, args.documents, strict=True):
-                for finding in report.findings:
-                    print(f"{path}:{finding.line}: {finding.code} {finding.message}")
+            sources = {Path(p2).stem: (p2, p1) for p2, p1 in pairs}
+            for line in finding_lines(outcome, sources):
+                print(line)
         if outcome.decision is None:
             return _aborted(
                 KernelError("the round is aborted: not every reviewer is usable"),
@@ -128,14 +123,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.explain:
         from kernel.analysis import format_sensitivity, sensitivity
 
-        matrix_used = matrix if args.matrix is not None else outcome.matrix
-        explanation = sensitivity(contract, matrix_used)
+        used = matrix if args.matrix is not None else outcome.matrix
+        assert used is not None  # a decision was made, so the matrix exists
+        explanation = sensitivity(contract, used)
     if args.format == "json":
-        body: dict[str, Any] = {**decision.to_dict(), **extra}
-        body.setdefault("tags", [])
+        out: dict[str, Any] = {**decision.to_dict(), **extra}
+        out.setdefault("tags", [])
         if explanation is not None:
-            body["explain"] = explanation.to_dict()
-        dump_json(body)
+            out["explain"] = explanation.to_dict()
+        dump_json(out)
     else:
         print(format_decision(contract, decision))
         if explanation is not None:

@@ -1,0 +1,51 @@
+"""Decision-space analysis: what a contract can decide, how often, and how fragile a decision is.
+
+- :func:`analyze` counts, over all ``3**(dimensions * panel_size)`` matrices, how many each
+  condition decides, the R5 fallback region, unreachable conditions and non-monotone changes.
+- :func:`probabilities` gives the exact probability of each outcome under a score prior.
+- :func:`sensitivity` lists the single-score changes of one matrix that change the action.
+"""
+
+from __future__ import annotations
+
+from kernel.analysis.probability import (
+    Prior,
+    PriorError,
+    Probabilities,
+    parse_prior,
+    prior_from_json,
+    probabilities,
+)
+from kernel.analysis.report import format_analysis, format_probabilities
+from kernel.analysis.result import Analysis, AnalysisTooLarge, Change, Example, Finding, Outcome
+from kernel.analysis.sensitivity import (
+    Flip,
+    Margin,
+    Sensitivity,
+    format_sensitivity,
+    sensitivity,
+)
+from kernel.analysis.space import analyze
+
+__all__ = [
+    "Analysis",
+    "AnalysisTooLarge",
+    "Change",
+    "Example",
+    "Finding",
+    "Flip",
+    "Margin",
+    "Outcome",
+    "Prior",
+    "PriorError",
+    "Probabilities",
+    "Sensitivity",
+    "analyze",
+    "format_analysis",
+    "format_probabilities",
+    "format_sensitivity",
+    "parse_prior",
+    "prior_from_json",
+    "probabilities",
+    "sensitivity",
+]

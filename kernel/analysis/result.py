@@ -1,0 +1,157 @@
+"""The analyzer's value classes: outcomes, findings and their example matrices."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from kernel.errors import KernelError
+
+__all__ = [
+    "ERROR",
+    "FALLBACK",
+    "NONE",
+    "NON_MONOTONE",
+    "NO_DECISION",
+    "UNREACHABLE",
+    "WARNING",
+    "Analysis",
+    "AnalysisTooLarge",
+    "Change",
+    "Example",
+    "Finding",
+    "Outcome",
+]
+
+#: Finding codes.
+FALLBACK: Final = "AN-1"
+UNREACHABLE: Final = "AN-2"
+NON_MONOTONE: Final = "AN-3"
+NO_DECISION: Final = "AN-4"
+
+ERROR: Final = "error"
+WARNING: Final = "warning"
+
+#: The outcome key of the region where no condition fires (R5).
+NONE: Final = "none"
+
+Matrix = Mapping[str, tuple[str, ...]]
+
+
+class AnalysisTooLarge(KernelError):
+    """The contract's decision space is beyond what the analyzer enumerates in reasonable time."""
+
+
+@attrs.frozen
+class Example:
+    """A concrete matrix and what :func:`kernel.decision.decide` says about it."""
+
+    matrix: Matrix
+    #: ``None`` when decide refuses (nothing fires and the contract has no fallback).
+    action: str | None
+    condition_id: str | None
+    fallback: bool
+    fired: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "matrix": {d: list(row) for d, row in self.matrix.items()},
+            "action": self.action,
+            "condition_id": self.condition_id,
+            "fallback": self.fallback,
+            "fired": list(self.fired),
+        }
+
+
+@attrs.frozen
+class Change:
+    """One score worsened by one step: ``matrix[dimension][reviewer]`` goes from ``before``
+    to ``after``."""
+
+    dimension: str
+    reviewer: int
+    before: str
+    after: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+    def __str__(self) -> str:
+        return f"{self.dimension}[{self.reviewer}] {self.before} -> {self.after}"
+
+
+@attrs.frozen
+class Finding:
+    code: str
+    severity: str
+    message: str
+    condition_id: str | None = None
+    examples: tuple[Example, ...] = ()
+    #: For a non-monotone finding: the change that turns ``examples[0]`` into ``examples[1]``.
+    change: Change | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "code": self.code,
+            "severity": self.severity,
+            "condition_id": self.condition_id,
+            "message": self.message,
+            "matrices": [e.to_dict() for e in self.examples],
+        }
+        if self.change is not None:
+            out["change"] = self.change.to_dict()
+        return out
+
+
+@attrs.frozen
+class Outcome:
+    """How many matrices one condition decides (``key`` = its id), or fall through (``none``)."""
+
+    key: str
+    #: The action taken; for ``none`` the fallback's action, or ``None`` without a fallback.
+    action: str | None
+    matrices: int
+    example: Example | None
+
+
+@attrs.frozen
+class Analysis:
+    contract_id: str
+    dimensions: int
+    panel_size: int
+    space: int
+    #: Conditions in contract order, then ``none``.
+    outcomes: tuple[Outcome, ...]
+    unreachable: tuple[str, ...]
+    monotone: bool
+    findings: tuple[Finding, ...]
+
+    @property
+    def ok(self) -> bool:
+        """No error finding (no unreachable condition, monotone, every matrix decides)."""
+        return not any(f.severity == ERROR for f in self.findings)
+
+    def outcome(self, key: str) -> Outcome:
+        for o in self.outcomes:
+            if o.key == key:
+                return o
+        raise KeyError(key)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "contract_id": self.contract_id,
+            "dimensions": self.dimensions,
+            "panel_size": self.panel_size,
+            "space": self.space,
+            "outcomes": {o.key: o.matrices for o in self.outcomes},
+            "actions": {o.key: o.action for o in self.outcomes},
+            "unreachable": list(self.unreachable),
+            "monotone": self.monotone,
+            "ok": self.ok,
+            "counterexamples": [f.to_dict() for f in self.findings],
+            "examples": {
+                o.key: o.example.to_dict() for o in self.outcomes if o.example is not None
+            },
+        }

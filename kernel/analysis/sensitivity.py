@@ -1,0 +1,148 @@
+"""How fragile is a decision: the single-score changes that change the action, and how far
+each condition is from crossing its threshold."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from kernel.ast import SCORES
+from kernel.decision import Decision, decide
+from kernel.errors import ContractError
+from kernel.model import Contract, load_contract
+
+__all__ = ["Flip", "Margin", "Sensitivity", "format_sensitivity", "sensitivity"]
+
+
+@attrs.frozen
+class Flip:
+    """Changing ``matrix[dimension][reviewer]`` to ``after`` changes the action."""
+
+    dimension: str
+    reviewer: int
+    before: str
+    after: str
+    #: The new action, ``None`` where decide refuses (nothing fires, no fallback).
+    action: str | None
+    condition_id: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class Margin:
+    """How far a condition is from changing state."""
+
+    condition_id: str
+    count: int
+    threshold: int
+    fired: bool
+    deciding: bool
+    #: Reviewers who must stop satisfying the predicate (``fired``) or start satisfying it
+    #: (not ``fired``) for the condition to change state.
+    reviewers: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self) | {"direction": "fewer" if self.fired else "more"}
+
+
+@attrs.frozen
+class Sensitivity:
+    action: str
+    condition_id: str | None
+    fallback: bool
+    flips: tuple[Flip, ...]
+    margins: tuple[Margin, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "condition_id": self.condition_id,
+            "fallback": self.fallback,
+            "flips": [f.to_dict() for f in self.flips],
+            "margins": [m.to_dict() for m in self.margins],
+        }
+
+
+def _action(contract: Contract, matrix: Mapping[str, Sequence[str]]) -> Decision | None:
+    try:
+        return decide(contract, matrix)
+    except ContractError:
+        return None
+
+
+def sensitivity(
+    contract: Contract | Mapping[str, Any] | str, matrix: Mapping[str, Sequence[str]]
+) -> Sensitivity:
+    """Every single-score change of ``matrix`` that changes the action, and each condition's
+    distance to its threshold. Raises what :func:`kernel.decision.decide` raises."""
+    contract = load_contract(contract)
+    decision = decide(contract, matrix)
+    rows = {d: list(matrix[d]) for d in contract.dimension_ids}
+    flips = []
+    for dim_id in contract.dimension_ids:
+        row = rows[dim_id]
+        for j, before in enumerate(row):
+            for after in SCORES:
+                if after == before:
+                    continue
+                row[j] = after
+                changed = _action(contract, rows)
+                row[j] = before
+                if changed is None or changed.action != decision.action:
+                    flips.append(
+                        Flip(
+                            dim_id,
+                            j,
+                            before,
+                            after,
+                            None if changed is None else changed.action,
+                            None if changed is None else changed.condition_id,
+                        )
+                    )
+    margins = tuple(
+        Margin(
+            c.condition_id,
+            n := decision.counts[c.condition_id],
+            c.threshold,
+            fired := decision.fired[c.condition_id],
+            c.condition_id == decision.condition_id,
+            n - c.threshold + 1 if fired else c.threshold - n,
+        )
+        for c in contract.conditions
+    )
+    return Sensitivity(
+        decision.action, decision.condition_id, decision.fallback, tuple(flips), margins
+    )
+
+
+def _short(action: str | None) -> str:
+    return "no decision" if action is None else action.removeprefix("editorial_decision=")
+
+
+def format_sensitivity(s: Sensitivity) -> str:
+    """A few lines of text for ``decide --explain``."""
+    who = "R5 fallback" if s.condition_id is None else s.condition_id
+    lines = [f"sensitivity of {_short(s.action)} ({who}):"]
+    if s.flips:
+        lines.append(f"single-score changes that change the action ({len(s.flips)}):")
+        lines.extend(
+            f"  {f.dimension}[{f.reviewer}] {f.before} -> {f.after}: {_short(f.action)}"
+            f" ({f.condition_id or ('R5 fallback' if f.action else 'nothing fires')})"
+            for f in s.flips
+        )
+    else:
+        lines.append("no single-score change changes the action")
+    lines.append("conditions:")
+    for m in s.margins:
+        plural = "" if m.reviewers == 1 else "s"
+        if m.fired:
+            state = "decides" if m.deciding else "fired"
+            need = f"{m.reviewers} fewer reviewer{plural} to stop firing"
+        else:
+            state, need = "not fired", f"{m.reviewers} more reviewer{plural} to fire"
+        lines.append(f"  {m.condition_id}: {state}, {m.count}/{m.threshold}; {need}")
+    return "\n".join(lines)

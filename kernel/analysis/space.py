@@ -1,0 +1,216 @@
+"""``analyze(contract)``: what a contract can decide, counted exactly over every matrix."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from kernel.analysis.columns import ColumnTable, Progress, column_table
+from kernel.analysis.monotone import find_violation
+from kernel.analysis.panel import Layers, State, spread
+from kernel.analysis.result import (
+    ERROR,
+    FALLBACK,
+    NO_DECISION,
+    NON_MONOTONE,
+    NONE,
+    UNREACHABLE,
+    WARNING,
+    Analysis,
+    Change,
+    Example,
+    Finding,
+    Outcome,
+)
+from kernel.ast import SCORES
+from kernel.decision import Decision, decide, decide_counts
+from kernel.errors import ContractError
+from kernel.model import Contract, load_contract
+from kernel.quantifiers import ACTION_RANK
+
+__all__ = ["analyze", "example", "matrix_of", "state_decision"]
+
+
+def analyze(
+    contract: Contract | Mapping[str, Any] | str, progress: Progress | None = None
+) -> Analysis:
+    """Count, for every condition, the matrices it decides, and find unreachable conditions,
+    the fallback region (R5) and non-monotone single-score changes.
+
+    ``progress(phase, fraction)`` is called now and then; it must not raise.
+    """
+    contract = load_contract(contract)
+    table = column_table(contract, progress)
+    n = contract.panel_size
+    caps = [c.threshold for c in contract.conditions]
+    layers = spread(table.signatures, table.counts, table.costs, caps, n, progress)
+    if progress is not None:
+        progress("decisions", 1.0)
+    decisions = {s: state_decision(contract, layers.counts(s)) for s in layers.weights[n]}
+    outcomes = _outcomes(contract, table, layers, decisions)
+    findings: list[Finding] = []
+    none = outcomes[-1]
+    if none.matrices:
+        findings.append(_fallback_finding(contract, none, _space(contract)))
+    unreachable = tuple(o.key for o in outcomes[:-1] if not o.matrices)
+    findings.extend(
+        _unreachable_finding(contract, table, layers, decisions, c) for c in unreachable
+    )
+    ranks = {s: None if d is None else ACTION_RANK[d.action] for s, d in decisions.items()}
+    violation = find_violation(table, layers, ranks, n, progress)
+    if violation is not None:
+        findings.append(_monotone_finding(contract, table, layers, *violation))
+    return Analysis(
+        contract_id=contract.contract_id,
+        dimensions=len(contract.dimensions),
+        panel_size=n,
+        space=_space(contract),
+        outcomes=outcomes,
+        unreachable=unreachable,
+        monotone=violation is None,
+        findings=tuple(findings),
+    )
+
+
+def _space(contract: Contract) -> int:
+    return int(3 ** (len(contract.dimensions) * contract.panel_size))
+
+
+def state_decision(contract: Contract, state: Sequence[int]) -> Decision | None:
+    """The decision for a (capped) count vector, ``None`` where nothing fires and there is no
+    fallback."""
+    try:
+        return decide_counts(contract, state)
+    except ContractError:
+        return None
+
+
+def matrix_of(contract: Contract, columns: Sequence[Sequence[int]]) -> dict[str, tuple[str, ...]]:
+    """The matrix whose reviewer ``j`` has the column of ranks ``columns[j]``."""
+    return {d.id: tuple(SCORES[col[d.position]] for col in columns) for d in contract.dimensions}
+
+
+def example(contract: Contract, columns: Sequence[Sequence[int]]) -> Example:
+    """A matrix with what ``decide`` really says about it."""
+    matrix = matrix_of(contract, columns)
+    try:
+        d = decide(contract, {k: list(v) for k, v in matrix.items()})
+    except ContractError:
+        return Example(matrix, None, None, False, ())
+    fired = tuple(k for k, v in d.fired.items() if v)
+    return Example(matrix, d.action, d.condition_id, d.fallback, fired)
+
+
+def _columns(table: ColumnTable, sigs: Sequence[int]) -> list[tuple[int, ...]]:
+    return [table.examples[si] for si in sorted(sigs, key=table.costs.__getitem__)]
+
+
+def _outcomes(
+    contract: Contract,
+    table: ColumnTable,
+    layers: Layers,
+    decisions: Mapping[State, Decision | None],
+) -> tuple[Outcome, ...]:
+    n = contract.panel_size
+    keys = [c.condition_id for c in contract.conditions] + [NONE]
+    tally = dict.fromkeys(keys, 0)
+    simplest: dict[str, State] = {}
+    for state, weight in layers.weights[n].items():
+        d = decisions[state]
+        key = NONE if d is None or d.condition_id is None else d.condition_id
+        tally[key] += weight
+        best = simplest.get(key)
+        if best is None or layers.cost(n, state) < layers.cost(n, best):
+            simplest[key] = state
+    fallback = None if contract.fallback is None else contract.conditions[contract.fallback].action
+    actions = {c.condition_id: c.action for c in contract.conditions} | {NONE: fallback}
+    return tuple(
+        Outcome(
+            key,
+            actions[key],
+            tally[key],
+            None
+            if key not in simplest
+            else example(contract, _columns(table, layers.witness(n, simplest[key]))),
+        )
+        for key in keys
+    )
+
+
+def _fallback_finding(contract: Contract, none: Outcome, space: int) -> Finding:
+    share = f"{none.matrices} of {space} matrices ({100 * none.matrices / space:.4g}%)"
+    examples = () if none.example is None else (none.example,)
+    if contract.fallback is None:
+        return Finding(
+            NO_DECISION,
+            ERROR,
+            f"{share} fire no condition and there is no accept-grade condition to fall back "
+            "on (R5, SC-13): decide refuses them",
+            examples=examples,
+        )
+    fallback = contract.conditions[contract.fallback]
+    return Finding(
+        FALLBACK,
+        WARNING,
+        f"{share} fire no condition; R5 falls back to {fallback.condition_id}'s action "
+        f"{fallback.action}",
+        condition_id=fallback.condition_id,
+        examples=examples,
+    )
+
+
+def _unreachable_finding(
+    contract: Contract,
+    table: ColumnTable,
+    layers: Layers,
+    decisions: Mapping[State, Decision | None],
+    condition_id: str,
+) -> Finding:
+    n = contract.panel_size
+    i = next(c.position for c in contract.conditions if c.condition_id == condition_id)
+    if not any(sig >> i & 1 for sig in table.signatures):
+        return Finding(
+            UNREACHABLE,
+            ERROR,
+            f"{condition_id} never decides: no reviewer column satisfies "
+            f"{contract.conditions[i].expression}",
+            condition_id=condition_id,
+        )
+    fired = [
+        s for s in layers.weights[n] if layers.counts(s)[i] >= contract.conditions[i].threshold
+    ]
+    winners = sorted(
+        {d.condition_id for s in fired if (d := decisions[s]) is not None and d.condition_id}
+    )
+    simplest = min(fired, key=lambda s: layers.cost(n, s))
+    return Finding(
+        UNREACHABLE,
+        ERROR,
+        f"{condition_id} never decides: whenever it fires, a condition of higher precedence "
+        f"fires too ({', '.join(winners)})",
+        condition_id=condition_id,
+        examples=(example(contract, _columns(table, layers.witness(n, simplest))),),
+    )
+
+
+def _monotone_finding(
+    contract: Contract, table: ColumnTable, layers: Layers, state: State, which: int
+) -> Finding:
+    n = contract.panel_size
+    change = table.worsenings[which]
+    others = _columns(table, layers.witness(n - 1, state))
+    worse = list(change.column)
+    worse[change.position] += 1
+    before = example(contract, [change.column, *others])
+    after = example(contract, [tuple(worse), *others])
+    dim = contract.dimensions[change.position].id
+    step = Change(dim, 0, SCORES[change.column[change.position]], SCORES[worse[change.position]])
+    return Finding(
+        NON_MONOTONE,
+        ERROR,
+        f"worsening one score ({step}) makes the decision more lenient: "
+        f"{before.action} ({before.condition_id or 'R5 fallback'}) -> "
+        f"{after.action} ({after.condition_id or 'R5 fallback'})",
+        examples=(before, after),
+        change=step,
+    )

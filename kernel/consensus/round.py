@@ -1,0 +1,303 @@
+"""One round's decision: quorum, consensus, then the stop rules, with reasons."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import Any, Final, Literal, TypeAlias
+
+import attrs
+import jsonschema
+
+from kernel.consensus.ratios import to_ratio
+from kernel.consensus.responses import (
+    MAX_SCHEMA_ERRORS,
+    CritiqueResponse,
+    json_path,
+    schema_errors,
+)
+from kernel.consensus.rules import (
+    DEFAULT_APPROVAL_RATIO,
+    DEFAULT_CHANGE_THRESHOLD,
+    DEFAULT_MAX_ROUNDS,
+    DEFAULT_QUORUM_RATIO,
+    Disagreement,
+    StopCheck,
+    StopRule,
+    as_critiques,
+    candidate_change,
+    ceil_share,
+    check_participants,
+    disagreement,
+    stop_checks,
+)
+from kernel.errors import KernelError
+
+__all__ = [
+    "ROUND_SCHEMA",
+    "Outcome",
+    "RoundConfig",
+    "RoundDecision",
+    "RoundError",
+    "RoundInput",
+    "evaluate_round",
+    "round_from_mapping",
+]
+
+Outcome: TypeAlias = Literal["consensus", "continue", "stop", "no_quorum"]
+
+
+class RoundError(KernelError):
+    """A round document that does not fit ``ROUND_SCHEMA``; ``errors`` lists every problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("invalid round: " + "; ".join(errors))
+        self.errors = list(errors)
+
+
+def _approval(value: object) -> Fraction:
+    return to_ratio(value, "approval_ratio")
+
+
+def _quorum(value: object) -> Fraction:
+    return to_ratio(value, "quorum_ratio")
+
+
+def _threshold(value: object) -> Fraction:
+    return to_ratio(value, "change_threshold", allow_zero=True)
+
+
+@attrs.frozen
+class RoundConfig:
+    """The run's configuration; ratios are exact (see ``ratios.to_fraction``)."""
+
+    participants: int = attrs.field(converter=check_participants)
+    max_rounds: int = attrs.field(default=DEFAULT_MAX_ROUNDS)
+    approval_ratio: Fraction = attrs.field(default=DEFAULT_APPROVAL_RATIO, converter=_approval)
+    quorum_ratio: Fraction = attrs.field(default=DEFAULT_QUORUM_RATIO, converter=_quorum)
+    change_threshold: Fraction = attrs.field(default=DEFAULT_CHANGE_THRESHOLD, converter=_threshold)
+
+    @max_rounds.validator
+    def _check_max_rounds(self, _: object, value: object) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            raise KernelError(f"max_rounds must be an int >= 1, got {value!r}")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "participants": self.participants,
+            "max_rounds": self.max_rounds,
+            "approval_ratio": str(self.approval_ratio),
+            "quorum_ratio": str(self.quorum_ratio),
+            "change_threshold": str(self.change_threshold),
+        }
+
+
+def _typed_critiques(critiques: object) -> tuple[CritiqueResponse, ...]:
+    return as_critiques(critiques, sys.maxsize)  # the count is checked once config is known
+
+
+@attrs.frozen
+class RoundInput:
+    """What the orchestrator observed in round ``round_index`` (1-based, counting round 1).
+
+    ``critiques`` are the round's successful critique responses; ``candidate`` is the answer
+    they judged and ``previous_candidate`` the one before it (``None``: no change check).
+    """
+
+    config: RoundConfig
+    round_index: int
+    critiques: tuple[CritiqueResponse, ...] = attrs.field(converter=_typed_critiques)
+    candidate: str | None = None
+    previous_candidate: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        index = self.round_index
+        if isinstance(index, bool) or not isinstance(index, int) or index < 1:
+            raise KernelError(f"round must be an int >= 1, got {index!r}")
+        if index > self.config.max_rounds:
+            raise KernelError(f"round {index} is past max_rounds {self.config.max_rounds}")
+        as_critiques(self.critiques, self.config.participants)
+
+
+@attrs.frozen
+class RoundDecision:
+    """The verdict on one round; ``reasons`` say why, in the order the rules were applied."""
+
+    round_index: int
+    config: RoundConfig
+    responses: int
+    quorum_required: int
+    approvals: int
+    approvals_required: int
+    critical: int
+    outcome: Outcome
+    stop_reason: StopRule | None
+    checks: tuple[StopCheck, ...]
+    change: Fraction | None
+    reasons: tuple[str, ...]
+    disagreement: Disagreement | None
+
+    @property
+    def consensus(self) -> bool:
+        return self.outcome == "consensus"
+
+    @property
+    def stop(self) -> bool:
+        """Whether the run ends with this round (consensus, a stop rule, or no quorum)."""
+        return self.outcome != "continue"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "round": self.round_index,
+            "outcome": self.outcome,
+            "consensus": self.consensus,
+            "stop": self.stop,
+            "stop_reason": self.stop_reason,
+            "responses": self.responses,
+            "quorum": {"required": self.quorum_required, "met": self.outcome != "no_quorum"},
+            "approvals": self.approvals,
+            "approvals_required": self.approvals_required,
+            "critical": self.critical,
+            "change": None
+            if self.change is None
+            else {"ratio": str(self.change), "value": float(self.change)},
+            "checks": [c.to_dict() for c in self.checks],
+            "reasons": list(self.reasons),
+            "disagreement": None if self.disagreement is None else self.disagreement.to_dict(),
+            "config": self.config.to_dict(),
+        }
+
+
+def evaluate_round(round_input: RoundInput) -> RoundDecision:
+    """Quorum first, then consensus, then the stop rules in order (max rounds, change, edits)."""
+    config = round_input.config
+    critiques = round_input.critiques
+    responses = len(critiques)
+    needed_quorum = ceil_share(config.quorum_ratio, config.participants)
+    needed = ceil_share(config.approval_ratio, config.participants)
+    approvals = sum(1 for c in critiques if c.approve)
+    critical = sum(1 for c in critiques if c.critical)
+
+    def decision(
+        outcome: Outcome,
+        reasons: tuple[str, ...],
+        *,
+        checks: tuple[StopCheck, ...] = (),
+        change: Fraction | None = None,
+        stop_reason: StopRule | None = None,
+    ) -> RoundDecision:
+        summary = None if outcome == "consensus" else disagreement(critiques, "; ".join(reasons))
+        return RoundDecision(
+            round_index=round_input.round_index,
+            config=config,
+            responses=responses,
+            quorum_required=needed_quorum,
+            approvals=approvals,
+            approvals_required=needed,
+            critical=critical,
+            outcome=outcome,
+            stop_reason=stop_reason,
+            checks=checks,
+            change=change,
+            reasons=reasons,
+            disagreement=summary,
+        )
+
+    if responses < needed_quorum:
+        return decision(
+            "no_quorum",
+            (
+                f"quorum not met: {responses} of {config.participants} responded, "
+                f"{needed_quorum} required",
+            ),
+        )
+    tally = f"{approvals} of {config.participants} approved, {needed} required"
+    change = candidate_change(round_input.previous_candidate, round_input.candidate)
+    checks = stop_checks(
+        round_input.round_index, config.max_rounds, critiques, change, config.change_threshold
+    )
+    if approvals >= needed and critical == 0:
+        reason = f"consensus: {tally}, no critique critical"
+        return decision("consensus", (reason,), checks=checks, change=change)
+    why = [tally] if approvals < needed else []
+    if critical:
+        why.append(f"{critical} critique(s) marked critical")
+    failed = "no consensus: " + "; ".join(why)
+    fired = next((c for c in checks if c.triggered), None)
+    if fired is None:
+        reasons = (failed, "continue: no stop rule fired")
+        return decision("continue", reasons, checks=checks, change=change)
+    reasons = (failed, f"stop ({fired.rule}): {fired.detail}")
+    return decision("stop", reasons, checks=checks, change=change, stop_reason=fired.rule)
+
+
+_RATIO: Final[dict[str, Any]] = {"type": ["number", "string"]}
+_TEXT: Final[dict[str, Any]] = {"type": ["string", "null"]}
+
+#: The ``round`` CLI's input document (Draft 2020-12); integers are also checked to be ints.
+ROUND_SCHEMA: Final[Mapping[str, Any]] = {
+    "$schema": "https://json-schema.org/draft/2020-12/schema",
+    "title": "consensus round",
+    "type": "object",
+    "properties": {
+        "participants": {"type": "integer"},
+        "round": {"type": "integer"},
+        "max_rounds": {"type": "integer"},
+        "approval_ratio": _RATIO,
+        "quorum_ratio": _RATIO,
+        "change_threshold": _RATIO,
+        "critiques": {"type": "array", "items": {"type": "object"}},
+        "candidate": _TEXT,
+        "previous_candidate": _TEXT,
+    },
+    "required": ["participants", "round", "critiques"],
+    "additionalProperties": False,
+}
+_ROUND_VALIDATOR: Final = jsonschema.Draft202012Validator(ROUND_SCHEMA)
+
+
+def round_from_mapping(document: object) -> RoundInput:
+    """Build a ``RoundInput`` from a decoded round document; ``RoundError`` lists every problem.
+
+    JSON numbers for ratios are read as their shortest decimal form (``0.67`` is 67/100); give
+    a string (``"2/3"``) for a ratio no short decimal writes.
+    """
+    try:
+        found = sorted(
+            f"{json_path(e)}: {e.message if len(e.message) < 200 else e.message[:199] + '…'}"
+            for e in itertools.islice(_ROUND_VALIDATOR.iter_errors(document), MAX_SCHEMA_ERRORS)
+        )
+    except RecursionError:
+        raise RoundError(["$: nested too deeply"]) from None
+    if found:
+        raise RoundError(found)
+    assert isinstance(document, Mapping)
+    errors: list[str] = []
+    for name in ("participants", "round", "max_rounds"):
+        if name in document and not isinstance(document[name], int):
+            errors.append(f"$.{name}: {document[name]!r} is not an integer")
+    for index, item in enumerate(document["critiques"]):
+        errors.extend(f"$.critiques[{index}]{e[1:]}" for e in schema_errors(item, "critique"))
+    if errors:
+        raise RoundError(errors)
+    options = {
+        name: document[name]
+        for name in ("max_rounds", "approval_ratio", "quorum_ratio", "change_threshold")
+        if name in document
+    }
+    try:
+        config = RoundConfig(participants=document["participants"], **options)
+        critiques = as_critiques(document["critiques"], config.participants)
+        return RoundInput(
+            config=config,
+            round_index=document["round"],
+            critiques=critiques,
+            candidate=document.get("candidate"),
+            previous_candidate=document.get("previous_candidate"),
+        )
+    except RoundError:
+        raise
+    except KernelError as exc:
+        raise RoundError([exc.message]) from None

@@ -1,0 +1,57 @@
+"""The consistency tokeniser (wire-format.md Phase 2 check 5).
+
+Rule, exactly:
+
+* A *word* is a maximal run of characters for which ``str.isalnum()`` is true (Unicode
+  letters and digits). Everything else separates words: spaces, punctuation, ``_``, ``-``,
+  apostrophes, markdown syntax, zero-width and format characters.
+* Words are compared after ``str.casefold()``; there is no other normalisation, so a
+  look-alike letter (Cyrillic U+0430 for Latin ``a``) makes a different word.
+* A *token* of a trigger is a word of the trigger that is at least two characters long and
+  not in :data:`STOP_WORDS`.
+* A trigger is met when at least one of its tokens is a word of the Review Body (whole-word
+  match: ``size`` does not match ``sizes`` or ``oversize``). A trigger without tokens can
+  never be met.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+__all__ = ["STOP_WORDS", "trigger_tokens", "words"]
+
+#: English function words, negations and auxiliaries: they say nothing about *what* a
+#: reviewer committed to look for.
+STOP_WORDS: Final = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing down during each
+    either even ever every few for from further had has have having he her here hers him his
+    how however i if in into is it its itself just least less may me might more most much
+    must my neither never no nor not now of off on once only or other our ours out over own
+    per quite rather same shall she should so some such than that the their theirs them then
+    there these they this those through thus to too under until up upon us very via was we
+    were what when where whether which while who whom whose why will with within without
+    would yet you your yours
+    """.split()  # noqa: SIM905
+)
+
+
+def words(text: str) -> set[str]:
+    """The case-folded words of ``text``."""
+    found: set[str] = set()
+    current: list[str] = []
+    for ch in text:
+        if ch.isalnum():
+            current.append(ch)
+        elif current:
+            found.add("".join(current).casefold())
+            current = []
+    if current:
+        found.add("".join(current).casefold())
+    return found
+
+
+def trigger_tokens(trigger: str) -> frozenset[str]:
+    """The tokens of a trigger: its words minus stop words and one-character words."""
+    return frozenset(w for w in words(trigger) if len(w) >= 2 and w not in STOP_WORDS)

@@ -1,0 +1,181 @@
+"""Confusable-aware text skeletons with a map back to the original text (shared).
+
+``skeletonize(text)`` turns text into the form the injection scan and the delimiter escaper
+match against, one original code point at a time:
+
+1. NFKC (full-width and mathematical letters, ligatures, compatibility spaces);
+2. canonical decomposition, then removal of combining marks and of every
+   Default_Ignorable_Code_Point (zero-width spaces and joiners, soft hyphen, bidi controls,
+   variation selectors, tags, Hangul fillers ...);
+3. each remaining non-ASCII letter mapped to its Latin prototype with the Unicode TS #39
+   confusables data shipped by the maintained ``confusable-homoglyphs`` package (Cyrillic
+   U+043E → ``o``, Greek U+03B9 → ``i``, ...);
+4. case folding, then ``l``/``1`` → ``i`` and ``0`` → ``o`` (look-alikes in many fonts).
+
+Every skeleton character remembers the original code point it came from, so a match in the
+skeleton is reported as a span of the original text. All of it is linear in the input.
+"""
+
+from __future__ import annotations
+
+import functools
+import unicodedata
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import accumulate
+
+import attrs
+from confusable_homoglyphs.confusables import confusables_data
+
+__all__ = ["Skeleton", "char_skeleton", "full_skeleton", "is_ignorable", "skeletonize"]
+
+# Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt, 15.1).
+_IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
+    (0x00AD, 0x00AD),
+    (0x034F, 0x034F),
+    (0x061C, 0x061C),
+    (0x115F, 0x1160),
+    (0x17B4, 0x17B5),
+    (0x180B, 0x180F),
+    (0x200B, 0x200F),
+    (0x202A, 0x202E),
+    (0x2060, 0x206F),
+    (0x3164, 0x3164),
+    (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF),
+    (0xFFA0, 0xFFA0),
+    (0xFFF0, 0xFFF8),
+    (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A),
+    (0xE0000, 0xE0FFF),
+)
+
+_FOLD = str.maketrans({"l": "i", "1": "i", "0": "o"})
+_MARKS = frozenset({"Mn", "Me"})
+
+
+_IGNORABLE = frozenset(chr(cp) for lo, hi in _IGNORABLE_RANGES for cp in range(lo, hi + 1))
+
+
+def is_ignorable(ch: str) -> bool:
+    """True for a Default_Ignorable_Code_Point (one code point)."""
+    return ch in _IGNORABLE
+
+
+def _strip(text: str) -> str:
+    """Decompose and drop combining marks and default-ignorable code points."""
+    return "".join(
+        c
+        for c in unicodedata.normalize("NFD", text)
+        if c not in _IGNORABLE and unicodedata.category(c) not in _MARKS
+    )
+
+
+def _prototype(ch: str) -> str | None:
+    """The TS #39 prototype of a confusable source character, if the data names one.
+
+    The package lists, for a source, its one prototype, and for a prototype all its sources;
+    so a single candidate is the prototype and several mean ``ch`` is a prototype itself.
+    """
+    entries = confusables_data.get(ch)
+    if not entries or len(entries) != 1:
+        return None
+    proto = _strip(str(entries[0]["c"]).replace("\u200e", ""))
+    return proto if proto and proto != ch else None
+
+
+def _latin(ch: str) -> str:
+    if ch.isascii():
+        return ch
+    for start in dict.fromkeys((ch, ch.casefold(), ch.lower(), ch.upper())):
+        current: str | None = start
+        for _ in range(3):
+            current = _prototype(current) if current is not None and len(current) == 1 else None
+            if current is None:
+                break
+            if current.isascii():
+                return current
+    return ch
+
+
+@functools.lru_cache(maxsize=1 << 18)
+def char_skeleton(ch: str) -> str:
+    """The skeleton of one code point (possibly empty, possibly several characters)."""
+    if ch.isascii():
+        return ch.lower().translate(_FOLD)
+    if (  # fast path: nothing below would change ch
+        ch not in confusables_data
+        and ch.upper() not in confusables_data
+        and ch.lower() not in confusables_data
+        and ch not in _IGNORABLE
+        and unicodedata.is_normalized("NFKD", ch)
+        and unicodedata.category(ch) not in _MARKS
+        and ch.casefold() == ch
+    ):
+        return ch
+    return full_skeleton(ch)
+
+
+def full_skeleton(ch: str) -> str:
+    """``char_skeleton`` without its fast path (kept separate so tests can compare them)."""
+    if ch.isascii():
+        return ch.lower().translate(_FOLD)
+    base = _strip(unicodedata.normalize("NFKC", ch))
+    latin = "".join(_latin(c) for c in base)
+    return _strip(unicodedata.normalize("NFKC", latin.casefold())).translate(_FOLD)
+
+
+@attrs.frozen
+class Skeleton:
+    """A text's skeleton and the way back to the original.
+
+    ``text`` has one entry per skeleton character; ``spans`` maps skeleton ranges back.
+    """
+
+    original: str
+    text: str
+    #: Cumulative skeleton length after each original code point; ``None`` when aligned.
+    _ends: array[int] | None = attrs.field(repr=False)
+
+    @property
+    def aligned(self) -> bool:
+        """True when skeleton index ``i`` comes from original index ``i`` everywhere."""
+        return self._ends is None
+
+    def spans(self, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Map skeleton ``[start, end)`` ranges (non-empty) to original ``[start, end)``.
+
+        The original span runs from the code point that produced the first matched skeleton
+        character to the one that produced the last, so ignorable characters inside a match
+        are part of its span.
+        """
+        items = list(ranges)
+        ends = self._ends
+        if ends is None:
+            return items
+        out: list[tuple[int, int]] = []
+        for start, end in items:
+            first = bisect_right(ends, start)
+            last = bisect_right(ends, end - 1)
+            out.append((first, last + 1))
+        return out
+
+
+def skeletonize(text: str) -> Skeleton:
+    """The skeleton of ``text`` (see the module docstring)."""
+    table: dict[int, str] = {}
+    lengths: dict[int, str] = {}  # code point -> chr(skeleton length), for translate()
+    aligned = True
+    for ch in set(text):
+        sk = char_skeleton(ch)
+        if sk != ch:
+            table[ord(ch)] = sk
+        lengths[ord(ch)] = chr(len(sk))
+        aligned = aligned and len(sk) == 1
+    ends = None
+    if not aligned:
+        # One byte per code point holding its skeleton length (NFKC expands a code point to
+        # at most 18 characters), summed in C.
+        ends = array("q", accumulate(text.translate(lengths).encode("latin-1")))
+    return Skeleton(text, text.translate(table) if table else text, ends)
