@@ -238,13 +238,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.json:
         print(describe(m), flush=True)
     rows: list[Row] = []
+    took: dict[str, float] = {}
     for section in wanted:
         # Keep stray prints of section modules out of the JSON document.
+        begun = time.perf_counter()
         with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
             got = run_section(section, args.quick)
+        took[section] = round(time.perf_counter() - begun, 2)
         rows.extend(got)
         if not args.json:
             print(table(got), flush=True)
+            print(f"\n({section}: {took[section]:.1f} s)", flush=True)
     reached = targets(rows)
     failed = [r for r in rows if r["status"] in (DISAGREES, ERROR)]
     elapsed = time.perf_counter() - started
@@ -256,6 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "targets": reached,
             "failed": len(failed),
             "seconds": round(elapsed, 2),
+            "section_seconds": took,
         }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
     else:

@@ -90,7 +90,7 @@ def import_time_us(env: dict[str, str], cwd: str, module: str, runs: int) -> flo
 
 
 def run(quick: bool) -> list[Row]:
-    runs = 3 if quick else 21
+    runs = 2 if quick else 21
     env = _env()
     py = sys.executable
     rows: list[Row] = []
