@@ -1,0 +1,98 @@
+"""Well-formed Phase 1 / Phase 2 reviewer documents for reviewer/full, padded to a size.
+
+Documents grow the way long reviews do: more prose paragraphs (in the Contract Paraphrase
+for Phase 1, in the Review Body for Phase 2), each a few hundred bytes of ordinary words with
+some inline markup. Both are meant to pass the lints (the benchmark reports whether they do).
+"""
+
+from __future__ import annotations
+
+import random
+
+DIMENSIONS = (
+    ("D1", "methodology_rigor"),
+    ("D2", "domain_accuracy"),
+    ("D3", "argumentative_coherence"),
+    ("D4", "cross_disciplinary_relevance"),
+    ("D5", "writing_and_structure"),
+)
+TRIGGERS = {
+    d: (f"{name.replace('_', ' ')} fatally compromised", f"{name.replace('_', ' ')} weakened")
+    for d, name in DIMENSIONS
+}
+#: One reviewer's scores: F1 no, F2 yes (D1, D3 warn), F3 yes (D4 block), F0 no → F2 decides.
+SCORES = {"D1": "warn", "D2": "pass", "D3": "warn", "D4": "block", "D5": "pass"}
+FIRED = {"F1": False, "F2": True, "F3": True, "F0": False}
+DECISION = "editorial_decision=major_revision"
+CONDITIONS = {
+    "F1": "any mandatory dimension scores 'block'",
+    "F2": "two or more mandatory dimensions score 'warn' or worse",
+    "F3": "any high-priority dimension scores 'block'",
+    "F0": "every mandatory dimension scores 'pass'",
+}
+_TEXT = (
+    "the authors report a careful study whose sample and analysis are described in some "
+    "detail although several steps remain implicit and the reader must infer how the "
+    "estimates were obtained from the tables in the appendix which are themselves *dense* "
+    "and occasionally `inconsistent` with the text so a revision should **clarify** them"
+)
+_WORDS = _TEXT.split(" ")
+
+
+def _paragraph(rng: random.Random, size: int = 400) -> str:
+    words: list[str] = []
+    length = 0
+    while length < size:
+        w = rng.choice(_WORDS)
+        words.append(w)
+        length += len(w) + 1
+    return " ".join(words).capitalize() + "."
+
+
+def _pad(head: str, tail: str, size: int, seed: int) -> str:
+    rng = random.Random(seed)
+    paragraphs: list[str] = []
+    length = len(head) + len(tail)
+    while length < size:
+        p = _paragraph(rng)
+        paragraphs.append(p)
+        length += len(p) + 2
+    return head + "".join(p + "\n\n" for p in paragraphs) + tail
+
+
+def phase1(size: int) -> str:
+    head = ["## Contract Paraphrase", ""]
+    for d, name in DIMENSIONS:
+        head += [f"{d} ({name}): the reviewer restates what {name} asks of the paper.", ""]
+    tail = ["## Scoring Plan", ""]
+    for d, name in DIMENSIONS:
+        block, warn = TRIGGERS[d]
+        tail += [
+            f"### {d}: {name}",
+            "",
+            f"- dimension_id: {d}",
+            f"- what_to_look_for: whether {name.replace('_', ' ')} holds throughout",
+            f"- what_triggers_block: {block}",
+            f"- what_triggers_warn: {warn}",
+            "",
+        ]
+    tail += ["[CONTRACT-ACKNOWLEDGED]", ""]
+    return _pad("\n".join(head) + "\n", "\n".join(tail), size, seed=1)
+
+
+def phase2(size: int) -> str:
+    head = ["## Dimension Scores", ""]
+    for d, name in DIMENSIONS:
+        head += [f"### {d}: {name}", "", f"score: {SCORES[d]}", ""]
+    head += ["## Failure Condition Checks", ""]
+    for c, text in CONDITIONS.items():
+        head += [f"### {c}: {text}", "", f"fired: {'true' if FIRED[c] else 'false'}", ""]
+    head += ["## Review Body", ""]
+    for d, _ in DIMENSIONS:
+        block, warn = TRIGGERS[d]
+        if SCORES[d] == "block":
+            head += [f"For {d} the {block} problem is visible throughout.", ""]
+        elif SCORES[d] == "warn":
+            head += [f"For {d} the {warn} impression comes from the appendix.", ""]
+    tail = ["## Editorial Decision", "", DECISION, ""]
+    return _pad("\n".join(head) + "\n", "\n".join(tail), size, seed=2)

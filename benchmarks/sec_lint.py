@@ -1,0 +1,77 @@
+"""lint_phase1 / lint_phase2 against markdown-it-py's bare parse of the same documents.
+
+The peer is ``MarkdownIt("commonmark").parse(text)``: what any tool reading the document
+as CommonMark pays at least. A second reference row is the block-level parse alone (inline
+rules disabled), which is all the lints need for structure. ``lint_phase2`` also reads the
+reviewer's Phase 1 plan (check 5), so in Phase 2 both peers parse that document too.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import documents
+from timing import NOT_AVAILABLE, Row, compare, row, set_ratios
+
+SECTION = "lint"
+SIZES = (2_000, 10_000, 100_000)
+FULL_PARSE = "markdown-it-py parse (commonmark)"
+BLOCK_PARSE = "markdown-it-py block-only parse"
+
+
+def run(quick: bool) -> list[Row]:
+    try:
+        lint: Any = importlib.import_module("kernel.lint")
+    except ImportError as e:
+        return [row(SECTION, "-", "lint_phase1 / lint_phase2", status=NOT_AVAILABLE, note=str(e))]
+    from markdown_it import MarkdownIt
+
+    import kernel
+
+    contract = kernel.load_contract("reviewer/full")
+    full_md = MarkdownIt("commonmark")
+    block_md = MarkdownIt("commonmark").disable("inline")
+    plan = documents.phase1(SIZES[0])
+
+    def lint1(text: str) -> object:
+        return lint.lint_phase1(text, contract)
+
+    def lint2(text: str) -> object:
+        return lint.lint_phase2(text, contract, plan)
+
+    def parsers(phase: int) -> tuple[Callable[[str], object], Callable[[str], object]]:
+        """The peers; in Phase 2 they parse the Phase 1 plan too, as the lint reads both."""
+        if phase == 1:
+            return full_md.parse, block_md.parse
+        return (
+            lambda text: (full_md.parse(text), full_md.parse(plan)),
+            lambda text: (block_md.parse(text), block_md.parse(plan)),
+        )
+
+    rows: list[Row] = []
+    for phase, make, lint_one in ((1, documents.phase1, lint1), (2, documents.phase2, lint2)):
+        for size in SIZES:
+            text = make(size)
+            report: Any = lint_one(text)
+            case = f"phase {phase}, {len(text.encode()) / 1000:.0f} KB"
+            name = f"lint_phase{phase}"
+            note = "document passes" if report.ok else f"document FAILS: {len(report.findings)}"
+            if phase == 2:
+                note += "; also reads the 2 KB Phase 1 plan (so do the parse rows)"
+            full, block = parsers(phase)
+            impls: Sequence[tuple[str, Callable[[Any], object], Sequence[Any]]] = (
+                (name, lint_one, [text]),
+                (FULL_PARSE, full, [text]),
+                (BLOCK_PARSE, block, [text]),
+            )
+            medians = compare(impls, batches=5 if quick else 21, target_ns=1e6 if quick else 2e7)
+            case_rows = [
+                row(SECTION, case, name, medians[name], note=note, kernel=True),
+                row(SECTION, case, FULL_PARSE, medians[FULL_PARSE], note="tokens incl. inline"),
+                row(SECTION, case, BLOCK_PARSE, medians[BLOCK_PARSE], note="what the lints run"),
+            ]
+            set_ratios(case_rows, medians[name])
+            rows += case_rows
+    return rows
