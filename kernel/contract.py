@@ -7,12 +7,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterator, Mapping
-from typing import Any
-
-import jsonschema
-from jsonschema import Draft202012Validator, FormatChecker
-from jsonschema.exceptions import ValidationError
-from jsonschema.protocols import Validator
+from typing import TYPE_CHECKING, Any
 
 from kernel.ast import Expression
 from kernel.compiler import compile_expression
@@ -20,6 +15,11 @@ from kernel.errors import ExpressionUnrecognised, KernelError
 from kernel.parser import parse_expression
 from kernel.quantifiers import ACCEPT
 from kernel.templates import schema as _schema_copy
+
+if TYPE_CHECKING:  # jsonschema is imported on first validation: it is slow to import
+    from jsonschema import FormatChecker
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 __all__ = [
     "BASELINE_FIELDS",
@@ -55,6 +55,8 @@ def _ecma_pattern(
     # the string; Python's `$` also matches before a final newline, so "D1\n" would pass.
     if not isinstance(instance, str):
         return
+    from jsonschema.exceptions import ValidationError
+
     python_pattern = (
         pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
     )
@@ -62,14 +64,20 @@ def _ecma_pattern(
         yield ValidationError(f"{instance!r} does not match {pattern!r}")
 
 
-_StrictValidator = jsonschema.validators.extend(
-    Draft202012Validator,
-    validators={"pattern": _ecma_pattern},
-    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer),
-)
+@functools.cache
+def _strict_validator_class() -> Any:
+    from jsonschema import Draft202012Validator, validators
+
+    return validators.extend(
+        Draft202012Validator,
+        validators={"pattern": _ecma_pattern},
+        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer),
+    )
 
 
 def _format_checker() -> FormatChecker:
+    from jsonschema import FormatChecker
+
     checker = FormatChecker()
     if "date-time" not in checker.checkers:  # pragma: no cover - guarded by packaging
         raise KernelError("rfc3339-validator is not installed: date-time cannot be checked")
@@ -78,7 +86,7 @@ def _format_checker() -> FormatChecker:
 
 @functools.cache
 def _default_validator() -> Any:
-    return _StrictValidator(_schema_copy(), format_checker=_format_checker())
+    return _strict_validator_class()(_schema_copy(), format_checker=_format_checker())
 
 
 def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
@@ -89,7 +97,7 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
     validator = (
         _default_validator()
         if schema is None
-        else _StrictValidator(schema, format_checker=_format_checker())
+        else _strict_validator_class()(schema, format_checker=_format_checker())
     )
     try:
         errors = list(validator.iter_errors(contract))

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
+import pickle
 import re
+import sys
 from importlib import resources
 from typing import Any
 
+import lark
 from lark import Lark, Token, Transformer
 from lark.exceptions import (
     LarkError,
@@ -17,6 +21,8 @@ from lark.exceptions import (
     UnexpectedToken,
     VisitError,
 )
+from lark.grammar import Rule
+from lark.lexer import TerminalDef
 
 from kernel.ast import (
     AnyScores,
@@ -74,9 +80,57 @@ class _ToAst(Transformer[Token, Expression]):
         return DimensionScores(str(children[0]), self._score(children[1]))
 
 
+#: The LALR tables of the ``basic`` parser, precomputed from the grammar (package data):
+#: loading them takes about 1 ms, building them about 30 ms of every CLI start. They are used
+#: only when their grammar digest and lark version match; otherwise the parser is built from
+#: the grammar as usual. Regenerate with ``python -m kernel.parser --write-cache``.
+PARSER_CACHE = "data/expression.lalr.pickle"
+
+
+def grammar_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def parser_cache_bytes() -> bytes:
+    """The content of :data:`PARSER_CACHE` for the current grammar and lark version."""
+    parser = Lark(grammar_text(), parser="lalr", lexer="basic")
+    data, memo = parser.memo_serialize([TerminalDef, Rule])
+    cache = {
+        "grammar_sha256": grammar_digest(grammar_text()),
+        "lark_version": lark.__version__,
+        "data": data,
+        "memo": memo,
+    }
+    return pickle.dumps(cache, protocol=4)
+
+
+def _cached_parser(text: str) -> Lark | None:
+    try:
+        raw = resources.files("kernel").joinpath(PARSER_CACHE).read_bytes()
+        cache = pickle.loads(raw)  # package data, as trusted as this module
+        if (cache["grammar_sha256"], cache["lark_version"]) != (
+            grammar_digest(text),
+            lark.__version__,
+        ):
+            return None
+        load: Any = Lark._load_from_dict  # the loader of lark's own standalone parsers
+        parser: Lark = load(cache["data"], cache["memo"], transformer=_ToAst())
+    except Exception:  # any problem with the cache: build from the grammar instead
+        return None
+    return parser
+
+
 @functools.cache
-def _parser() -> Lark:
-    return Lark(grammar_text(), parser="lalr", transformer=_ToAst(), lexer="contextual")
+def _parser(lexer: str = "basic") -> Lark:
+    """The LALR parser. The ``basic`` lexer is fast to set up (it matters for CLI start-up);
+    the ``contextual`` one knows what each position expects, so it diagnoses errors. Both
+    accept the same language (tests/test_grammar.py checks it)."""
+    text = grammar_text()
+    if lexer == "basic":
+        cached = _cached_parser(text)
+        if cached is not None:
+            return cached
+    return Lark(text, parser="lalr", transformer=_ToAst(), lexer=lexer)
 
 
 def parse_expression(text: str) -> Expression:
@@ -96,8 +150,11 @@ def parse_expression(text: str) -> Expression:
         )
     try:
         result = _parser().parse(text)
-    except UnexpectedInput as exc:
-        raise _unrecognised(text, exc) from None
+    except UnexpectedInput:
+        try:
+            result = _parser("contextual").parse(text)
+        except UnexpectedInput as exc:
+            raise _unrecognised(text, exc) from None
     except (LarkError, VisitError, ValueError) as exc:  # pragma: no cover - defensive
         raise ExpressionUnrecognised(f"unrecognised expression: {exc}", expression=text) from None
     assert isinstance(result, Expression)
@@ -213,3 +270,19 @@ def closest_form(text: str, column: int = 1) -> str:
     for placeholder, meaning in (("<P>", "<priority>"), ("<p>", "<priority>"), ("<S>", "<score>")):
         filled = filled.replace(placeholder, meaning)
     return filled
+
+
+def _write_cache(argv: list[str]) -> int:
+    from pathlib import Path
+
+    if argv != ["--write-cache"]:
+        print("usage: python -m kernel.parser --write-cache", file=sys.stderr)
+        return 2
+    target = Path(__file__).resolve().parent / PARSER_CACHE
+    target.write_bytes(parser_cache_bytes())
+    print(f"wrote {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(_write_cache(sys.argv[1:]))

@@ -19,14 +19,15 @@ skeleton is reported as a span of the original text. All of it is linear in the 
 from __future__ import annotations
 
 import functools
+import json
 import unicodedata
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
+from importlib import resources
 from itertools import accumulate
 
 import attrs
-from confusable_homoglyphs.confusables import confusables_data
 
 __all__ = ["Skeleton", "char_skeleton", "full_skeleton", "is_ignorable", "skeletonize"]
 
@@ -72,13 +73,21 @@ def _strip(text: str) -> str:
     )
 
 
+@functools.cache
+def _confusables() -> dict[str, list[dict[str, str]]]:
+    """The package's TS #39 data, read on first need (ASCII text never needs it). Read as a
+    data file: importing ``confusable_homoglyphs.confusables`` pulls in ``urllib``."""
+    data = resources.files("confusable_homoglyphs").joinpath("confusables.json")
+    return json.loads(data.read_text("utf-8"))  # type: ignore[no-any-return]
+
+
 def _prototype(ch: str) -> str | None:
     """The TS #39 prototype of a confusable source character, if the data names one.
 
     The package lists, for a source, its one prototype, and for a prototype all its sources;
     so a single candidate is the prototype and several mean ``ch`` is a prototype itself.
     """
-    entries = confusables_data.get(ch)
+    entries = _confusables().get(ch)
     if not entries or len(entries) != 1:
         return None
     proto = _strip(str(entries[0]["c"]).replace("\u200e", ""))
@@ -104,10 +113,11 @@ def char_skeleton(ch: str) -> str:
     """The skeleton of one code point (possibly empty, possibly several characters)."""
     if ch.isascii():
         return ch.lower().translate(_FOLD)
+    data = _confusables()
     if (  # fast path: nothing below would change ch
-        ch not in confusables_data
-        and ch.upper() not in confusables_data
-        and ch.lower() not in confusables_data
+        ch not in data
+        and ch.upper() not in data
+        and ch.lower() not in data
         and ch not in _IGNORABLE
         and unicodedata.is_normalized("NFKD", ch)
         and unicodedata.category(ch) not in _MARKS

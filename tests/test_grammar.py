@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -153,3 +155,75 @@ def test_non_string_is_unrecognised() -> None:
     for value in (None, 3, b"D1 scores 'pass'", ["D1 scores 'pass'"]):
         with pytest.raises(ExpressionUnrecognised):
             parse_expression(value)  # type: ignore[arg-type]
+
+
+def _built_basic() -> Any:
+    from lark import Lark
+
+    from kernel.parser import _ToAst, grammar_text
+
+    return Lark(grammar_text(), parser="lalr", transformer=_ToAst(), lexer="basic")
+
+
+def test_parser_cache_is_current() -> None:
+    """The shipped LALR tables match the grammar; after editing grammar/expression.lark run
+    ``python -m kernel.parser --write-cache``."""
+    import pickle
+    from importlib import resources
+
+    import lark
+
+    from kernel.parser import PARSER_CACHE, _cached_parser, grammar_digest, grammar_text
+
+    cache = pickle.loads(resources.files("kernel").joinpath(PARSER_CACHE).read_bytes())
+    assert cache["grammar_sha256"] == grammar_digest(grammar_text()), (
+        "run: python -m kernel.parser --write-cache"
+    )
+    if cache["lark_version"] == lark.__version__:  # another lark rebuilds; that is correct too
+        assert _cached_parser(grammar_text()) is not None
+
+
+def test_a_stale_cache_is_ignored() -> None:
+    from kernel.parser import _cached_parser
+
+    assert _cached_parser('start: "x"') is None
+
+
+@st.composite
+def near_valid_texts(draw: st.DrawFn) -> str:
+    """A spelling of a valid expression with one character inserted, deleted or replaced."""
+    text = draw(spelled(draw(expressions())))
+    i = draw(st.integers(0, len(text)))
+    edit = draw(st.sampled_from(["insert", "delete", "replace"]))
+    ch = draw(st.sampled_from(list(" \t'-=ADdsworyx0129\n")))
+    if edit == "insert":
+        return text[:i] + ch + text[i:]
+    if edit == "delete":
+        return text[:i] + text[i + 1 :]
+    return text[:i] + ch + text[i + 1 :]
+
+
+@given(st.one_of(st.text(max_size=60), near_valid_texts()))
+@example("any mandatory dimension scores 'block'")
+@example("any dimension with priority=high-priority scores 'warn'")
+@example("D1 scores 'pass'  AND D2 scores 'warn'")
+def test_fast_and_diagnosing_lexers_accept_the_same_language(text: str) -> None:
+    from lark.exceptions import UnexpectedInput
+
+    from kernel.parser import _parser
+
+    results: list[object] = []
+    for parser in (_parser("basic"), _built_basic(), _parser("contextual")):
+        try:
+            results.append(parser.parse(text))
+        except UnexpectedInput:
+            results.append(None)
+    assert results[0] == results[1] == results[2]
+
+
+@given(st.data(), expressions())
+def test_both_lexers_parse_every_spelling(data: st.DataObject, e: Expression) -> None:
+    from kernel.parser import _parser
+
+    text = data.draw(spelled(e))
+    assert _parser("basic").parse(text) == _parser("contextual").parse(text) == e
