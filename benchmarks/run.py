@@ -206,7 +206,7 @@ def describe(m: dict[str, Any]) -> str:
     missing = ", ".join(k for k, v in m["packages"].items() if not v)
     text = (
         f"Date: {m['date']}  \nMachine: {m['cpu']} ({m['cpus']} CPUs), {m['platform']}  \n"
-        f"Python: {m['python']}  \nPackages: {pkgs}  \n"
+        f"Python: {m['python']}  \nKernel: {m['kernel']}  \nPackages: {pkgs}  \n"
         f"Clock: {m['clock']} (medians over interleaved batches)"
     )
     return text + (f"  \nNot installed: {missing}" if missing else "")

@@ -32,7 +32,6 @@ DISAGREES = "disagrees"
 
 #: Distributions whose versions the machine description names.
 PACKAGES = (
-    "sprint-contract-kernel",
     "attrs",
     "lark",
     "jsonschema",
@@ -141,8 +140,15 @@ def machine() -> dict[str, Any]:
             versions[name] = importlib.metadata.version(name)
         except importlib.metadata.PackageNotFoundError:
             versions[name] = None
+    try:
+        import kernel
+
+        kernel_version = str(kernel.__version__)
+    except ImportError:
+        kernel_version = "not importable"
     return {
         "date": datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "kernel": kernel_version,
         "platform": platform.platform(),
         "cpu": cpu_model(),
         "cpus": os.cpu_count(),
