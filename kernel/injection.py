@@ -25,6 +25,7 @@ skeleton: the scan is linear in the input.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -340,15 +341,41 @@ def _compile_words(patterns: Sequence[tuple[str, str]]) -> re.Pattern[str]:
     )
 
 
-_RULES: tuple[tuple[str, str, re.Pattern[str], _Check], ...] = (
-    ("override", INSTRUCTION_OVERRIDE, _compile_words(_OVERRIDE), _starts_word),
-    ("role", ROLE_REASSIGNMENT, _compile_words(_ROLE), _starts_word),
-    ("provenance", FORGED_PROVENANCE, _compile(_PROVENANCE), _anywhere),
-    ("provenance-line", FORGED_PROVENANCE, re.compile(_PROVENANCE_LINE), _starts_line),
-    ("chat-token", FORGED_DELIMITER, _compile(_CHAT_TOKENS), _anywhere),
-    ("isolation", FORGED_DELIMITER, re.compile(_ISOLATION), _starts_ident),
-    ("fork-bomb", DANGEROUS_COMMAND, re.compile(_FORK_BODY), _anywhere),
-    *((name, DANGEROUS_COMMAND, re.compile(p), _starts_command) for name, p in _COMMANDS),
+@attrs.frozen
+class _Rule:
+    name: str
+    category: str
+    #: A cheap necessary condition: when it finds nothing, ``pattern()`` cannot match either.
+    gate: re.Pattern[str] | None
+    #: The rule's regex; phrase rules compile theirs (tens of kB) on first need.
+    pattern: Callable[[], re.Pattern[str]]
+    starts: _Check
+
+
+def _word_rule(name: str, category: str, patterns: Sequence[tuple[str, str]]) -> _Rule:
+    heads = sorted({head for head, _ in patterns}, key=lambda w: (-len(w), w))
+    return _Rule(
+        name,
+        category,
+        re.compile("|".join(heads)),
+        functools.cache(lambda: _compile_words(patterns)),
+        _starts_word,
+    )
+
+
+def _rule(name: str, category: str, regex: re.Pattern[str], starts: _Check) -> _Rule:
+    return _Rule(name, category, None, lambda: regex, starts)
+
+
+_RULES: tuple[_Rule, ...] = (
+    _word_rule("override", INSTRUCTION_OVERRIDE, _OVERRIDE),
+    _word_rule("role", ROLE_REASSIGNMENT, _ROLE),
+    _rule("provenance", FORGED_PROVENANCE, _compile(_PROVENANCE), _anywhere),
+    _rule("provenance-line", FORGED_PROVENANCE, re.compile(_PROVENANCE_LINE), _starts_line),
+    _rule("chat-token", FORGED_DELIMITER, _compile(_CHAT_TOKENS), _anywhere),
+    _rule("isolation", FORGED_DELIMITER, re.compile(_ISOLATION), _starts_ident),
+    _rule("fork-bomb", DANGEROUS_COMMAND, re.compile(_FORK_BODY), _anywhere),
+    *(_rule(name, DANGEROUS_COMMAND, re.compile(p), _starts_command) for name, p in _COMMANDS),
 )
 
 
@@ -410,9 +437,11 @@ def _download_pipe(text: str, match: re.Match[str], downloads: list[int]) -> int
 def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
-    for name, category, regex, starts in _RULES:
-        if category not in wanted:
+    for rule in _RULES:
+        name, category, starts = rule.name, rule.category, rule.starts
+        if category not in wanted or (rule.gate is not None and not rule.gate.search(sk_text)):
             continue
+        regex = rule.pattern()
         if name == "download-pipe":
             downloads = [d.start() for d in _DOWNLOAD.finditer(sk_text)]
             if not downloads:

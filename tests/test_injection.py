@@ -352,3 +352,15 @@ def test_skeleton_spans_map_back_monotonically(text: str) -> None:
 @example("\u2c93")  # COPTIC SMALL LETTER IAUDA
 def test_fast_path_agrees_with_the_full_pipeline(ch: str) -> None:
     assert char_skeleton(ch) == full_skeleton(ch)
+
+
+@given(st.one_of(st.sampled_from([t for t, _ in POSITIVES]), st.text(max_size=200)))
+def test_phrase_rule_gates_never_hide_a_match(text: str) -> None:
+    # A phrase rule's large regex compiles only when its gate finds a head word; the gate
+    # must find one wherever the regex would match.
+    from kernel.injection import _RULES
+
+    sk = skeletonize(text).text
+    for rule in _RULES:
+        if rule.gate is not None and rule.pattern().search(sk) is not None:
+            assert rule.gate.search(sk) is not None, rule.name
