@@ -19,6 +19,7 @@ from typing import Final, Literal
 
 import attrs
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from kernel._io import MAX_INPUT_BYTES, check_size
 from kernel.errors import KernelError
@@ -28,6 +29,7 @@ __all__ = [
     "Document",
     "KeyValue",
     "Section",
+    "block_tokens",
     "collapse",
     "key_values",
     "parse_document",
@@ -125,6 +127,12 @@ def collapse(text: str) -> str:
     return _SPACE.sub(" ", text).strip(" \t")
 
 
+def block_tokens(text: str) -> list[Token]:
+    """CommonMark block tokens of ``text`` (inline parsing off): the one Markdown reader that
+    the lints and the consensus parser share."""
+    return _BLOCK_MD.parse(text)
+
+
 def parse_document(
     text: str, *, source: str = "<document>", max_bytes: int = MAX_INPUT_BYTES
 ) -> Document:
@@ -135,7 +143,7 @@ def parse_document(
     if text.startswith("\ufeff"):
         text = text[1:]
     try:
-        tokens = _BLOCK_MD.parse(text)
+        tokens = block_tokens(text)
     except RecursionError:  # pragma: no cover - markdown-it bounds nesting itself
         raise KernelError(f"{source}: markdown nested too deeply") from None
     return Document(tuple(split_lines(text)), tuple(_blocks(tokens)))

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
-from markdown_it import MarkdownIt
 from markdown_it.common.utils import unescapeAll
 
 from kernel._io import check_size, strict_decoder
@@ -21,6 +20,7 @@ from kernel.consensus.responses import (
     unknown_fields,
 )
 from kernel.errors import KernelError
+from kernel.markdown import block_tokens
 
 __all__ = [
     "FIRST_OBJECT_BUDGET",
@@ -178,14 +178,11 @@ _NO_FENCE: Final[_Stage] = (
     (),
 )
 
-# Block structure is all that fences need; inline parsing would only cost time.
-_MARKDOWN: Final = MarkdownIt("commonmark").disable("inline")
-
 
 def _fenced(text: str, kind: Kind) -> _Stage:
     if _FENCE_HINT.search(text) is None:  # no json fence can open: skip the Markdown parse
         return _NO_FENCE
-    for token in _MARKDOWN.parse(text):
+    for token in block_tokens(text):
         words = unescapeAll(token.info).split()
         if token.type != "fence" or not words:
             continue
