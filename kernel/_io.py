@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,6 @@ __all__ = [
     "load_json_file",
     "loads_strict",
     "read_text",
-    "require_mapping",
     "strict_decoder",
 ]
 
@@ -114,9 +112,3 @@ def _skip_ws(text: str, pos: int) -> int:
 
 def load_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> Any:
     return loads_strict(read_text(path, max_bytes=max_bytes), source=str(path), max_bytes=max_bytes)
-
-
-def require_mapping(value: object, what: str) -> Mapping[str, Any]:
-    if not isinstance(value, Mapping):
-        raise KernelError(f"{what} must be a JSON object, got {type(value).__name__}")
-    return value

@@ -119,13 +119,3 @@ class Expression:
 
     def __str__(self) -> str:
         return " AND ".join(str(atom) for atom in self.atoms)
-
-    @property
-    def dimension_ids(self) -> frozenset[str]:
-        """Dimension ids named literally (form 4)."""
-        return frozenset(a.dimension for a in self.atoms if isinstance(a, DimensionScores))
-
-    @property
-    def priorities(self) -> frozenset[Priority]:
-        """Priorities whose dimensions the expression ranges over (forms 1-3)."""
-        return frozenset(a.priority for a in self.atoms if not isinstance(a, DimensionScores))
