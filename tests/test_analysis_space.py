@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import itertools
 from typing import Any
 
 import pytest
@@ -230,6 +231,20 @@ def test_too_many_named_dimensions_is_refused_before_enumerating() -> None:
 
 
 def test_too_many_states_is_refused() -> None:
-    assert len(spread([0, 1, 2], [1, 1, 1], [0, 0, 0], [5, 5], 5).weights[5]) == 21
+    # Two majority conditions of 5 reviewers, each reviewer satisfying one, the other or neither.
+    capped = {
+        (min(panel.count(1), 3), min(panel.count(2), 3))
+        for panel in itertools.product([0, 1, 2], repeat=5)
+    }
+    assert len(spread([0, 1, 2], [1, 1, 1], [0, 0, 0], [3, 3], 5).final) == len(capped) == 15
     with pytest.raises(AnalysisTooLarge, match="count vectors after 3 reviewers"):
-        spread([0, 1, 2], [1, 1, 1], [0, 0, 0], [5, 5], 5, max_states=9)
+        spread([0, 1, 2], [1, 1, 1], [0, 0, 0], [3, 3], 5, max_states=9)
+
+
+def test_any_and_all_cost_two_values_whatever_the_panel() -> None:
+    # 'all' counts the reviewers who do not satisfy it, capped at 1: four states, not 6 ** 2.
+    layers = spread([0, 1, 2, 3], [1, 1, 1, 1], [0, 0, 0, 0], [5, 1], 5)
+    assert len(layers.final) == 4
+    assert {layers.fired(s) for s in layers.final} == {
+        (a, b) for a in (False, True) for b in (False, True)
+    }

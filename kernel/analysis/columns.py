@@ -14,16 +14,16 @@ Classes are indexed in mixed radix over the axes, first axis most significant.
 from __future__ import annotations
 
 import collections
-import itertools
 import math
 from collections.abc import Callable, Hashable, Sequence
 from typing import Final
 
 import attrs
 
+from kernel.analysis.budget import Budget
 from kernel.analysis.result import AnalysisTooLarge
-from kernel.ast import DimensionScores
-from kernel.model import Contract
+from kernel.ast import SCORE_RANK, Atom, DimensionScores, EveryScores, TwoOrMore
+from kernel.model import Condition, Contract
 
 __all__ = ["Axis", "ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
 
@@ -118,39 +118,64 @@ class ColumnTable:
         return out
 
 
-def _axes(contract: Contract, group: Sequence[Hashable] | None) -> list[Axis]:
+def _axes(
+    contract: Contract,
+    conditions: Sequence[Condition],
+    group: Sequence[Hashable] | None,
+    also: Contract | None,
+) -> list[Axis]:
     named: set[int] = set()
     read: set[int] = set()
-    for c in contract.conditions:
+    for c in conditions:
         read |= c.predicate.reads
         for atom in c.expression.atoms:
             if isinstance(atom, DimensionScores):
                 named.add(contract.dimension(atom.dimension).position)
     groups: dict[Hashable, list[int]] = {}
     for p in sorted(read - named):
-        key = (contract.dimensions[p].priority, None if group is None else group[p])
+        key = (
+            contract.dimensions[p].priority,
+            None if group is None else group[p],
+            None if also is None else also.dimensions[p].priority,
+        )
         groups.setdefault(key, []).append(p)
     axes = [_axis([p]) for p in sorted(named)] + [_axis(ps) for ps in groups.values()]
     return sorted(axes, key=lambda a: a.positions)
+
+
+def _sources(contract: Contract, also: Contract | None) -> list[tuple[Condition, Contract]]:
+    own = [(c, contract) for c in contract.conditions]
+    return own if also is None else own + [(c, also) for c in also.conditions]
 
 
 def column_table(
     contract: Contract,
     progress: Progress | None = None,
     group: Sequence[Hashable] | None = None,
+    budget: Budget | None = None,
+    also: Contract | None = None,
 ) -> ColumnTable:
     """Enumerate the column classes. ``group[p]``: dimensions of one priority are
     interchangeable only when their ``group`` values are equal (e.g. their score
-    distributions)."""
+    distributions).
+
+    ``also``: a second contract over the same dimensions in the same order (a diff); its
+    conditions get the signature bits after the contract's own (the joint signatures).
+    """
     ndims = len(contract.dimensions)
-    predicates = [c.predicate for c in contract.conditions]
-    axes = _axes(contract, group)
+    sources = _sources(contract, also)
+    axes = _axes(contract, [c for c, _ in sources], group, also)
     total = math.prod(len(a.states) for a in axes)
     if total > MAX_CLASSES:
         raise AnalysisTooLarge(
             f"{contract.contract_id}: {total} classes of reviewer columns to enumerate "
             f"(dimensions named by id count 3 each); the analyzer handles at most {MAX_CLASSES}"
         )
+    tables = [_atom_positions(atom, owner) for c, owner in sources for atom in c.expression.atoms]
+    (Budget() if budget is None else budget).charge(
+        total * (len(sources) + 3 * len(axes) + 8) + sum(_size(axes, ps) for ps in tables) * 2,
+        f"{contract.contract_id}: {total} classes of reviewer columns x {len(sources)} conditions",
+    )
     cost = [0]
     mult = [1]
     for a in axes:
@@ -158,20 +183,16 @@ def column_table(
         cost = [x + c for x in cost for c in costs]
         mult = [x * m for x in mult for m in a.multiplicity]
     sig = [0] * total
-    for i, predicate in enumerate(predicates):
+    everything = list(range(len(axes)))
+    for i, (condition, owner) in enumerate(sources):
         if progress is not None:
-            progress("columns", i / len(predicates))
-        touched = [a for a in axes if not predicate.reads.isdisjoint(a.positions)]
-        truth = _truth_table(touched, ndims, predicate.holds)
-        project = [0]
-        for a in axes:
-            radix = range(len(a.states))
-            if a in touched:
-                project = [x * len(radix) + r for x in project for r in radix]
-            else:
-                project = [x for x in project for _ in radix]
+            progress("columns", i / len(sources))
+        truth = _predicate_table(condition, owner, axes)
         bit = 1 << i
-        sig = [s | bit if truth[x] else s for s, x in zip(sig, project, strict=True)]
+        sig = [
+            s | bit if t else s
+            for s, t in zip(sig, _broadcast(truth, axes, everything), strict=True)
+        ]
     best: dict[int, int] = {}
     tally: collections.Counter[int] = collections.Counter()
     for index, s in enumerate(sig):
@@ -199,18 +220,73 @@ def column_table(
     )
 
 
-def _truth_table(
-    axes: Sequence[Axis], ndims: int, holds: Callable[[Sequence[int]], bool]
-) -> list[bool]:
-    """``holds`` over every combination of the states of ``axes`` (other dimensions pass)."""
-    full = [0] * ndims
-    out = []
-    for states in itertools.product(*(a.states for a in axes)):
-        for a, ranks in zip(axes, states, strict=True):
-            for p, r in zip(a.positions, ranks, strict=True):
-                full[p] = r
-        out.append(holds(full))
-    return out
+#: A function of some axes' states: (axis indices, ascending; values in mixed radix over them).
+_Table = tuple[list[int], list[int]]
+
+
+def _atom_positions(atom: Atom, owner: Contract) -> frozenset[int]:
+    if isinstance(atom, DimensionScores):
+        return frozenset({owner.dimension(atom.dimension).position})
+    return frozenset(d.position for d in owner.dimensions if d.priority == atom.priority)
+
+
+def _touched(axes: Sequence[Axis], positions: frozenset[int]) -> list[int]:
+    return [k for k, a in enumerate(axes) if not positions.isdisjoint(a.positions)]
+
+
+def _size(axes: Sequence[Axis], positions: frozenset[int]) -> int:
+    return math.prod(len(axes[k].states) for k in _touched(axes, positions))
+
+
+def _atom_table(atom: Atom, positions: frozenset[int], axes: Sequence[Axis]) -> _Table:
+    """An atom's truth (R3 forms 1 to 4) over the axes holding its dimensions, built axis by
+    axis: ``any`` ORs, ``every`` ANDs, ``two or more`` adds counts capped at 2."""
+    rank = SCORE_RANK[atom.score]
+    touched = _touched(axes, positions)
+    every = isinstance(atom, EveryScores)
+    two = isinstance(atom, TwoOrMore)
+    values = [1 if every else 0]
+    for k in touched:
+        a = axes[k]
+        mine = [j for j, p in enumerate(a.positions) if p in positions]
+        if two:
+            part = [min(sum(1 for j in mine if st[j] >= rank), 2) for st in a.states]
+            values = [min(x + y, 2) for x in values for y in part]
+        elif every:
+            part = [int(all(st[j] == rank for j in mine)) for st in a.states]
+            values = [x & y for x in values for y in part]
+        else:
+            part = [int(any(st[j] == rank for j in mine)) for st in a.states]
+            values = [x | y for x in values for y in part]
+    if two:
+        values = [int(x >= 2) for x in values]
+    return touched, values
+
+
+def _broadcast(table: _Table, axes: Sequence[Axis], onto: Sequence[int]) -> list[int]:
+    """``table``'s values over the axes ``onto`` (a superset of its own, ascending)."""
+    own, values = table
+    mine = set(own)
+    project = [0]
+    for k in onto:
+        radix = range(len(axes[k].states))
+        if k in mine:
+            project = [x * len(radix) + r for x in project for r in radix]
+        else:
+            project = [x for x in project for _ in radix]
+    return [values[x] for x in project]
+
+
+def _predicate_table(condition: Condition, owner: Contract, axes: Sequence[Axis]) -> _Table:
+    """The conjunction of the condition's atoms over the axes any of them touches."""
+    atoms = [
+        _atom_table(atom, _atom_positions(atom, owner), axes) for atom in condition.expression.atoms
+    ]
+    onto = sorted({k for own, _ in atoms for k in own})
+    values = [1] * math.prod(len(axes[k].states) for k in onto)
+    for t in atoms:
+        values = [x & y for x, y in zip(values, _broadcast(t, axes, onto), strict=True)]
+    return onto, values
 
 
 def _raises(a: Axis) -> list[tuple[int, int, int]]:

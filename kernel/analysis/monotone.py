@@ -31,7 +31,7 @@ def find_violation(
     """
     best: tuple[int, State, int] | None = None
     bits = layers.bits
-    others = layers.weights[reviewers - 1]
+    others = layers.best[reviewers - 1]
     for done, state in enumerate(others):
         if progress is not None and done % 4096 == 0:
             progress("monotonicity", done / len(others))

@@ -17,10 +17,11 @@ from typing import Any, Final
 
 import attrs
 
+from kernel.analysis.budget import Budget, check_cells
 from kernel.analysis.columns import Progress, column_table
 from kernel.analysis.panel import spread
 from kernel.analysis.result import NONE
-from kernel.analysis.space import state_decision
+from kernel.analysis.space import verdict
 from kernel.ast import SCORES
 from kernel.errors import KernelError
 from kernel.model import Contract, load_contract
@@ -40,6 +41,14 @@ Distribution = tuple[Fraction, Fraction, Fraction]
 
 #: The key of a prior file's default distribution (dimensions not listed by id).
 DEFAULT: Final = "*"
+
+#: The longest probability literal accepted (``0.1234…`` or ``p/q``): exact arithmetic on
+#: longer ones only makes numbers too large to print.
+MAX_PROBABILITY_CHARS: Final = 40
+
+#: At most this many bits in the common denominator of every outcome's probability (its
+#: decimal form stays below Python's 4,300-digit conversion limit).
+MAX_DENOMINATOR_BITS: Final = 13_000
 
 _NUMBER = re.compile(r"\s*([0-9]+(\.[0-9]*)?|\.[0-9]+|[0-9]+/[0-9]+)\s*\Z")
 
@@ -74,20 +83,40 @@ def _dist_dict(dist: Distribution) -> dict[str, str]:
 
 def _probability(value: object, where: str) -> Fraction:
     if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise PriorError(f"{where}: expected a probability, got {value!r}")
+        raise PriorError(f"{where}: expected a probability, got {_shown(value)}")
+    if isinstance(value, int) and not 0 <= value <= 1:
+        raise PriorError(f"{where}: probability {_shown(value)} is not between 0 and 1")
     text = repr(value) if isinstance(value, float) else str(value)
+    if len(text) > MAX_PROBABILITY_CHARS:
+        raise PriorError(
+            f"{where}: {_shown(value)} has {len(text)} characters; a probability is written "
+            f"in at most {MAX_PROBABILITY_CHARS}"
+        )
     if not _NUMBER.match(text):
-        raise PriorError(f"{where}: {value!r} is not a probability (0.25, 1/4, ...)")
+        raise PriorError(f"{where}: {_shown(value)} is not a probability (0.25, 1/4, ...)")
+    _, slash, denominator = text.strip().partition("/")
+    if slash and int(denominator) == 0:
+        raise PriorError(f"{where}: {_shown(value)} divides by zero")
     p = Fraction(text.strip())
     if p > 1:
-        raise PriorError(f"{where}: probability {value!r} is greater than 1")
+        raise PriorError(f"{where}: probability {_shown(value)} is greater than 1")
     return p
 
 
-def _distribution(scores: Mapping[str, object], where: str) -> Distribution:
+def _shown(value: object) -> str:
+    """``repr`` cut to a readable length (and safe for integers of any size)."""
+    if isinstance(value, int) and value.bit_length() > 128:
+        return f"an integer of {value.bit_length()} bits"
+    text = repr(value)
+    return text if len(text) <= 40 else text[:36] + "...'"
+
+
+def _distribution(scores: Mapping[Any, object], where: str) -> Distribution:
     unknown = [k for k in scores if k not in SCORES]
     if unknown:
-        raise PriorError(f"{where}: unknown score {unknown[0]!r} (expected pass, warn, block)")
+        raise PriorError(
+            f"{where}: unknown score {_shown(unknown[0])} (expected pass, warn, block)"
+        )
     p = tuple(
         _probability(scores[s], f"{where}.{s}") if s in scores else Fraction(0) for s in SCORES
     )
@@ -98,6 +127,11 @@ def _distribution(scores: Mapping[str, object], where: str) -> Distribution:
 
 def parse_prior(text: str) -> Prior:
     """One distribution for every dimension: ``pass=0.7,warn=0.2,block=0.1`` (omitted → 0)."""
+    if not isinstance(text, str):
+        raise PriorError(
+            f"--prior: expected text like pass=0.7,warn=0.2,block=0.1, got "
+            f"{type(text).__name__} (for a mapping use prior_from_json)"
+        )
     scores: dict[str, str] = {}
     for part in text.split(","):
         name, sep, value = part.partition("=")
@@ -120,6 +154,8 @@ def prior_from_json(data: object, source: str = "prior") -> Prior:
     dims: dict[str, Distribution] = {}
     default = None
     for key, value in data.items():
+        if not isinstance(key, str):
+            raise PriorError(f"{source}: key {_shown(key)} is not a dimension id or {DEFAULT!r}")
         if not isinstance(value, Mapping):
             raise PriorError(f"{source}.{key}: expected an object of score probabilities")
         dist = _distribution(value, f"{source}.{key}")
@@ -151,9 +187,16 @@ def probabilities(
     contract: Contract | Mapping[str, Any] | str,
     prior: Prior,
     progress: Progress | None = None,
+    budget: Budget | None = None,
 ) -> Probabilities:
     """The exact probability that each condition decides, and of the fallback (``none``)."""
     contract = load_contract(contract)
+    if not isinstance(prior, Prior):
+        raise PriorError(
+            f"prior: expected a Prior (parse_prior, prior_from_json), got {prior!r:.60}"
+        )
+    budget = Budget() if budget is None else budget
+    check_cells(contract.contract_id, len(contract.dimensions), contract.panel_size)
     unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
     if unknown:
         raise PriorError(f"prior: {contract.contract_id} has no dimension {unknown[0]}")
@@ -165,9 +208,17 @@ def probabilities(
                 f"(and no default {DEFAULT!r})"
             )
     dists = [prior.of(d.id) for d in contract.dimensions]
-    table = column_table(contract, progress, group=dists)
+    table = column_table(contract, progress, group=dists, budget=budget)
     weight = [1]
     denominator = 1
+    scales = [math.lcm(*(q.denominator for q in dist)) for dist in dists]
+    bits = contract.panel_size * sum(x.bit_length() for x in scales)
+    if bits > MAX_DENOMINATOR_BITS:
+        raise PriorError(
+            f"prior: the exact probabilities would have a denominator of about {bits} bits "
+            f"({contract.panel_size} reviewers x {len(dists)} dimensions); at most "
+            f"{MAX_DENOMINATOR_BITS}: use probabilities with smaller denominators"
+        )
     for axis in table.axes:
         dist = dists[axis.positions[0]]
         scale = math.lcm(*(q.denominator for q in dist))
@@ -183,11 +234,10 @@ def probabilities(
         by_sig[index] += w
     n = contract.panel_size
     caps = [c.threshold for c in contract.conditions]
-    layers = spread(table.signatures, by_sig, table.costs, caps, n, progress)
+    layers = spread(table.signatures, by_sig, table.costs, caps, n, progress, budget=budget)
     total = {c.condition_id: 0 for c in contract.conditions} | {NONE: 0}
-    for state, w in layers.weights[n].items():
-        d = state_decision(contract, layers.counts(state))
-        total[NONE if d is None or d.condition_id is None else d.condition_id] += w
+    for state, w in layers.final.items():
+        total[verdict(contract, layers.fired(state))[0]] += w
     scale = denominator**n
     return Probabilities(
         contract.contract_id, prior, {k: Fraction(v, scale) for k, v in total.items()}

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from kernel.analysis.budget import Budget, check_cells
 from kernel.analysis.columns import ColumnTable, Progress, column_table
 from kernel.analysis.monotone import find_violation
 from kernel.analysis.panel import Layers, State, spread
@@ -23,30 +24,41 @@ from kernel.analysis.result import (
     Outcome,
 )
 from kernel.ast import SCORES
-from kernel.decision import Decision, decide, decide_counts
+from kernel.decision import decide
 from kernel.errors import ContractError
 from kernel.model import Contract, load_contract
-from kernel.quantifiers import ACTION_RANK
+from kernel.quantifiers import ACTION_RANK, winner
 
-__all__ = ["analyze", "example", "matrix_of", "state_decision"]
+__all__ = ["Verdict", "analyze", "example", "matrix_of", "verdict"]
 
 
 def analyze(
-    contract: Contract | Mapping[str, Any] | str, progress: Progress | None = None
+    contract: Contract | Mapping[str, Any] | str,
+    progress: Progress | None = None,
+    budget: Budget | None = None,
 ) -> Analysis:
     """Count, for every condition, the matrices it decides, and find unreachable conditions,
     the fallback region (R5) and non-monotone single-score changes.
 
-    ``progress(phase, fraction)`` is called now and then; it must not raise.
+    ``progress(phase, fraction)`` is called now and then; it must not raise. Work beyond
+    ``budget`` (default :data:`~kernel.analysis.budget.MAX_STEPS`) is refused with
+    :class:`AnalysisTooLarge` before it is done.
     """
     contract = load_contract(contract)
-    table = column_table(contract, progress)
+    budget = Budget() if budget is None else budget
     n = contract.panel_size
-    caps = [c.threshold for c in contract.conditions]
-    layers = spread(table.signatures, table.counts, table.costs, caps, n, progress)
+    check_cells(contract.contract_id, len(contract.dimensions), n)
+    table = column_table(contract, progress, budget=budget)
+    thresholds = [c.threshold for c in contract.conditions]
+    layers = spread(
+        table.signatures, table.counts, table.costs, thresholds, n, progress, budget=budget
+    )
     if progress is not None:
         progress("decisions", 1.0)
-    decisions = {s: state_decision(contract, layers.counts(s)) for s in layers.weights[n]}
+    budget.charge(
+        len(layers.final) * (len(contract.conditions) + 8) * 2, "deciding the count vectors"
+    )
+    decisions = {s: verdict(contract, layers.fired(s)) for s in layers.final}
     outcomes = _outcomes(contract, table, layers, decisions)
     findings: list[Finding] = []
     none = outcomes[-1]
@@ -56,7 +68,12 @@ def analyze(
     findings.extend(
         _unreachable_finding(contract, table, layers, decisions, c) for c in unreachable
     )
-    ranks = {s: None if d is None else ACTION_RANK[d.action] for s, d in decisions.items()}
+    ranks = {s: None if a is None else ACTION_RANK[a] for s, (_, a) in decisions.items()}
+    budget.charge(
+        len(layers.best[n - 1]) * len(table.worsenings) * 3,
+        f"monotonicity: {len(layers.best[n - 1])} count vectors x "
+        f"{len(table.worsenings)} single-score worsenings",
+    )
     violation = find_violation(table, layers, ranks, n, progress)
     if violation is not None:
         findings.append(_monotone_finding(contract, table, layers, *violation))
@@ -76,13 +93,19 @@ def _space(contract: Contract) -> int:
     return int(3 ** (len(contract.dimensions) * contract.panel_size))
 
 
-def state_decision(contract: Contract, state: Sequence[int]) -> Decision | None:
-    """The decision for a (capped) count vector, ``None`` where nothing fires and there is no
-    fallback."""
-    try:
-        return decide_counts(contract, state)
-    except ContractError:
-        return None
+#: (outcome key, action): the deciding condition's id, or ``none`` with the R5 fallback's
+#: action (``None`` when the contract has no fallback and decide refuses).
+Verdict = tuple[str, str | None]
+
+
+def verdict(contract: Contract, fired: Sequence[bool]) -> Verdict:
+    """The outcome and action of a panel given which conditions fire (R5, R6)."""
+    position = winner(contract.precedence, fired[: len(contract.conditions)])
+    if position is None:
+        fallback = contract.fallback
+        return NONE, None if fallback is None else contract.conditions[fallback].action
+    c = contract.conditions[position]
+    return c.condition_id, c.action
 
 
 def matrix_of(contract: Contract, columns: Sequence[Sequence[int]]) -> dict[str, tuple[str, ...]]:
@@ -109,15 +132,14 @@ def _outcomes(
     contract: Contract,
     table: ColumnTable,
     layers: Layers,
-    decisions: Mapping[State, Decision | None],
+    decisions: Mapping[State, Verdict],
 ) -> tuple[Outcome, ...]:
     n = contract.panel_size
     keys = [c.condition_id for c in contract.conditions] + [NONE]
     tally = dict.fromkeys(keys, 0)
     simplest: dict[str, State] = {}
-    for state, weight in layers.weights[n].items():
-        d = decisions[state]
-        key = NONE if d is None or d.condition_id is None else d.condition_id
+    for state, weight in layers.final.items():
+        key = decisions[state][0]
         tally[key] += weight
         best = simplest.get(key)
         if best is None or layers.cost(n, state) < layers.cost(n, best):
@@ -163,7 +185,7 @@ def _unreachable_finding(
     contract: Contract,
     table: ColumnTable,
     layers: Layers,
-    decisions: Mapping[State, Decision | None],
+    decisions: Mapping[State, Verdict],
     condition_id: str,
 ) -> Finding:
     n = contract.panel_size
@@ -176,12 +198,8 @@ def _unreachable_finding(
             f"{contract.conditions[i].expression}",
             condition_id=condition_id,
         )
-    fired = [
-        s for s in layers.weights[n] if layers.counts(s)[i] >= contract.conditions[i].threshold
-    ]
-    winners = sorted(
-        {d.condition_id for s in fired if (d := decisions[s]) is not None and d.condition_id}
-    )
+    fired = [s for s in layers.final if layers.fired(s)[i]]
+    winners = sorted({decisions[s][0] for s in fired} - {NONE})
     simplest = min(fired, key=lambda s: layers.cost(n, s))
     return Finding(
         UNREACHABLE,
