@@ -34,6 +34,7 @@ _EXPORTS: dict[str, str] = {
     "decide": "kernel.decision",
     # what a contract can decide
     "analyze": "kernel.analysis",
+    "analyze_diff": "kernel.analysis",
     "sensitivity": "kernel.analysis",
     # reviewer documents
     "LintReport": "kernel.lint",
@@ -56,6 +57,7 @@ __all__ = [
     "MatrixError",
     "PanelShrunk",
     "analyze",
+    "analyze_diff",
     "baseline_digest",
     "decide",
     "inject",
@@ -74,7 +76,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from kernel.analysis import analyze, sensitivity
+    from kernel.analysis import analyze, analyze_diff, sensitivity
     from kernel.ast import Expression
     from kernel.baseline import baseline_digest, inject
     from kernel.decision import Decision, decide

@@ -93,3 +93,36 @@ def brute_probabilities(contract: Contract, prob: Callable[[str, str], Fraction]
         if p:
             total[_key(contract, m)[0]] += p  # type: ignore[assignment]
     return total
+
+
+def _outcome(contract: Contract, matrix: Mapping[str, list[str]]) -> tuple[str, str | None]:
+    """(deciding condition id or "none", action or None where decide refuses)."""
+    try:
+        d = decide(contract, matrix)
+    except ContractError:
+        return "none", None
+    return d.condition_id or "none", d.action
+
+
+@attrs.frozen
+class BruteDiff:
+    transitions: Counter[tuple[str, str]]
+    changed: int
+    action_changed: int
+    #: Smallest cost of a matrix making each transition.
+    cost: Mapping[tuple[str, str], int]
+
+
+def brute_diff(old: Contract, new: Contract) -> BruteDiff:
+    """Every matrix decided under both contracts (same dimension ids and panel size)."""
+    transitions: Counter[tuple[str, str]] = Counter()
+    cost: dict[tuple[str, str], int] = {}
+    changed = action_changed = 0
+    for m in matrices(old):
+        (a, x), (b, y) = _outcome(old, m), _outcome(new, m)
+        transitions[a, b] += 1
+        changed += a != b
+        action_changed += x != y
+        c = matrix_cost(m)
+        cost[a, b] = min(c, cost.get((a, b), c))
+    return BruteDiff(transitions, changed, action_changed, cost)

@@ -3,11 +3,13 @@
 - :func:`analyze` counts, over all ``3**(dimensions * panel_size)`` matrices, how many each
   condition decides, the R5 fallback region, unreachable conditions and non-monotone changes.
 - :func:`probabilities` gives the exact probability of each outcome under a score prior.
+- :func:`analyze_diff` counts the matrices an amendment decides differently, per transition.
 - :func:`sensitivity` lists the single-score changes of one matrix that change the action.
 """
 
 from __future__ import annotations
 
+from kernel.analysis.diff import Counterexample, Diff, Transition, analyze_diff
 from kernel.analysis.probability import (
     Prior,
     PriorError,
@@ -31,6 +33,8 @@ __all__ = [
     "Analysis",
     "AnalysisTooLarge",
     "Change",
+    "Counterexample",
+    "Diff",
     "Example",
     "Finding",
     "Flip",
@@ -40,7 +44,9 @@ __all__ = [
     "PriorError",
     "Probabilities",
     "Sensitivity",
+    "Transition",
     "analyze",
+    "analyze_diff",
     "format_analysis",
     "format_probabilities",
     "format_sensitivity",

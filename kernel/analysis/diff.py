@@ -1,0 +1,208 @@
+"""``analyze_diff(old, new)``: which matrices an amendment decides differently, exactly.
+
+Both contracts' conditions are evaluated on one joint column table: a reviewer's joint
+signature says which of the old *and* which of the new conditions his column satisfies.
+One run of the panel dynamic programming over joint signatures then gives, for every
+reachable count vector, the old and the new outcome together, and the number of ordered
+matrices reaching it. No matrix is enumerated. Conditions whose predicates hold on the same
+columns (an unchanged condition, or one whose quantifier alone changed) share one counter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from kernel.analysis.budget import Budget, check_cells
+from kernel.analysis.columns import Progress, column_table
+from kernel.analysis.panel import State, spread
+from kernel.analysis.result import NONE, Example, Matrix
+from kernel.analysis.space import _columns, example, verdict
+from kernel.errors import KernelError
+from kernel.model import Contract, load_contract
+
+__all__ = ["Counterexample", "Diff", "Transition", "analyze_diff"]
+
+
+def _decision(e: Example) -> dict[str, Any]:
+    out = e.to_dict()
+    del out["matrix"]
+    return out
+
+
+@attrs.frozen
+class Counterexample:
+    """A matrix with the fewest non-``pass`` scores that makes its transition, decided by
+    :func:`kernel.decision.decide` under both contracts."""
+
+    matrix: Matrix
+    old: Example
+    new: Example
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "matrix": {d: list(row) for d, row in self.matrix.items()},
+            "old": _decision(self.old),
+            "new": _decision(self.new),
+        }
+
+
+@attrs.frozen
+class Transition:
+    """The matrices decided by ``old`` under the old contract and by ``new`` under the new one
+    (outcome = deciding condition id, or ``none``)."""
+
+    old: str
+    new: str
+    #: The actions taken (for ``none``: the fallback's, or ``None`` where decide refuses).
+    old_action: str | None
+    new_action: str | None
+    matrices: int
+    counterexample: Counterexample
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "old": self.old,
+            "new": self.new,
+            "old_action": self.old_action,
+            "new_action": self.new_action,
+            "matrices": self.matrices,
+            "counterexample": self.counterexample.to_dict(),
+        }
+
+
+@attrs.frozen
+class Diff:
+    old_id: str
+    new_id: str
+    dimensions: int
+    panel_size: int
+    space: int
+    #: Matrices whose outcome differs (``F3`` → ``F2`` counts even when both actions agree).
+    changed: int
+    #: Matrices whose action differs (a subset of ``changed``).
+    action_changed: int
+    #: Outcome keys: each contract's condition ids in contract order, then ``none``.
+    old_outcomes: tuple[str, ...]
+    new_outcomes: tuple[str, ...]
+    #: Every transition with at least one matrix, in old then new outcome order.
+    rows: tuple[Transition, ...]
+
+    @property
+    def transitions(self) -> Mapping[tuple[str, str], int]:
+        """(old outcome, new outcome) → number of matrices; pairs with none are left out."""
+        return {(t.old, t.new): t.matrices for t in self.rows}
+
+    @property
+    def counterexamples(self) -> Mapping[tuple[str, str], Counterexample]:
+        return {(t.old, t.new): t.counterexample for t in self.rows}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "old": self.old_id,
+            "new": self.new_id,
+            "dimensions": self.dimensions,
+            "panel_size": self.panel_size,
+            "space": self.space,
+            "changed": self.changed,
+            "action_changed": self.action_changed,
+            "old_outcomes": list(self.old_outcomes),
+            "new_outcomes": list(self.new_outcomes),
+            "transitions": [t.to_dict() for t in self.rows],
+        }
+
+
+def _aligned(old: Contract, new: Contract) -> Contract:
+    """``new`` with its dimensions in ``old``'s order (ids must match), or a KernelError."""
+    if old.panel_size != new.panel_size:
+        raise KernelError(
+            f"panel_size differs: {old.contract_id} has {old.panel_size}, {new.contract_id} "
+            f"has {new.panel_size}; a diff compares two contracts over the same matrices"
+        )
+    only_old = [d for d in old.dimension_ids if d not in new.dimension_ids]
+    only_new = [d for d in new.dimension_ids if d not in old.dimension_ids]
+    if only_old or only_new:
+        parts = []
+        if only_old:
+            parts.append(f"only in {old.contract_id} (old): {', '.join(only_old)}")
+        if only_new:
+            parts.append(f"only in {new.contract_id} (new): {', '.join(only_new)}")
+        raise KernelError(
+            f"dimension ids differ: {'; '.join(parts)}; a diff compares two contracts over "
+            "the same dimensions"
+        )
+    if old.dimension_ids == new.dimension_ids:
+        return new
+    data = new.to_dict()
+    by_id = {d["id"]: d for d in data["acceptance_dimensions"]}
+    data["acceptance_dimensions"] = [by_id[d] for d in old.dimension_ids]
+    return load_contract(data)
+
+
+def analyze_diff(
+    old: Contract | Mapping[str, Any] | str,
+    new: Contract | Mapping[str, Any] | str,
+    progress: Progress | None = None,
+    budget: Budget | None = None,
+) -> Diff:
+    """Count, exactly, the matrices each (old outcome, new outcome) pair holds, with a
+    simplest counterexample for each. Both contracts need the same dimension ids (in any
+    order) and panel size. Refused like :func:`~kernel.analysis.analyze` when too large."""
+    old = load_contract(old)
+    new = load_contract(new)
+    aligned = _aligned(old, new)
+    budget = Budget() if budget is None else budget
+    n = old.panel_size
+    check_cells(f"{old.contract_id} -> {new.contract_id}", len(old.dimensions), n)
+    table = column_table(old, progress, budget=budget, also=aligned)
+    k = len(old.conditions)
+    thresholds = [c.threshold for c in old.conditions] + [c.threshold for c in new.conditions]
+    layers = spread(
+        table.signatures, table.counts, table.costs, thresholds, n, progress, budget=budget
+    )
+    if progress is not None:
+        progress("decisions", 1.0)
+    budget.charge(
+        len(layers.final) * (len(thresholds) + 8) * 2, "deciding the count vectors twice"
+    )
+    tally: dict[tuple[str, str], int] = {}
+    simplest: dict[tuple[str, str], State] = {}
+    actions: dict[tuple[str, str], tuple[str | None, str | None]] = {}
+    for state, weight in layers.final.items():
+        fired = layers.fired(state)
+        (a, x), (b, y) = verdict(old, fired[:k]), verdict(aligned, fired[k:])
+        pair = (a, b)
+        tally[pair] = tally.get(pair, 0) + weight
+        actions[pair] = (x, y)
+        best = simplest.get(pair)
+        if best is None or layers.cost(n, state) < layers.cost(n, best):
+            simplest[pair] = state
+    old_keys = (*(c.condition_id for c in old.conditions), NONE)
+    new_keys = (*(c.condition_id for c in new.conditions), NONE)
+    rows = []
+    for pair in sorted(tally, key=lambda p: (old_keys.index(p[0]), new_keys.index(p[1]))):
+        columns = _columns(table, layers.witness(n, simplest[pair]))
+        before, after = example(old, columns), example(aligned, columns)
+        rows.append(
+            Transition(
+                pair[0],
+                pair[1],
+                *actions[pair],
+                tally[pair],
+                Counterexample(before.matrix, before, after),
+            )
+        )
+    return Diff(
+        old_id=old.contract_id,
+        new_id=new.contract_id,
+        dimensions=len(old.dimensions),
+        panel_size=n,
+        space=3 ** (len(old.dimensions) * n),
+        changed=sum(t.matrices for t in rows if t.old != t.new),
+        action_changed=sum(t.matrices for t in rows if t.old_action != t.new_action),
+        old_outcomes=old_keys,
+        new_outcomes=new_keys,
+        rows=tuple(rows),
+    )
