@@ -18,7 +18,7 @@ from kernel.analysis.probability import (
     prior_from_json,
     probabilities,
 )
-from kernel.analysis.report import format_analysis, format_probabilities
+from kernel.analysis.report import format_analysis, format_diff, format_probabilities
 from kernel.analysis.result import Analysis, AnalysisTooLarge, Change, Example, Finding, Outcome
 from kernel.analysis.sensitivity import (
     Flip,
@@ -48,6 +48,7 @@ __all__ = [
     "analyze",
     "analyze_diff",
     "format_analysis",
+    "format_diff",
     "format_probabilities",
     "format_sensitivity",
     "parse_prior",

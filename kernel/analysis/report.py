@@ -4,10 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
 from kernel.analysis.result import NONE, Analysis, Example, Finding
 
-__all__ = ["format_analysis", "format_matrix", "format_probabilities"]
+__all__ = [
+    "format_analysis",
+    "format_diff",
+    "format_grid",
+    "format_matrix",
+    "format_probabilities",
+    "grid_columns",
+    "percent",
+]
 
 
 def _short(action: str | None) -> str:
@@ -82,4 +91,86 @@ def format_probabilities(p: Probabilities) -> str:
     lines = [f"probabilities (prior: {spelled}; exact fractions with --format json):"]
     for key, q in p.outcomes.items():
         lines.append(f"  {key:<8} {float(q):.6g}")
+    return "\n".join(lines)
+
+
+def percent(part: int, whole: int) -> str:
+    """``part / whole`` in percent, 4 significant digits (never 0 for a part that is not)."""
+    if part == 0:
+        return "0"
+    share = 100 * part / whole
+    return f"{share:.4g}" if share > 0 else "< 1e-300"
+
+
+#: Panels wider than this show only the reviewers with a non-pass score.
+GRID_REVIEWERS = 8
+
+
+def grid_columns(matrix: Mapping[str, tuple[str, ...]]) -> list[int]:
+    """The reviewers a score grid shows: all of a small panel, else those not all pass."""
+    n = max((len(row) for row in matrix.values()), default=0)
+    if n <= GRID_REVIEWERS:
+        return list(range(n))
+    return [j for j in range(n) if any(row[j] != "pass" for row in matrix.values())]
+
+
+def format_grid(matrix: Mapping[str, tuple[str, ...]], indent: str = "    ") -> str:
+    """A matrix as a grid: one row per dimension, one column per reviewer (r1, r2, ...)."""
+    shown = grid_columns(matrix)
+    n = max((len(row) for row in matrix.values()), default=0)
+    width = max([len("dim"), *(len(d) for d in matrix)])
+    lines = [f"{indent}{'':<{width}}  " + " ".join(f"{f'r{j + 1}':<5}" for j in shown)]
+    lines += [
+        f"{indent}{d:<{width}}  " + " ".join(f"{row[j]:<5}" for j in shown)
+        for d, row in matrix.items()
+    ]
+    if len(shown) < n:
+        lines.append(f"{indent}(the other {n - len(shown)} reviewers score pass throughout)")
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _decided(action: str | None, key: str) -> str:
+    who = key if key != NONE else ("R5 fallback" if action else "nothing fires")
+    return f"{_short(action)} ({who})"
+
+
+def format_diff(d: Diff, old_source: str, new_source: str) -> str:
+    """The transition table with shares, then one counterexample grid per changed transition."""
+    width = max(len("matrices"), len(str(d.space)))
+    lines = [
+        f"{old_source} -> {new_source}: {d.space} possible matrices "
+        f"(3^({d.dimensions} dimensions x {d.panel_size} reviewers))",
+        f"outcome changed: {d.changed} matrices ({percent(d.changed, d.space)} %); "
+        f"action changed: {d.action_changed} matrices "
+        f"({percent(d.action_changed, d.space)} %)",
+        f"  {'from':<8} {'to':<8} {'matrices':>{width}}  share",
+    ]
+    moved = [t for t in d.rows if t.old != t.new]
+    kept = [t for t in d.rows if t.old == t.new]
+    for t in moved:
+        actions = (
+            f"{_short(t.old_action)}, same action"
+            if t.old_action == t.new_action
+            else f"{_short(t.old_action)} -> {_short(t.new_action)}"
+        )
+        lines.append(
+            f"  {t.old:<8} {t.new:<8} {t.matrices:>{width}}  {percent(t.matrices, d.space)} % "
+            f"of matrices move from {t.old} to {t.new} ({actions})"
+        )
+    for t in kept:
+        lines.append(
+            f"  {t.old:<8} {t.new:<8} {t.matrices:>{width}}  {percent(t.matrices, d.space)} % "
+            f"stay with {t.old}"
+        )
+    if not moved:
+        lines.append("no matrix changes outcome")
+    else:
+        lines.append("counterexamples (fewest non-pass scores):")
+    for t in moved:
+        c = t.counterexample
+        lines.append(
+            f"  {t.old} -> {t.new}: {_decided(c.old.action, t.old)} -> "
+            f"{_decided(c.new.action, t.new)}"
+        )
+        lines.append(format_grid(c.matrix))
     return "\n".join(lines)

@@ -1,0 +1,499 @@
+"""The analyzer's HTML report: one self-contained page, inline SVG, no script, no link.
+
+The charts are drawn here as SVG text (a few rectangles, lines and labels each), so the page
+needs no plotting library and no network: it opens the same way from a CI artifact, an
+e-mail attachment or a browser without internet access.
+
+Shares of the decision space span many orders of magnitude (in ``reviewer/full`` F0 decides
+7,776 of 847 billion matrices), so every share chart is on a logarithmic scale.
+"""
+
+from __future__ import annotations
+
+import html
+import math
+from collections.abc import Mapping, Sequence
+from typing import Final
+
+from kernel.analysis.diff import Diff
+from kernel.analysis.probability import Probabilities
+from kernel.analysis.report import grid_columns, percent
+from kernel.analysis.result import ERROR, NONE, Analysis, Example, Finding
+
+__all__ = ["html_analysis", "html_diff"]
+
+#: Bar and cell colours per action (colour-blind-safe ramp from lenient to severe).
+_ACTION_COLOURS: Final = {
+    "editorial_decision=accept": "#1b9e77",
+    "editorial_decision=minor_revision": "#a6b91a",
+    "editorial_decision=major_revision": "#e6a117",
+    "editorial_decision=reject_or_major_revision": "#e7591a",
+    "editorial_decision=reject": "#c0272d",
+    None: "#6f6f6f",
+}
+_SCORE_COLOURS: Final = {"pass": "#e8f3ec", "warn": "#f7c948", "block": "#d64541"}
+_SCORE_MARKS: Final = {"pass": "", "warn": "W", "block": "B"}
+
+_STYLE: Final = """
+body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
+  margin: 24px auto; max-width: 1060px; padding: 0 20px; }
+h1 { font-size: 24px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
+h3 { font-size: 15px; margin: 18px 0 6px; }
+.sub { color: #555; margin: 0 0 12px; }
+.num { font-variant-numeric: tabular-nums; text-align: right; word-break: break-all; }
+table { border-collapse: collapse; margin: 8px 0; }
+th, td { border-bottom: 1px solid #e5e5e5; padding: 4px 10px; text-align: left;
+  vertical-align: top; }
+th { background: #f6f6f6; font-weight: 600; }
+.badge { display: inline-block; border-radius: 3px; padding: 0 6px; font-size: 12px;
+  font-weight: 600; color: #fff; }
+.error { background: #c0272d; } .warning { background: #c77c02; } .ok { background: #1b9e77; }
+.finding { margin: 10px 0 18px; }
+.examples { display: flex; flex-wrap: wrap; gap: 18px; }
+.example { margin: 4px 0; }
+.caption { font-size: 13px; color: #444; margin: 2px 0 4px; }
+.note { font-size: 13px; color: #555; }
+svg text { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+"""
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text), quote=True)
+
+
+def _short(action: str | None) -> str:
+    return "no decision" if action is None else action.removeprefix("editorial_decision=")
+
+
+def _page(title: str, body: Sequence[str]) -> str:
+    return "\n".join(
+        [
+            "<!DOCTYPE html>",
+            '<html lang="en">',
+            "<head>",
+            '<meta charset="utf-8">',
+            '<meta name="viewport" content="width=device-width, initial-scale=1">',
+            f"<title>{_e(title)}</title>",
+            f"<style>{_STYLE}</style>",
+            "</head>",
+            "<body>",
+            *body,
+            "</body>",
+            "</html>",
+        ]
+    )
+
+
+def _log10_share(part: int, whole: int) -> float:
+    """``log10`` of ``part / whole`` in percent, exact for integers of any size."""
+    return math.log10(part) - math.log10(whole) + 2
+
+
+def _decade_label(k: int) -> str:
+    if k >= 0:
+        return f"{10**k} %"
+    if k >= -3:
+        return f"{10.0**k:.{-k}f} %"
+    return f"1e{k} %"
+
+
+def _svg(width: int, height: int, label: str, parts: Sequence[str]) -> str:
+    return (
+        f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{_e(label)}">' + "".join(parts) + "</svg>"
+    )
+
+
+def _text(
+    x: float,
+    y: float,
+    text: str,
+    *,
+    anchor: str = "start",
+    size: int = 13,
+    fill: str = "#1d1d1f",
+    weight: str = "normal",
+) -> str:
+    return (
+        f'<text x="{x:.1f}" y="{y:.1f}" font-size="{size}" text-anchor="{anchor}" '
+        f'fill="{fill}" font-weight="{weight}">{_e(text)}</text>'
+    )
+
+
+#: One bar: (label, sublabel, matrices, colour).
+_Bar = tuple[str, str, int, str]
+
+
+def _share_chart(groups: Sequence[tuple[str, Sequence[_Bar]]], space: int, title: str) -> str:
+    """Horizontal bars on a log scale of the share, one group of bars per outcome."""
+    shares = [_log10_share(m, space) for _, bars in groups for _, _, m, _ in bars if m]
+    low = math.floor(min(shares, default=0.0))
+    low = min(low, 1)
+    high = 2
+    label_w, bar_x, bar_w, row_h = 210, 220, 440, 22
+    rows = sum(len(bars) for _, bars in groups)
+    top = 30
+    height = top + rows * row_h + 8 * len(groups) + 34
+    width = bar_x + bar_w + 330
+
+    def x_of(lg: float) -> float:
+        return bar_x + (lg - low) / (high - low) * bar_w
+
+    parts = [_text(0, 16, title, size=13, fill="#444")]
+    decades = high - low
+    step = 1 if decades <= 10 else 2 if decades <= 20 else math.ceil(decades / 10)
+    axis_y = height - 26
+    for k in range(low, high + 1):
+        x = x_of(k)
+        parts.append(
+            f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{axis_y}" '
+            f'stroke="{"#bbb" if k == high else "#e3e3e3"}" stroke-width="1"/>'
+        )
+        if (high - k) % step == 0:
+            parts.append(
+                _text(x, axis_y + 16, _decade_label(k), anchor="middle", size=11, fill="#555")
+            )
+    y = top
+    for name, bars in groups:
+        for i, (label, sub, matrices, colour) in enumerate(bars):
+            mid = y + row_h / 2 + 4
+            if i == 0:
+                parts.append(_text(4, mid, name, weight="600"))
+            parts.append(_text(label_w - 6, mid, label, anchor="end", size=12, fill="#333"))
+            if matrices:
+                lg = _log10_share(matrices, space)
+                w = max(x_of(lg) - bar_x, 2.0)
+                tip = f"{name} {label}: {matrices:,} of {space:,} matrices"
+                parts.append(
+                    f'<rect x="{bar_x}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" '
+                    f'fill="{colour}" rx="2"><title>{_e(tip)}</title></rect>'
+                )
+                value = f"{percent(matrices, space)} %  ({_count(matrices)}){sub}"
+            else:
+                value = f"0 matrices{sub}"
+            parts.append(_text(bar_x + bar_w + 10, mid, value, size=12))
+            y += row_h
+        y += 8
+    parts.append(
+        f'<line x1="{bar_x}" y1="{axis_y}" x2="{bar_x + bar_w}" y2="{axis_y}" stroke="#999"/>'
+    )
+    return _svg(width, height, title, parts)
+
+
+def _count(n: int) -> str:
+    """A count for a chart label: exact up to 15 digits, else a float with its exponent."""
+    text = f"{n:,}"
+    if len(text) <= 19:
+        return text
+    exponent = len(str(n)) - 1 if n.bit_length() < 14_000 else int(math.log10(n))
+    return f"{n / 10**exponent:.3f}e{exponent}" if exponent < 300 else f"~1e{exponent}"
+
+
+def _grid(matrix: Mapping[str, tuple[str, ...]], caption: str) -> str:
+    """A matrix as a small SVG grid: rows are dimensions, columns reviewers."""
+    shown = grid_columns(matrix)
+    n = max((len(row) for row in matrix.values()), default=0)
+    label_w = 12 + 8 * max([2, *(len(d) for d in matrix)])
+    cell_w, cell_h = 34, 22
+    width = label_w + cell_w * max(len(shown), 1) + 4
+    height = 20 + cell_h * len(matrix) + 4
+    parts = []
+    for c, j in enumerate(shown):
+        parts.append(
+            _text(
+                label_w + c * cell_w + cell_w / 2,
+                14,
+                f"r{j + 1}",
+                anchor="middle",
+                size=11,
+                fill="#555",
+            )
+        )
+    for r, (dim, row) in enumerate(matrix.items()):
+        y = 20 + r * cell_h
+        parts.append(_text(label_w - 8, y + cell_h / 2 + 4, dim, anchor="end", size=12))
+        for c, j in enumerate(shown):
+            score = row[j]
+            x = label_w + c * cell_w
+            parts.append(
+                f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
+                f'fill="{_SCORE_COLOURS[score]}" stroke="#c9c9c9" stroke-width="0.5">'
+                f"<title>{_e(f'{dim} reviewer {j + 1}: {score}')}</title></rect>"
+            )
+            if _SCORE_MARKS[score]:
+                parts.append(
+                    _text(
+                        x + cell_w / 2,
+                        y + cell_h / 2 + 4,
+                        _SCORE_MARKS[score],
+                        anchor="middle",
+                        size=12,
+                        fill="#fff" if score == "block" else "#222",
+                        weight="600",
+                    )
+                )
+    note = ""
+    if len(shown) < n:
+        note = (
+            f'<div class="note">The other {n - len(shown)} of {n} reviewers score pass '
+            "throughout.</div>"
+        )
+    svg = _svg(width, height, f"score grid: {caption}", parts)
+    return f'<div class="example"><div class="caption">{_e(caption)}</div>{svg}{note}</div>'
+
+
+def _legend() -> str:
+    return (
+        '<p class="note">Score grids: one row per dimension, one column per reviewer; '
+        "blank = pass, W = warn, B = block.</p>"
+    )
+
+
+def _example_caption(e: Example, label: str) -> str:
+    who = e.condition_id or ("R5 fallback" if e.action else "nothing fires")
+    return f"{label}: {_short(e.action)} ({who})"
+
+
+def _finding(f: Finding) -> str:
+    badge = "error" if f.severity == ERROR else "warning"
+    out = [
+        '<div class="finding">',
+        f'<div><span class="badge {badge}">{_e(f.code)} {_e(f.severity)}</span> '
+        f"{_e(f.message)}</div>",
+    ]
+    if f.examples:
+        out.append('<div class="examples">')
+        if f.change is not None and len(f.examples) == 2:
+            out.append(_grid(f.examples[0].matrix, _example_caption(f.examples[0], "before")))
+            out.append(
+                _grid(
+                    f.examples[1].matrix,
+                    _example_caption(f.examples[1], f"after {f.change}"),
+                )
+            )
+        else:
+            for e in f.examples:
+                out.append(_grid(e.matrix, _example_caption(e, "example")))
+        out.append("</div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _space_line(dimensions: int, panel_size: int, space: int) -> str:
+    return (
+        f"3<sup>{dimensions * panel_size}</sup> = "
+        f'<span class="num">{space:,}</span> possible matrices '
+        f"({dimensions} dimensions &times; {panel_size} reviewers, three scores each)"
+    )
+
+
+def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None) -> str:
+    """The decision space of one contract: outcome shares, findings, simplest examples."""
+    status = (
+        '<span class="badge ok">ok</span>'
+        if a.ok
+        else '<span class="badge error">errors found</span>'
+    )
+    bars = [
+        (
+            o.key,
+            [
+                (
+                    _short(o.action) + (" (fallback)" if o.key == NONE and o.action else ""),
+                    "",
+                    o.matrices,
+                    _ACTION_COLOURS.get(o.action, "#6f6f6f"),
+                )
+            ],
+        )
+        for o in a.outcomes
+    ]
+    body = [
+        f"<h1>Decision space of {_e(a.contract_id)}</h1>",
+        f'<p class="sub">{_e(source)}: {_space_line(a.dimensions, a.panel_size, a.space)} '
+        f"{status}</p>",
+        "<h2>Outcome shares</h2>",
+        '<p class="note">Which condition decides, over every possible matrix (none: no '
+        "condition fires and R5 falls back). Logarithmic scale: each grid line is ten times "
+        "the one to its left.</p>",
+        _share_chart(bars, a.space, "share of all matrices (log scale)"),
+        _outcome_table(a),
+        "<h2>Findings</h2>",
+        _findings_summary(a),
+        *(_finding(f) for f in a.findings),
+        _legend() if any(f.examples for f in a.findings) else "",
+        "<h2>Simplest matrix of each outcome</h2>",
+        '<div class="examples">',
+        *(
+            _grid(o.example.matrix, _example_caption(o.example, o.key))
+            for o in a.outcomes
+            if o.example is not None
+        ),
+        "</div>",
+        _legend(),
+    ]
+    if chances is not None:
+        body += ["<h2>Probabilities under the prior</h2>", _probability_table(chances)]
+    return _page(f"Decision space of {a.contract_id}", body)
+
+
+def _outcome_table(a: Analysis) -> str:
+    rows = "".join(
+        f"<tr><td>{_e(o.key)}</td><td>{_e(_short(o.action))}"
+        f"{' (R5 fallback)' if o.key == NONE and o.action else ''}</td>"
+        f'<td class="num">{o.matrices:,}</td>'
+        f'<td class="num">{percent(o.matrices, a.space)} %</td></tr>'
+        for o in a.outcomes
+    )
+    return (
+        "<table><tr><th>outcome</th><th>action</th><th>matrices</th><th>share</th></tr>"
+        f"{rows}</table>"
+    )
+
+
+def _findings_summary(a: Analysis) -> str:
+    none = a.outcome(NONE).matrices
+    items = [
+        "unreachable conditions: " + (", ".join(a.unreachable) or "none"),
+        "monotone: "
+        + (
+            "yes (no single worsened score gives a more lenient action)"
+            if a.monotone
+            else "no (see AN-3 below)"
+        ),
+        "no condition fires in "
+        + (f"{none:,} matrices ({percent(none, a.space)} %)" if none else "no matrix"),
+    ]
+    return "<ul>" + "".join(f"<li>{_e(i)}</li>" for i in items) + "</ul>"
+
+
+def _probability_table(p: Probabilities) -> str:
+    rows = "".join(
+        f'<tr><td>{_e(k)}</td><td class="num">{float(q):.6g}</td></tr>'
+        for k, q in p.outcomes.items()
+    )
+    return f"<table><tr><th>outcome</th><th>probability</th></tr>{rows}</table>"
+
+
+def _heat(fraction: float, moved: bool) -> str:
+    """A sequential colour: light to dark, orange for moves, blue-grey for unchanged."""
+    start, end = ((253, 236, 220), (196, 62, 0)) if moved else ((236, 241, 247), (52, 92, 140))
+    rgb = (round(s + (e - s) * fraction) for s, e in zip(start, end, strict=True))
+    return "#" + "".join(f"{c:02x}" for c in rgb)
+
+
+def _heat_map(d: Diff) -> str:
+    """Old outcome (rows) by new outcome (columns); colour = log share of the matrices."""
+    counts = d.transitions
+    shares = [_log10_share(v, d.space) for v in counts.values() if v]
+    low, high = math.floor(min(shares, default=0.0)), 2.0
+    label_w, top, cell_w, cell_h = 120, 64, 96, 40
+    width = label_w + cell_w * len(d.new_outcomes) + 20
+    height = top + cell_h * len(d.old_outcomes) + 6
+    parts = [
+        _text(
+            label_w + cell_w * len(d.new_outcomes) / 2,
+            16,
+            "new outcome",
+            anchor="middle",
+            size=13,
+            fill="#444",
+            weight="600",
+        ),
+        _text(4, top - 10, "old outcome", size=13, fill="#444", weight="600"),
+    ]
+    for c, key in enumerate(d.new_outcomes):
+        parts.append(_text(label_w + c * cell_w + cell_w / 2, top - 10, key, anchor="middle"))
+    for r, old in enumerate(d.old_outcomes):
+        y = top + r * cell_h
+        parts.append(_text(label_w - 10, y + cell_h / 2 + 5, old, anchor="end"))
+        for c, new in enumerate(d.new_outcomes):
+            x = label_w + c * cell_w
+            v = counts.get((old, new), 0)
+            moved = old != new
+            if v:
+                fraction = (_log10_share(v, d.space) - low) / max(high - low, 1.0)
+                fill = _heat(0.15 + 0.85 * fraction, moved)
+                ink = "#fff" if fraction > 0.55 else "#1d1d1f"
+                label = f"{percent(v, d.space)} %"
+            else:
+                fill, ink, label = "#fafafa", "#999", "·"
+            outline = (
+                'stroke="#345c8c" stroke-width="1.5"'
+                if not moved
+                else 'stroke="#ddd" stroke-width="1"'
+            )
+            tip = f"{old} -> {new}: {v:,} matrices"
+            parts.append(
+                f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
+                f'fill="{fill}" {outline}><title>{_e(tip)}</title></rect>'
+            )
+            parts.append(
+                _text(x + cell_w / 2, y + cell_h / 2 + 4, label, anchor="middle", size=12, fill=ink)
+            )
+    return _svg(width, height, "transition heat map", parts)
+
+
+def _actions(old: str | None, new: str | None) -> str:
+    return _short(old) if old == new else f"{_short(old)} → {_short(new)}"
+
+
+def html_diff(d: Diff, old_source: str, new_source: str) -> str:
+    """What an amendment changes: transition heat map, shares, counterexamples."""
+    moved = [t for t in d.rows if t.old != t.new]
+    keys = list(dict.fromkeys([*d.old_outcomes, *d.new_outcomes]))
+    old_m = {k: sum(t.matrices for t in d.rows if t.old == k) for k in d.old_outcomes}
+    new_m = {k: sum(t.matrices for t in d.rows if t.new == k) for k in d.new_outcomes}
+    actions_old = {t.old: t.old_action for t in d.rows}
+    actions_new = {t.new: t.new_action for t in d.rows}
+    groups: list[tuple[str, list[_Bar]]] = []
+    for k in keys:
+        bars: list[_Bar] = []
+        if k in old_m:
+            bars.append(("old", "", old_m[k], _ACTION_COLOURS.get(actions_old.get(k), "#6f6f6f")))
+        if k in new_m:
+            bars.append(("new", "", new_m[k], _ACTION_COLOURS.get(actions_new.get(k), "#6f6f6f")))
+        groups.append((k, bars))
+    rows = "".join(
+        f"<tr><td>{_e(t.old)}</td><td>{_e(t.new)}</td>"
+        f"<td>{_e(_actions(t.old_action, t.new_action))}</td>"
+        f'<td class="num">{t.matrices:,}</td>'
+        f'<td class="num">{percent(t.matrices, d.space)} %</td></tr>'
+        for t in [*moved, *(t for t in d.rows if t.old == t.new)]
+    )
+    body = [
+        f"<h1>Amendment {_e(old_source)} → {_e(new_source)}</h1>",
+        f'<p class="sub">{_e(d.old_id)} → {_e(d.new_id)}: '
+        f"{_space_line(d.dimensions, d.panel_size, d.space)}</p>",
+        "<p>"
+        f'<b>Outcome changed</b> in <span class="num">{d.changed:,}</span> matrices '
+        f"({percent(d.changed, d.space)} %); "
+        f'<b>action changed</b> in <span class="num">{d.action_changed:,}</span> '
+        f"({percent(d.action_changed, d.space)} %).</p>",
+        "<h2>Transitions</h2>",
+        '<p class="note">Rows: the outcome under the old contract; columns: under the new '
+        "one. Colour: the share of all matrices, on a log scale. Orange cells move to another "
+        "outcome; outlined blue cells keep theirs.</p>",
+        _heat_map(d),
+        "<table><tr><th>from</th><th>to</th><th>action</th><th>matrices</th>"
+        f"<th>share</th></tr>{rows}</table>",
+        "<h2>Outcome shares before and after</h2>",
+        _share_chart(groups, d.space, "share of all matrices (log scale)"),
+        "<h2>Counterexamples</h2>",
+    ]
+    if not moved:
+        body.append("<p>No matrix changes outcome.</p>")
+    else:
+        body.append(
+            '<p class="note">For each transition, a matrix with the fewest non-pass scores '
+            "that makes it.</p>"
+        )
+        body.append('<div class="examples">')
+        for t in moved:
+            c = t.counterexample
+            caption = f"{t.old} → {t.new}: {_short(c.old.action)} → {_short(c.new.action)}"
+            body.append(_grid(c.matrix, caption))
+        body.append("</div>")
+        body.append(_legend())
+    return _page(f"Amendment {old_source} -> {new_source}", body)
