@@ -107,7 +107,10 @@ def _shown(value: object) -> str:
     """``repr`` cut to a readable length (and safe for integers of any size)."""
     if isinstance(value, int) and value.bit_length() > 128:
         return f"an integer of {value.bit_length()} bits"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # an integer inside, over Python's digit limit
+        return f"a {type(value).__name__} too large to print"
     return text if len(text) <= 40 else text[:36] + "...'"
 
 
@@ -166,6 +169,29 @@ def prior_from_json(data: object, source: str = "prior") -> Prior:
     return Prior(default=default, dimensions=dims)
 
 
+def _check_prior(prior: object) -> None:
+    """A :class:`Prior` built by hand holds what the parsers would give: exact distributions."""
+    if not isinstance(prior, Prior):
+        raise PriorError(
+            f"prior: expected a Prior (parse_prior, prior_from_json), got {type(prior).__name__}"
+        )
+    if not isinstance(prior.dimensions, Mapping):
+        raise PriorError("prior: dimensions must map dimension ids to distributions")
+    listed = [(DEFAULT, prior.default)] if prior.default is not None else []
+    for key, dist in [*listed, *prior.dimensions.items()]:
+        if not isinstance(key, str):
+            raise PriorError(f"prior: key {_shown(key)} is not a dimension id")
+        exact = isinstance(dist, tuple) and len(dist) == 3
+        exact = exact and all(
+            isinstance(q, Fraction | int) and not isinstance(q, bool) and q >= 0 for q in dist
+        )
+        if not exact or sum(dist) != 1:
+            raise PriorError(
+                f"prior.{key}: expected (pass, warn, block) as non-negative Fractions adding "
+                f"up to 1, got {_shown(dist)}"
+            )
+
+
 @attrs.frozen
 class Probabilities:
     contract_id: str
@@ -191,10 +217,7 @@ def probabilities(
 ) -> Probabilities:
     """The exact probability that each condition decides, and of the fallback (``none``)."""
     contract = load_contract(contract)
-    if not isinstance(prior, Prior):
-        raise PriorError(
-            f"prior: expected a Prior (parse_prior, prior_from_json), got {prior!r:.60}"
-        )
+    _check_prior(prior)
     budget = Budget() if budget is None else budget
     check_cells(contract.contract_id, len(contract.dimensions), contract.panel_size)
     unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))

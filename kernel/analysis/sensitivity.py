@@ -8,8 +8,8 @@ from typing import Any
 
 import attrs
 
-from kernel.ast import SCORES
-from kernel.decision import Decision, decide
+from kernel.ast import SCORE_RANK, SCORES
+from kernel.decision import decide, decide_counts
 from kernel.errors import ContractError
 from kernel.model import Contract, load_contract
 
@@ -67,11 +67,13 @@ class Sensitivity:
         }
 
 
-def _action(contract: Contract, matrix: Mapping[str, Sequence[str]]) -> Decision | None:
+def _counted(contract: Contract, counts: Sequence[int]) -> tuple[str, str | None] | None:
+    """(action, deciding condition id) for these counts; ``None`` where decide refuses."""
     try:
-        return decide(contract, matrix)
+        d = decide_counts(contract, counts)
     except ContractError:
         return None
+    return d.action, d.condition_id
 
 
 def sensitivity(
@@ -81,26 +83,50 @@ def sensitivity(
     distance to its threshold. Raises what :func:`kernel.decision.decide` raises."""
     contract = load_contract(contract)
     decision = decide(contract, matrix)
-    rows = {d: list(matrix[d]) for d in contract.dimension_ids}
+    conditions = contract.conditions
+    n = contract.panel_size
+    ranks = [[SCORE_RANK[s] for s in matrix[d.id]] for d in contract.dimensions]
+    columns = [[row[j] for row in ranks] for j in range(n)]
+    # One changed score changes one reviewer's column: only that reviewer's signature (R3)
+    # moves the counts, so each change costs one column, not a whole matrix.
+    known: dict[tuple[int, ...], tuple[bool, ...]] = {}
+
+    def signature(column: Sequence[int]) -> tuple[bool, ...]:
+        key = tuple(column)
+        found = known.get(key)
+        if found is None:
+            found = known[key] = tuple(c.predicate.holds(column) for c in conditions)
+        return found
+
+    signatures = [signature(col) for col in columns]
+    counts = [sum(sig[i] for sig in signatures) for i in range(len(conditions))]
     flips = []
-    for dim_id in contract.dimension_ids:
-        row = rows[dim_id]
-        for j, before in enumerate(row):
+    seen: dict[tuple[tuple[bool, ...], tuple[bool, ...]], tuple[str, str | None] | None] = {}
+    for dim in contract.dimensions:
+        for j in range(n):
+            column = columns[j]
+            before = SCORES[column[dim.position]]
             for after in SCORES:
                 if after == before:
                     continue
-                row[j] = after
-                changed = _action(contract, rows)
-                row[j] = before
-                if changed is None or changed.action != decision.action:
+                column[dim.position] = SCORE_RANK[after]
+                key = (signatures[j], signature(column))
+                column[dim.position] = SCORE_RANK[before]
+                if key not in seen:
+                    seen[key] = _counted(
+                        contract,
+                        [c - x + y for c, x, y in zip(counts, *key, strict=True)],
+                    )
+                changed = seen[key]
+                if changed is None or changed[0] != decision.action:
                     flips.append(
                         Flip(
-                            dim_id,
+                            dim.id,
                             j,
                             before,
                             after,
-                            None if changed is None else changed.action,
-                            None if changed is None else changed.condition_id,
+                            None if changed is None else changed[0],
+                            None if changed is None else changed[1],
                         )
                     )
     margins = tuple(
