@@ -37,12 +37,19 @@ def check_cells(contract_id: str, dimensions: int, panel_size: int) -> None:
     """Refuse at once a matrix too large to count: the counts themselves are unprintable."""
     cells = dimensions * panel_size
     if cells > MAX_CELLS:
-        digits = math.floor(cells * math.log10(3)) + 1
         raise AnalysisTooLarge(
-            f"{contract_id}: {dimensions} dimensions x panel_size {panel_size} = {cells} "
-            f"score cells: the number of matrices has {digits} digits; the analyzer handles at "
-            f"most {MAX_CELLS} cells"
+            f"{contract_id}: {dimensions} dimensions x panel_size {_about(panel_size)} = "
+            f"{_about(cells)} score cells: the number of matrices has "
+            f"{_about(cells * 4771 // 10_000 + 1)} digits; the analyzer handles at most "
+            f"{MAX_CELLS} cells"
         )
+
+
+def _about(n: int) -> str:
+    """``n`` in words fit for a message, however large (no decimal conversion of a huge int)."""
+    if n < 10**15:
+        return f"{n:,}"
+    return f"about 10^{math.floor(math.log10(n))}"
 
 
 @attrs.define
