@@ -22,8 +22,8 @@ from typing import Final
 import attrs
 
 from kernel.analysis.result import AnalysisTooLarge
-from kernel.ast import DimensionScores
-from kernel.model import Contract
+from kernel.contract.model import Contract
+from kernel.expression.ast import DimensionScores
 
 __all__ = ["Axis", "ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
 

@@ -8,10 +8,10 @@ from typing import Any
 
 import attrs
 
-from kernel.ast import SCORES
-from kernel.decision import Decision, decide
+from kernel.contract.model import Contract, load_contract
+from kernel.decision.decision import Decision, decide
 from kernel.errors import ContractError
-from kernel.model import Contract, load_contract
+from kernel.expression.ast import SCORES
 
 __all__ = ["Flip", "Margin", "Sensitivity", "format_sensitivity", "sensitivity"]
 

@@ -22,11 +22,11 @@ from kernel.analysis.result import (
     Finding,
     Outcome,
 )
-from kernel.ast import SCORES
-from kernel.decision import Decision, decide, decide_counts
+from kernel.contract.model import Contract, load_contract
+from kernel.contract.quantifiers import ACTION_RANK
+from kernel.decision.decision import Decision, decide, decide_counts
 from kernel.errors import ContractError
-from kernel.model import Contract, load_contract
-from kernel.quantifiers import ACTION_RANK
+from kernel.expression.ast import SCORES
 
 __all__ = ["analyze", "example", "matrix_of", "state_decision"]
 

@@ -9,8 +9,8 @@ from typing import Any
 import attrs
 import jsonschema
 
-from kernel._io import InputError, check_size, loads_strict
 from kernel.errors import KernelError
+from kernel.io import InputError, check_size, loads_strict
 
 __all__ = [
     "EVENTS",

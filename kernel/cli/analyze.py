@@ -12,8 +12,6 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
-from kernel._io import load_json_file
 from kernel.analysis import (
     Prior,
     PriorError,
@@ -26,8 +24,10 @@ from kernel.analysis import (
 )
 from kernel.analysis.columns import Progress
 from kernel.analysis.result import AnalysisTooLarge
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
+from kernel.contract.model import ContractInputError, load_contract
 from kernel.errors import KernelError
-from kernel.model import ContractInputError, load_contract
+from kernel.io import load_json_file
 
 __all__ = ["main"]
 

@@ -10,9 +10,9 @@ markers (``kernel.panel.provenance``).
 
 from __future__ import annotations
 
-from kernel.injection import InjectionFinding, scan_injection
 from kernel.panel.verdicts import SEVERITIES, VERDICTS, Escalation, escalate, resolve_verdict
 from kernel.panel.voting import OUTCOMES, VOTES, Resolution, agreement_level, resolve_finding
+from kernel.text.injection import InjectionFinding, scan_injection
 
 __all__ = [
     "OUTCOMES",

@@ -15,11 +15,11 @@ from typing import Any
 
 import jsonschema
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
-from kernel._io import load_json_file, read_text
-from kernel.injection import DEFAULT_DELIMITERS, scan_injection
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
+from kernel.io import load_json_file, read_text
 from kernel.panel.verdicts import SEVERITIES, VERDICTS, escalate, resolve_verdict
 from kernel.panel.voting import VOTES, agreement_level, resolve_finding
+from kernel.text.injection import DEFAULT_DELIMITERS, scan_injection
 
 VOTES_SCHEMA: dict[str, Any] = {
     "type": "object",
