@@ -14,7 +14,17 @@ import attrs
 from kernel.errors import KernelError
 from kernel.panel._args import as_list
 
-__all__ = ["PanelInputError", "Problem", "check_schema", "findings_list", "pointer"]
+__all__ = [
+    "PanelInputError",
+    "Problem",
+    "check_schema",
+    "findings_list",
+    "has_strings",
+    "json_list",
+    "pointer",
+    "schema_problems",
+    "validator",
+]
 
 
 @attrs.frozen
@@ -88,6 +98,17 @@ def check_schema(check: Any, value: Any, *, prefix: str = "") -> None:
     problems = schema_problems(check, value, prefix=prefix)
     if problems:
         raise PanelInputError(problems)
+
+
+def has_strings(findings: Any, keys: tuple[str, ...]) -> bool:
+    """True when ``findings`` is a list of objects that each hold a non-empty string under
+    every key: exactly when a findings schema of that shape accepts it. A fast path, so
+    valid input skips jsonschema (about 0.2 ms per finding); anything else is validated
+    with the schema, whose messages name the JSON path."""
+    return isinstance(findings, list) and all(
+        isinstance(f, dict) and all(isinstance(f.get(k), str) and f[k] for k in keys)
+        for f in findings
+    )
 
 
 def findings_list(document: Any) -> tuple[Any, str]:

@@ -22,6 +22,7 @@ from kernel.panel._inputs import (
     Problem,
     check_schema,
     findings_list,
+    has_strings,
     json_list,
     pointer,
     validator,
@@ -110,7 +111,8 @@ def _normalised(path: object, where: str, line: int | None = None) -> str | Prob
 
 
 def _delta(changed: list[Any], findings: Any, prefix: str) -> DeltaResult:
-    check_schema(validator(FINDINGS_SCHEMA), findings, prefix=prefix)
+    if not has_strings(findings, ("id", "path")):
+        check_schema(validator(FINDINGS_SCHEMA), findings, prefix=prefix)
     problems: list[Problem] = []
     targets: dict[str, None] = {}
     for i, raw in enumerate(changed):

@@ -21,6 +21,7 @@ from kernel.panel._inputs import (
     Problem,
     check_schema,
     findings_list,
+    has_strings,
     json_list,
     pointer,
     validator,
@@ -167,7 +168,8 @@ class Routing:
 
 def _route(findings: Any, profile: object, prefix: str) -> Routing:
     table = _specialists(profile)
-    check_schema(validator(FINDINGS_SCHEMA), findings, prefix=prefix)
+    if not has_strings(findings, ("id", "originator", "domain")):
+        check_schema(validator(FINDINGS_SCHEMA), findings, prefix=prefix)
     problems: list[Problem] = []
     seen: set[str] = set()
     for i, f in enumerate(findings):
