@@ -14,10 +14,10 @@ log (``kernel.panel.audit``).
 from __future__ import annotations
 
 from kernel.injection import InjectionFinding, scan_injection
-from kernel.panel._inputs import PanelInputError, Problem
 from kernel.panel.audit import IllegalTransition, SessionRecord, lifecycle
 from kernel.panel.codes import CODES
 from kernel.panel.delta_mode import DeltaResult, delta
+from kernel.panel.inputs import PanelInputError, Problem
 from kernel.panel.routing import PROFILES, Routing, route
 from kernel.panel.verdicts import SEVERITIES, VERDICTS, Escalation, escalate, resolve_verdict
 from kernel.panel.voting import OUTCOMES, VOTES, Resolution, agreement_level, resolve_finding

@@ -20,9 +20,9 @@ import jsonschema
 from kernel._cli import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
 from kernel._io import MAX_INPUT_BYTES, InputError, load_json_file, read_text
 from kernel.injection import DEFAULT_DELIMITERS, scan_injection
-from kernel.panel._inputs import PanelInputError
 from kernel.panel.audit import IllegalTransition, from_jsonl, session_summary
 from kernel.panel.delta_mode import delta_document
+from kernel.panel.inputs import PanelInputError
 from kernel.panel.routing import BANDS, PROFILES, route_document
 from kernel.panel.verdicts import SEVERITIES, VERDICTS, escalate, resolve_verdict
 from kernel.panel.voting import VOTES, agreement_level, resolve_finding

@@ -30,7 +30,7 @@ import attrs
 from kernel._io import loads_strict
 from kernel.errors import KernelError
 from kernel.panel._args import as_list
-from kernel.panel._inputs import PanelInputError, Problem, schema_problems, validator
+from kernel.panel.inputs import PanelInputError, Problem, schema_problems, validator
 from kernel.panel.voting import agreement_level
 
 __all__ = [

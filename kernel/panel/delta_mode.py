@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from kernel.errors import KernelError
-from kernel.panel._inputs import (
+from kernel.panel.inputs import (
     PanelInputError,
     Problem,
     check_schema,
