@@ -327,3 +327,30 @@ def test_audit_schema_error_exit_1_unreadable_exit_2(
     assert run(main, ["audit", _write(tmp_path, "n.jsonl", session[0] + "\n{oops\n")]) == 2
     assert "n.jsonl:2:" in capsys.readouterr().err
     assert run(main, ["audit", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_audit_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, (EXAMPLES / "session.jsonl").read_bytes())
+    assert run(main, ["audit", "-", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["file"] == "<stdin>"
+    _stdin(monkeypatch, b'{"event": "session"}\n')
+    assert run(main, ["audit", "-"]) == 1
+    assert capsys.readouterr().err.startswith("<stdin>:1: PANEL-INPUT ")
+
+
+@pytest.mark.parametrize("data", [b"a.py\n\xff\n", b"a" * ((1 << 20) + 1)])
+def test_unreadable_stdin_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data: bytes
+) -> None:
+    _stdin(monkeypatch, data)
+    assert run(main, ["delta", "-", str(EXAMPLES / "findings.json")]) == 2
+    assert "<stdin>:" in capsys.readouterr().err

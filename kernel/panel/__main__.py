@@ -228,9 +228,10 @@ def _delta(changed: str, findings: str, fmt: str) -> int:
     return EXIT_OK
 
 
-def _audit(path: str, fmt: str) -> int:
+def _audit(log: str, fmt: str) -> int:
+    path = "<stdin>" if log == "-" else log
     try:
-        record = from_jsonl(_read_arg(path), source=path)
+        record = from_jsonl(_read_arg(log), source=path)
     except (PanelInputError, IllegalTransition) as exc:
         return _failed([path], exc, fmt)
     summary = session_summary(record)
