@@ -24,8 +24,8 @@ except ImportError:  # run from a source tree
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from kernel.analysis import analyze, parse_prior, probabilities
-from kernel.model import Contract, load_contract
-from kernel.templates import shipped_template
+from kernel.contract.model import Contract, load_contract
+from kernel.contract.templates import shipped_template
 
 #: (expression, action) of the five generated conditions, most severe first.
 CONDITIONS = (

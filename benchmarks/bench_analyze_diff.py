@@ -33,8 +33,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_analyze import MIXES, ten_dimension_contract
 
 from kernel.analysis import AnalysisTooLarge, analyze, analyze_diff
-from kernel.model import load_contract
-from kernel.templates import shipped_template
+from kernel.contract.model import load_contract
+from kernel.contract.templates import shipped_template
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_S = 5.0

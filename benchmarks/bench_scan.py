@@ -17,8 +17,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from kernel.delimit import escape
-from kernel.injection import scan_injection
+from kernel.text.delimit import escape
+from kernel.text.injection import scan_injection
 
 SIZE = 1 << 20  # characters (ASCII cases are 1 MiB of UTF-8)
 

@@ -131,7 +131,7 @@ def run(quick: bool) -> list[Row]:
             if base is not None and r is not base:
                 r["ratio"] = r["median_ns"] / base["median_ns"]
                 r["note"] += f"; +{(r['median_ns'] - base['median_ns']) / 1e6:.1f} ms over pass"
-        for module in ("kernel", "kernel.decision"):
+        for module in ("kernel", "kernel.decision.decision"):
             case = f"import {module}, in-process"
             impl = f"python -X importtime -c 'import {module}'"
             try:

@@ -23,7 +23,7 @@ BLOCK_PARSE = "markdown-it-py block-only parse"
 
 def run(quick: bool) -> list[Row]:
     try:
-        lint: Any = importlib.import_module("kernel.lint")
+        lint: Any = importlib.import_module("kernel.reviewer.lint")
     except ImportError as e:
         return [row(SECTION, "-", "lint_phase1 / lint_phase2", status=NOT_AVAILABLE, note=str(e))]
     from markdown_it import MarkdownIt

@@ -20,30 +20,30 @@ _EXPORTS: dict[str, str] = {
     # shared rules
     "strict_majority": "kernel.majority",
     # expressions
-    "Expression": "kernel.ast",
-    "parse_expression": "kernel.parser",
-    "threshold": "kernel.quantifiers",
+    "Expression": "kernel.expression.ast",
+    "parse_expression": "kernel.expression.parser",
+    "threshold": "kernel.contract.quantifiers",
     # contracts
-    "Contract": "kernel.model",
-    "load_contract": "kernel.model",
-    "shipped_template": "kernel.templates",
-    "baseline_digest": "kernel.baseline",
-    "inject": "kernel.baseline",
+    "Contract": "kernel.contract.model",
+    "load_contract": "kernel.contract.model",
+    "shipped_template": "kernel.contract.templates",
+    "baseline_digest": "kernel.contract.baseline",
+    "inject": "kernel.contract.baseline",
     # decisions
-    "Decision": "kernel.decision",
-    "decide": "kernel.decision",
+    "Decision": "kernel.decision.value",
+    "decide": "kernel.decision.decision",
     # what a contract can decide
     "analyze": "kernel.analysis",
     "analyze_diff": "kernel.analysis",
     "sensitivity": "kernel.analysis",
     # reviewer documents
-    "LintReport": "kernel.lint",
-    "lint_phase1": "kernel.lint",
-    "lint_phase2": "kernel.lint",
-    "phase1_input": "kernel.phase_inputs",
-    "phase2_input": "kernel.phase_inputs",
-    "render_phase1": "kernel.render",
-    "render_phase2": "kernel.render",
+    "LintReport": "kernel.reviewer.lint",
+    "lint_phase1": "kernel.reviewer.lint",
+    "lint_phase2": "kernel.reviewer.lint",
+    "phase1_input": "kernel.reviewer.phase_inputs",
+    "phase2_input": "kernel.reviewer.phase_inputs",
+    "render_phase1": "kernel.reviewer.render",
+    "render_phase2": "kernel.reviewer.render",
 }
 
 __all__ = [
@@ -77,9 +77,12 @@ __all__ = [
 
 if TYPE_CHECKING:
     from kernel.analysis import analyze, analyze_diff, sensitivity
-    from kernel.ast import Expression
-    from kernel.baseline import baseline_digest, inject
-    from kernel.decision import Decision, decide
+    from kernel.contract.baseline import baseline_digest, inject
+    from kernel.contract.model import Contract, load_contract
+    from kernel.contract.quantifiers import threshold
+    from kernel.contract.templates import shipped_template
+    from kernel.decision.decision import decide
+    from kernel.decision.value import Decision
     from kernel.errors import (
         ContractError,
         ExpressionUnrecognised,
@@ -87,14 +90,12 @@ if TYPE_CHECKING:
         MatrixError,
         PanelShrunk,
     )
-    from kernel.lint import LintReport, lint_phase1, lint_phase2
+    from kernel.expression.ast import Expression
+    from kernel.expression.parser import parse_expression
     from kernel.majority import strict_majority
-    from kernel.model import Contract, load_contract
-    from kernel.parser import parse_expression
-    from kernel.phase_inputs import phase1_input, phase2_input
-    from kernel.quantifiers import threshold
-    from kernel.render import render_phase1, render_phase2
-    from kernel.templates import shipped_template
+    from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
+    from kernel.reviewer.phase_inputs import phase1_input, phase2_input
+    from kernel.reviewer.render import render_phase1, render_phase2
 
 
 def __getattr__(name: str) -> Any:

@@ -7,8 +7,8 @@ refuses to be imported: importing it would shadow that function.
 if __name__ == "__main__":
     import sys
 
-    from kernel._cli import run
     from kernel.cli.analyze import main
+    from kernel.cli.scaffold import run
 
     sys.exit(run(main))
 else:

@@ -3,7 +3,7 @@
 if __name__ == "__main__":
     import sys
 
-    from kernel._cli import run
     from kernel.cli.check import main
+    from kernel.cli.scaffold import run
 
     sys.exit(run(main))

@@ -3,11 +3,18 @@
 from __future__ import annotations
 
 __all__ = [
+    "AnalysisTooLarge",
     "ContractError",
+    "ContractInputError",
     "ExpressionUnrecognised",
+    "InputError",
+    "InputsError",
     "KernelError",
     "MatrixError",
     "PanelShrunk",
+    "PriorError",
+    "QuorumError",
+    "RoundError",
     "expression_unrecognised_tag",
     "panel_shrunk_tag",
 ]
@@ -16,13 +23,22 @@ __all__ = [
 class KernelError(Exception):
     """Base of every error the kernel raises on bad input.
 
-    ``tag`` is the exact audit tag (R8) when one applies, else ``None``.
+    ``tag`` is the exact audit tag (R8) when one applies, else ``None``. ``errors`` lists every
+    problem found when there are several (each naming where), else just ``[message]``.
     """
 
-    def __init__(self, message: str, *, tag: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, errors: list[str] | None = None, tag: str | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.tag = tag
+        self.errors: list[str] = list(errors) if errors is not None else [message]
+
+
+class InputError(KernelError):
+    """Input that cannot be read at all: missing, too large, not UTF-8, not JSON, not a
+    regular file."""
 
 
 class ContractError(KernelError):
@@ -31,11 +47,9 @@ class ContractError(KernelError):
     ``errors`` lists every message, each naming the JSON path it concerns.
     """
 
-    def __init__(
-        self, message: str, *, errors: list[str] | None = None, tag: str | None = None
-    ) -> None:
-        super().__init__(message, tag=tag)
-        self.errors: list[str] = list(errors) if errors is not None else [message]
+
+class ContractInputError(InputError, ContractError):
+    """The contract could not be read at all (missing file, not UTF-8, not JSON, too large)."""
 
 
 class ExpressionUnrecognised(ContractError):
@@ -85,3 +99,39 @@ def expression_unrecognised_tag(condition_id: str, expression: str) -> str:
 
 def panel_shrunk_tag(usable: int, panel_size: int) -> str:
     return f"[PANEL-SHRUNK: usable={usable}, panel_size={panel_size}]"
+
+
+class AnalysisTooLarge(KernelError):
+    """The contract's decision space is beyond what the analyzer computes in reasonable time."""
+
+
+class PriorError(KernelError):
+    """A prior that is not a probability distribution over pass/warn/block."""
+
+
+class InputsError(KernelError):
+    """Arena run inputs that break §4; ``errors`` lists every violation, each naming its field."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("invalid arena inputs: " + "; ".join(errors), errors=errors)
+
+
+class RoundError(KernelError):
+    """A consensus round document that does not fit its schema; ``errors`` lists every
+    problem."""
+
+    def __init__(self, errors: list[str]) -> None:
+        super().__init__("invalid round: " + "; ".join(errors), errors=errors)
+
+
+class QuorumError(KernelError):
+    """Fewer successful consensus responses than the quorum."""
+
+    def __init__(self, responses: int, required: int, participants: int) -> None:
+        super().__init__(
+            f"quorum not met: {responses} successful response(s) of {participants} "
+            f"participant(s), {required} required"
+        )
+        self.responses = responses
+        self.required = required
+        self.participants = participants

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from kernel import ContractError, KernelError, load_contract
-from kernel._io import MAX_INPUT_BYTES, InputError, check_size, loads_strict, read_text
+from kernel.io import MAX_INPUT_BYTES, InputError, check_size, loads_strict, read_text
 
 
 @pytest.mark.parametrize(

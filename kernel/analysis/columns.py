@@ -22,8 +22,8 @@ import attrs
 
 from kernel.analysis.budget import Budget
 from kernel.analysis.result import AnalysisTooLarge
-from kernel.ast import SCORE_RANK, Atom, DimensionScores, EveryScores, TwoOrMore
-from kernel.model import Condition, Contract
+from kernel.contract.model import Condition, Contract
+from kernel.expression.ast import SCORE_RANK, Atom, DimensionScores, EveryScores, TwoOrMore
 
 __all__ = ["Axis", "ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
 

@@ -20,8 +20,8 @@ from kernel.analysis.columns import Progress, column_table
 from kernel.analysis.panel import State, spread
 from kernel.analysis.result import NONE, Example, Matrix
 from kernel.analysis.space import _columns, example, verdict
+from kernel.contract.model import Contract, load_contract
 from kernel.errors import KernelError
-from kernel.model import Contract, load_contract
 
 __all__ = ["Counterexample", "Diff", "Transition", "analyze_diff"]
 

@@ -22,9 +22,9 @@ from kernel.analysis.columns import Progress, column_table
 from kernel.analysis.panel import spread
 from kernel.analysis.result import NONE
 from kernel.analysis.space import verdict
-from kernel.ast import SCORES
-from kernel.errors import KernelError
-from kernel.model import Contract, load_contract
+from kernel.contract.model import Contract, load_contract
+from kernel.errors import PriorError
+from kernel.expression.ast import SCORES
 
 __all__ = [
     "Distribution",
@@ -51,10 +51,6 @@ MAX_PROBABILITY_CHARS: Final = 40
 MAX_DENOMINATOR_BITS: Final = 13_000
 
 _NUMBER = re.compile(r"\s*([0-9]+(\.[0-9]*)?|\.[0-9]+|[0-9]+/[0-9]+)\s*\Z")
-
-
-class PriorError(KernelError):
-    """A prior that is not a probability distribution over pass/warn/block."""
 
 
 @attrs.frozen

@@ -7,7 +7,7 @@ from typing import Any, Final
 
 import attrs
 
-from kernel.errors import KernelError
+from kernel.errors import AnalysisTooLarge
 
 __all__ = [
     "ERROR",
@@ -38,10 +38,6 @@ WARNING: Final = "warning"
 NONE: Final = "none"
 
 Matrix = Mapping[str, tuple[str, ...]]
-
-
-class AnalysisTooLarge(KernelError):
-    """The contract's decision space is beyond what the analyzer enumerates in reasonable time."""
 
 
 @attrs.frozen

@@ -8,10 +8,10 @@ from typing import Any
 
 import attrs
 
-from kernel.ast import SCORE_RANK, SCORES
-from kernel.decision import decide, decide_counts
+from kernel.contract.model import Contract, load_contract
+from kernel.decision.decision import decide, decide_counts
 from kernel.errors import ContractError
-from kernel.model import Contract, load_contract
+from kernel.expression.ast import SCORE_RANK, SCORES
 
 __all__ = ["Flip", "Margin", "Sensitivity", "format_sensitivity", "sensitivity"]
 

@@ -23,11 +23,11 @@ from kernel.analysis.result import (
     Finding,
     Outcome,
 )
-from kernel.ast import SCORES
-from kernel.decision import decide
+from kernel.contract.model import Contract, load_contract
+from kernel.contract.quantifiers import ACTION_RANK, winner
+from kernel.decision.decision import decide
 from kernel.errors import ContractError
-from kernel.model import Contract, load_contract
-from kernel.quantifiers import ACTION_RANK, winner
+from kernel.expression.ast import SCORES
 
 __all__ = ["Verdict", "analyze", "example", "matrix_of", "verdict"]
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
-from kernel._io import read_text
 from kernel.arena.conformance import NON_COMPLIANT, check_conformance
 from kernel.arena.verdict import PARSER_WARNING_MULTIPLE_VERDICTS, parse_verdict
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
+from kernel.io import read_text
 
 
 def _verdict(path: str, fmt: str) -> int:

@@ -11,7 +11,7 @@ from typing import Any
 
 import attrs
 
-from kernel.errors import KernelError
+from kernel.errors import InputsError
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -40,14 +40,6 @@ _TASK_FIELDS = (
     "notebook_required",
 )
 _NOTEBOOK_FIELDS = ("notebook_id", "profile", "tools")
-
-
-class InputsError(KernelError):
-    """Run inputs that break §4; ``errors`` lists every violation, each naming its field."""
-
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("invalid arena inputs: " + "; ".join(errors))
-        self.errors = list(errors)
 
 
 @attrs.frozen

@@ -6,8 +6,8 @@ import re
 
 import attrs
 
-from kernel._io import check_size
 from kernel.errors import KernelError
+from kernel.io import check_size
 
 __all__ = [
     "APPROVED",

@@ -15,8 +15,6 @@ import time
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
-from kernel._io import load_json_file
 from kernel.analysis import (
     Prior,
     PriorError,
@@ -32,8 +30,10 @@ from kernel.analysis import (
 from kernel.analysis.columns import Progress
 from kernel.analysis.html import html_analysis, html_diff
 from kernel.analysis.result import AnalysisTooLarge
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
+from kernel.contract.model import Contract, ContractInputError, load_contract
 from kernel.errors import KernelError
-from kernel.model import Contract, ContractInputError, load_contract
+from kernel.io import load_json_file
 
 __all__ = ["main"]
 

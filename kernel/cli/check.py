@@ -12,10 +12,10 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json
-from kernel._io import InputError, load_json_file
-from kernel.contract import check_structural_invariants, validate, warn_suspicious
-from kernel.templates import TEMPLATE_NAMES, shipped_template
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.validator import check_structural_invariants, validate, warn_suspicious
+from kernel.io import InputError, load_json_file
 
 _CODE = re.compile(r"(SC-\d+) ")
 

@@ -12,11 +12,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, Parser, dump_json
-from kernel._io import load_json_file, read_text
-from kernel.decision import Decision, decide
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Parser, dump_json
+from kernel.contract.model import Contract, ContractInputError, load_contract
+from kernel.decision.decision import Decision, decide
 from kernel.errors import KernelError
-from kernel.model import Contract, ContractInputError, load_contract
+from kernel.io import load_json_file, read_text
 
 
 def format_decision(contract: Contract, decision: Decision) -> str:
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KernelError as exc:
             return _aborted(exc, extra, args.format)
     else:
-        from kernel.review import decide_documents, finding_lines
+        from kernel.reviewer.review import decide_documents, finding_lines
 
         pairs = list(zip(args.documents, args.phase1, strict=True))
         reviewers = [(Path(p2).stem, read_text(p2), read_text(p1)) for p2, p1 in pairs]

@@ -11,11 +11,11 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
-from kernel._cli import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
-from kernel._io import load_json_file, read_text
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json, run
 from kernel.consensus.parsing import ParseResult, parse_response
 from kernel.consensus.responses import KINDS
 from kernel.consensus.round import RoundDecision, RoundError, evaluate_round, round_from_mapping
+from kernel.io import load_json_file, read_text
 
 _ATTEMPT_CODES: Final = {
     "absent": "CN-ABSENT",

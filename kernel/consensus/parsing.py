@@ -10,7 +10,6 @@ from typing import Any, Final, Literal, TypeAlias
 import attrs
 from markdown_it.common.utils import unescapeAll
 
-from kernel._io import check_size, strict_decoder
 from kernel.consensus.responses import (
     Kind,
     Response,
@@ -20,7 +19,8 @@ from kernel.consensus.responses import (
     unknown_fields,
 )
 from kernel.errors import KernelError
-from kernel.markdown import block_tokens
+from kernel.io import check_size, strict_decoder
+from kernel.text.markdown import block_tokens
 
 __all__ = [
     "FIRST_OBJECT_BUDGET",

@@ -33,7 +33,7 @@ from kernel.consensus.rules import (
     disagreement,
     stop_checks,
 )
-from kernel.errors import KernelError
+from kernel.errors import KernelError, RoundError
 
 __all__ = [
     "ROUND_SCHEMA",
@@ -47,14 +47,6 @@ __all__ = [
 ]
 
 Outcome: TypeAlias = Literal["consensus", "continue", "stop", "no_quorum"]
-
-
-class RoundError(KernelError):
-    """A round document that does not fit ``ROUND_SCHEMA``; ``errors`` lists every problem."""
-
-    def __init__(self, errors: list[str]) -> None:
-        super().__init__("invalid round: " + "; ".join(errors))
-        self.errors = list(errors)
 
 
 def _approval(value: object) -> Fraction:

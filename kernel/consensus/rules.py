@@ -11,7 +11,7 @@ import attrs
 from kernel.consensus.ratios import to_ratio
 from kernel.consensus.responses import CritiqueResponse, from_mapping
 from kernel.consensus.tokens import change_ratio
-from kernel.errors import KernelError
+from kernel.errors import KernelError, QuorumError
 
 __all__ = [
     "DEFAULT_APPROVAL_RATIO",
@@ -42,19 +42,6 @@ DEFAULT_MAX_ROUNDS: Final = 3
 TOP_OBJECTIONS: Final = 3
 
 StopRule: TypeAlias = Literal["max_rounds", "change_below_threshold", "no_edits"]
-
-
-class QuorumError(KernelError):
-    """Fewer successful responses than the quorum."""
-
-    def __init__(self, responses: int, required: int, participants: int) -> None:
-        super().__init__(
-            f"quorum not met: {responses} successful response(s) of {participants} "
-            f"participant(s), {required} required"
-        )
-        self.responses = responses
-        self.required = required
-        self.participants = participants
 
 
 def check_participants(participants: object) -> int:

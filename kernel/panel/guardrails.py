@@ -23,9 +23,9 @@ from typing import Any
 import attrs
 
 from kernel.errors import KernelError
-from kernel.injection import DANGEROUS_COMMAND, InjectionFinding, scan_injection
 from kernel.panel._args import as_list
 from kernel.panel.verdicts import SEVERITIES, severity_rank
+from kernel.text.injection import DANGEROUS_COMMAND, InjectionFinding, scan_injection
 
 __all__ = [
     "EVIDENCE_MIN_CHARS",

@@ -13,7 +13,7 @@ import re
 import attrs
 
 from kernel.errors import KernelError
-from kernel.injection import InjectionFinding, scan_injection
+from kernel.text.injection import InjectionFinding, scan_injection
 
 __all__ = ["Verified", "provenance_marker", "verify_output"]
 

@@ -1,0 +1,63 @@
+"""The shipped contract templates and the Schema 13 document, read from package data."""
+
+from __future__ import annotations
+
+import copy
+import functools
+import hashlib
+from importlib import resources
+from typing import Any, Final
+
+from kernel.errors import ContractError
+from kernel.io import loads_strict
+
+__all__ = [
+    "TEMPLATE_NAMES",
+    "TEMPLATE_SHA256",
+    "schema",
+    "shipped_template",
+    "template_is_pristine",
+]
+
+TEMPLATE_NAMES: Final = ("reviewer/full", "reviewer/methodology_focus")
+
+#: SHA-256 of each shipped template file. The test suite checks these digests and that the
+#: templates pass Schema 13, so loading a byte-identical template may skip the schema check
+#: (jsonschema is slow to import); any other bytes are validated as usual.
+TEMPLATE_SHA256: Final = {
+    "reviewer/full": "b96fe40f17a436d8ab8530f68ba076a5ba4e2d94c73d6fcc3c1097c0a4d2c4e4",
+    "reviewer/methodology_focus": (
+        "50f1a73a91d1c411a5551db29a076478cb4593475328f9020843539ba0654e36"
+    ),
+}
+
+
+@functools.cache
+def _read_text(relative: str) -> str:
+    return resources.files("kernel").joinpath("data", relative).read_text("utf-8")
+
+
+@functools.cache
+def _read_data(relative: str) -> Any:
+    return loads_strict(_read_text(relative), source=f"kernel/data/{relative}")
+
+
+def template_is_pristine(name: str) -> bool:
+    """Whether the installed template file is byte for byte the one the tests validated."""
+    digest = hashlib.sha256(_read_text(f"templates/{name}.json").encode("utf-8")).hexdigest()
+    return TEMPLATE_SHA256.get(name) == digest
+
+
+def schema() -> dict[str, Any]:
+    """A fresh deep copy of the Schema 13 document."""
+    return copy.deepcopy(_read_data("schema13.json"))
+
+
+def shipped_template(name: str) -> dict[str, Any]:
+    """A fresh deep copy of a shipped template: ``"reviewer/full"`` or
+    ``"reviewer/methodology_focus"``."""
+    if name not in TEMPLATE_NAMES:
+        raise ContractError(
+            f"no shipped template named {name!r}; known: {', '.join(TEMPLATE_NAMES)}"
+        )
+    return copy.deepcopy(_read_data(f"templates/{name}.json"))

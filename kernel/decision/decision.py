@@ -1,0 +1,93 @@
+"""``decide(contract, matrix)``: the synthesizer's three mechanical steps (seed §5.5, R3-R9).
+
+Speed comes from work done once per contract (:mod:`kernel.decision.engine`, on the first
+decision): a generated function turns a well-formed matrix into the decision with integer bit
+operations. Any input it does not recognise falls through to :func:`_diagnose`, which names
+the offending entry.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+from kernel.contract.model import Contract, load_contract
+from kernel.decision.engine import engine_for
+from kernel.decision.value import Decision, decide_counts, signature
+from kernel.errors import MatrixError, PanelShrunk
+from kernel.expression.ast import SCORE_RANK
+
+__all__ = ["Decision", "decide", "decide_counts", "signature"]
+
+_ROW_TYPES: Final = (list, tuple)
+
+
+def decide(contract: Contract | Mapping[str, Any], matrix: Mapping[str, Sequence[str]]) -> Decision:
+    """Decide from ``matrix`` (dimension id → the ``panel_size`` reviewers' scores, in
+    reviewer order).
+
+    Raises :class:`MatrixError` for a malformed matrix, :class:`PanelShrunk` when every
+    dimension has the same number of scores but fewer than ``panel_size``, and
+    :class:`ContractError` for a bad contract or when nothing fires and there is no fallback.
+    """
+    if type(contract) is not Contract:
+        contract = load_contract(contract)
+    lookup = engine_for(contract).lookup
+    if lookup is not None:
+        found = lookup(matrix)
+        if found is not None:
+            return found
+    return _decide_slowly(contract, matrix)
+
+
+def _decide_slowly(contract: Contract, matrix: object) -> Decision:
+    rows = _diagnose(contract, matrix)
+    counts = [0] * len(contract.conditions)
+    for column in zip(*rows, strict=True):
+        ranks = [SCORE_RANK[s] for s in column]
+        for i, condition in enumerate(contract.conditions):
+            if condition.predicate.holds(ranks):
+                counts[i] += 1
+    return decide_counts(contract, counts)
+
+
+def _diagnose(contract: Contract, matrix: object) -> list[Sequence[str]]:
+    """Check the matrix against R9 and return its rows in dimension order, or raise."""
+    if not isinstance(matrix, Mapping):
+        raise MatrixError(
+            f"matrix must map dimension ids to lists of scores, got {type(matrix).__name__}"
+        )
+    ids = [d.id for d in contract.dimensions]
+    known = set(ids)
+    for key in matrix:
+        if key not in known:
+            raise MatrixError(
+                f"matrix[{key!r}]: unknown dimension id (contract dimensions: {', '.join(ids)})"
+            )
+    missing = [d for d in ids if d not in matrix]
+    if missing:
+        raise MatrixError(f"matrix: missing scores for dimension(s) {', '.join(missing)}")
+    n = contract.panel_size
+    rows: list[Sequence[str]] = []
+    for d in ids:
+        row = matrix[d]
+        if not isinstance(row, _ROW_TYPES):
+            raise MatrixError(
+                f"matrix[{d!r}]: expected a list of {n} scores, got {type(row).__name__}"
+            )
+        for j, score in enumerate(row):
+            if not isinstance(score, str) or score not in SCORE_RANK:
+                raise MatrixError(f"matrix[{d!r}][{j}]: {score!r} is not a score (block|warn|pass)")
+        rows.append(row)
+    lengths = {len(r) for r in rows}
+    if len(lengths) > 1:
+        detail = ", ".join(f"{d} has {len(r)}" for d, r in zip(ids, rows, strict=True))
+        raise MatrixError(f"matrix rows have different lengths ({detail}); expected {n} each")
+    (length,) = lengths
+    if length > n:
+        raise MatrixError(
+            f"matrix[{ids[0]!r}]: {length} scores for panel_size={n}; more than the panel"
+        )
+    if length < n:
+        raise PanelShrunk(length, n)
+    return rows

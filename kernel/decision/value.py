@@ -1,0 +1,72 @@
+"""The :class:`Decision` value and the last mechanical step: from reviewer counts per condition
+to the decision (R1 thresholds, R6 precedence, R5 fallback)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Any
+
+import attrs
+
+from kernel.contract.model import Contract
+from kernel.contract.quantifiers import winner
+from kernel.errors import ContractError
+
+__all__ = ["Decision", "decide_counts", "signature"]
+
+
+@attrs.frozen
+class Decision:
+    """An editorial decision and how it was reached."""
+
+    action: str
+    #: The deciding condition, or ``None`` when nothing fired and R5's fallback applied.
+    condition_id: str | None
+    fallback: bool
+    #: condition id → fired, in contract order.
+    fired: Mapping[str, bool]
+    #: condition id → number of reviewers whose column satisfied the predicate.
+    counts: Mapping[str, int]
+    #: condition id → reviewers needed to fire (R1).
+    thresholds: Mapping[str, int]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "action": self.action,
+            "condition_id": self.condition_id,
+            "fallback": self.fallback,
+            "fired": dict(self.fired),
+            "counts": dict(self.counts),
+            "thresholds": dict(self.thresholds),
+        }
+
+
+def decide_counts(contract: Contract, counts: Sequence[int]) -> Decision:
+    """The decision given, per condition in contract order, how many reviewers satisfied it."""
+    ids = [c.condition_id for c in contract.conditions]
+    fired = [n >= c.threshold for n, c in zip(counts, contract.conditions, strict=True)]
+    position = winner(contract.precedence, fired)
+    if position is None:
+        if contract.fallback is None:
+            raise ContractError(
+                f"{contract.contract_id}: no condition fired and no condition has action "
+                "editorial_decision=accept to fall back on (R5, SC-13)"
+            )
+        action, condition_id, fallback = contract.conditions[contract.fallback].action, None, True
+    else:
+        action, condition_id = contract.conditions[position].action, ids[position]
+        fallback = False
+    return Decision(
+        action=action,
+        condition_id=condition_id,
+        fallback=fallback,
+        fired=MappingProxyType(dict(zip(ids, fired, strict=True))),
+        counts=MappingProxyType(dict(zip(ids, counts, strict=True))),
+        thresholds=MappingProxyType({c.condition_id: c.threshold for c in contract.conditions}),
+    )
+
+
+def signature(contract: Contract, column: Sequence[int]) -> tuple[bool, ...]:
+    """Which conditions' predicates hold for one reviewer's column of score ranks."""
+    return tuple(c.predicate.holds(column) for c in contract.conditions)

@@ -1,0 +1,18 @@
+"""``kernel.lint``: the lints of reviewer markdown (implemented in :mod:`kernel.reviewer.lint`).
+
+``python -m kernel.lint DOC --contract C`` is the lint command (:mod:`kernel.cli.lint`).
+"""
+
+from __future__ import annotations
+
+from kernel.reviewer.lint import CHECKS, TAG, Finding, LintReport, lint_phase1, lint_phase2
+
+__all__ = ["CHECKS", "TAG", "Finding", "LintReport", "lint_phase1", "lint_phase2"]
+
+if __name__ == "__main__":
+    import sys
+
+    from kernel.cli.lint import main
+    from kernel.cli.scaffold import run
+
+    sys.exit(run(main))

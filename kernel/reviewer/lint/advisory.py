@@ -1,0 +1,48 @@
+"""Advisory scan of reviewer output (wire-format.md Phase 1 check 6): warnings only, never a
+failure. A thin adapter over :func:`kernel.injection.scan_injection` (instruction overrides,
+role reassignment, forged ``phase1_output`` and other delimiters, forged provenance,
+dangerous commands; matched on the skeleton of the text, so zero-width splits and look-alike
+letters do not hide a phrase) that adds CommonMark line numbers.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import Final
+
+import attrs
+
+from kernel.text.injection import scan_injection
+from kernel.text.markdown import split_lines
+
+__all__ = ["AdvisoryHit", "scan"]
+
+_EXCERPT: Final = 80
+
+
+@attrs.frozen
+class AdvisoryHit:
+    category: str
+    #: Character offsets in the scanned text.
+    span: tuple[int, int]
+    line: int
+    excerpt: str
+
+
+def scan(text: str) -> list[AdvisoryHit]:
+    """Every advisory hit in ``text``, in text order; lines counted by CommonMark line
+    endings (LF, CRLF, CR) only."""
+    findings = scan_injection(text)
+    if not findings:
+        return []
+    starts = [0]
+    for line in split_lines(text)[:-1]:
+        end = starts[-1] + len(line)
+        starts.append(end + (2 if text.startswith("\r\n", end) else 1))
+    hits = []
+    for f in findings:
+        excerpt = " ".join(f.matched.split())
+        if len(excerpt) > _EXCERPT:
+            excerpt = excerpt[: _EXCERPT - 3] + "..."
+        hits.append(AdvisoryHit(f.category, f.span, bisect_right(starts, f.span[0]), excerpt))
+    return hits

@@ -1,0 +1,194 @@
+"""Render Phase 1 and Phase 2 reviewer documents from structured data (wire-format.md).
+
+The output is the exact format the lints read, so a render doubles as the example shown to
+prompt authors, and ``lint(render(x))`` gives back ``x`` (the round-trip property tests).
+Values that would not survive the trip (line breaks, leading or trailing spaces, NUL, an empty
+value, prose that would open or close a section) raise :class:`KernelError`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final
+
+from kernel.contract.model import Contract
+from kernel.contract.quantifiers import winner
+from kernel.errors import KernelError
+from kernel.expression.ast import SCORE_RANK
+from kernel.reviewer.lint.phase1 import TAG
+from kernel.text.markdown import parse_document
+
+__all__ = ["default_plan", "expected_decision", "expected_fired", "render_phase1", "render_phase2"]
+
+_BAD: Final = ("\n", "\r", "\x00")
+_KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
+def _value(text: str, what: str) -> str:
+    if not isinstance(text, str) or not text:
+        raise KernelError(f"{what} must be a non-empty str")
+    if any(c in text for c in _BAD) or text != text.strip(" \t"):
+        raise KernelError(
+            f"{what} must be one line without NUL and without leading or trailing spaces: {text!r}"
+        )
+    return text
+
+
+def _prose(text: str, what: str) -> str:
+    """Free prose must not open or close a section: no level-1/2 heading, nothing left open."""
+    if not isinstance(text, str) or not text.strip(" \t\r\n"):
+        raise KernelError(f"{what} must be non-empty text")
+    if "\x00" in text:
+        raise KernelError(f"{what} must not contain NUL")
+    probe = parse_document(text.strip("\r\n") + "\n\n## Probe\n", source=what)
+    structural = [b for b in probe.blocks if b.structural and b.level <= 2]
+    if len(structural) != 1 or structural[0].title != "Probe" or not structural[0].atx:
+        raise KernelError(
+            f"{what} would change the section structure (a level-1/2 heading, or a fence, "
+            "HTML block or list left open at its end)"
+        )
+    return text.strip("\r\n")
+
+
+def default_plan(contract: Contract) -> dict[str, dict[str, str]]:
+    """A plain scoring plan built from the contract's own descriptions."""
+    plan: dict[str, dict[str, str]] = {}
+    for d in contract.dimensions:
+        words = d.name.replace("_", " ")
+        fields = {
+            "dimension_id": d.id,
+            "what_to_look_for": d.description,
+            "what_triggers_block": f"serious {words} failures that undermine the main claims",
+            "what_triggers_warn": f"minor {words} weaknesses that a revision can fix",
+        }
+        plan[d.id] = {k: fields.get(k, f"{k} for {words}") for k in contract.scoring_plan_required}
+    return plan
+
+
+def render_phase1(
+    contract: Contract,
+    plan: Mapping[str, Mapping[str, str]] | None = None,
+    paraphrase: Mapping[str, str] | None = None,
+) -> str:
+    """A Phase 1 document: one paraphrase paragraph and one scoring-plan subsection per
+    dimension (contract order), then the tag.
+
+    ``plan`` maps each dimension id to its ``key: value`` fields (the contract's required
+    fields at least; ``dimension_id`` is filled in when absent). ``paraphrase`` maps dimension
+    ids to one-line paraphrases; each paragraph starts with the id and name.
+    """
+    plan = default_plan(contract) if plan is None else plan
+    out = ["## Contract Paraphrase", ""]
+    for d in contract.dimensions:
+        text = (paraphrase or {}).get(d.id, d.description)
+        out += [f"{d.id} ({d.name}): {_value(text, f'paraphrase of {d.id}')}", ""]
+    out += ["## Scoring Plan", ""]
+    for d in contract.dimensions:
+        fields = dict(plan.get(d.id) or {})
+        fields.setdefault("dimension_id", d.id)
+        missing = [k for k in contract.scoring_plan_required if k not in fields]
+        if missing:
+            raise KernelError(f"plan for {d.id} lacks required field(s) {', '.join(missing)}")
+        out += [f"### {d.id}: {d.name}", ""]
+        for key, value in fields.items():
+            out.append(f"- {_key(key)}: {_value(value, f'{d.id} {key}')}")
+        out.append("")
+    out += [TAG, ""]
+    return "\n".join(out)
+
+
+def _key(key: str) -> str:
+    if not isinstance(key, str) or _KEY.fullmatch(key) is None:
+        raise KernelError(f"field name {key!r} is not a key of the form [A-Za-z_][A-Za-z0-9_-]*")
+    return key
+
+
+def _scores(contract: Contract, scores: Mapping[str, str]) -> list[int]:
+    if set(scores) != set(contract.dimension_ids):
+        raise KernelError(
+            f"scores must give exactly the dimensions {', '.join(contract.dimension_ids)}"
+        )
+    try:
+        return [SCORE_RANK[scores[d.id]] for d in contract.dimensions]
+    except (KeyError, TypeError):
+        raise KernelError("every score must be 'block', 'warn' or 'pass'") from None
+
+
+def expected_fired(contract: Contract, scores: Mapping[str, str]) -> dict[str, bool]:
+    """Each condition's predicate on one reviewer's own scores (R12)."""
+    column = _scores(contract, scores)
+    return {c.condition_id: c.predicate.holds(column) for c in contract.conditions}
+
+
+def expected_decision(contract: Contract, fired: Mapping[str, bool]) -> str:
+    """The action R6 precedence (with the R5 fallback) gives from ``fired`` flags."""
+    position = winner(
+        contract.precedence, [bool(fired[c.condition_id]) for c in contract.conditions]
+    )
+    if position is None:
+        if contract.fallback is None:
+            raise KernelError("nothing fired and the contract has no accept-grade fallback (R5)")
+        position = contract.fallback
+    return contract.conditions[position].action
+
+
+def render_phase2(
+    contract: Contract,
+    scores: Mapping[str, str],
+    *,
+    fired: Mapping[str, bool] | None = None,
+    decision: str | None = None,
+    dissent: Mapping[str, str] | None = None,
+    body: str | None = None,
+    plan: Mapping[str, Mapping[str, str]] | None = None,
+) -> str:
+    """A Phase 2 document for one reviewer.
+
+    ``fired`` defaults to each condition's predicate on ``scores`` (R12) and ``decision`` to
+    the action those flags give (R6/R5). ``dissent`` maps dimension ids to reasons (one entry
+    is a dissent, two or more a multi-dissent). Without ``body``, the Review Body cites the
+    ``plan``'s trigger for every ``block``/``warn`` score, so it passes the consistency check
+    against a Phase 1 rendered from the same plan.
+    """
+    _scores(contract, scores)
+    fired = expected_fired(contract, scores) if fired is None else fired
+    if set(fired) != {c.condition_id for c in contract.conditions}:
+        raise KernelError("fired must give exactly the contract's condition ids")
+    decision = expected_decision(contract, fired) if decision is None else decision
+    out: list[str] = []
+    if dissent:
+        out += ["## Scoring Plan Dissent", ""]
+        for dim_id, reason in dissent.items():
+            out += [f"- dimension_id: {_value(dim_id, 'dissent id')}"]
+            out += [f"- reason: {_value(reason, f'dissent reason for {dim_id}')}", ""]
+    out += ["## Dimension Scores", ""]
+    for d in contract.dimensions:
+        out += [f"### {d.id}: {d.name}", "", f"score: {scores[d.id]}", ""]
+    out += ["## Failure Condition Checks", ""]
+    for c in contract.conditions:
+        flag = "true" if fired[c.condition_id] else "false"
+        out += [f"### {c.condition_id}: {c.expression}", "", f"fired: {flag}", ""]
+    out += [
+        "## Review Body",
+        "",
+        _prose(body, "body") if body is not None else _body(contract, scores, plan),
+        "",
+    ]
+    out += ["## Editorial Decision", "", _value(decision, "decision"), ""]
+    return "\n".join(out)
+
+
+def _body(
+    contract: Contract, scores: Mapping[str, str], plan: Mapping[str, Mapping[str, str]] | None
+) -> str:
+    plan = default_plan(contract) if plan is None else plan
+    lines = []
+    for d in contract.dimensions:
+        score = scores[d.id]
+        if score == "pass":
+            lines.append(f"{d.id} ({d.name}) raises no concern.")
+        else:
+            trigger = (plan.get(d.id) or {}).get(f"what_triggers_{score}", "")
+            lines.append(f"{d.id} ({d.name}) scores {score}: {trigger}.")
+    return "\n\n".join(lines)

@@ -1,0 +1,170 @@
+"""From N reviewers' markdown to a decision (wire-format.md, "From lint to decision").
+
+:func:`decide_documents` is the offline path behind ``python -m kernel.decide``'s markdown
+mode: each reviewer's documents are linted and run through the reviewer cycle
+(:mod:`kernel.cycle`); a call the cycle would ask for next (a Phase 1 retry, a restart after a
+multi-dissent) cannot be made offline, so that reviewer ends unusable with the tag the
+exhausted retry carries. The usable reviewers' scores form the matrix for :func:`decide`;
+fewer than ``panel_size`` of them abort the round with ``[PANEL-SHRUNK: …]`` (R9).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from kernel.contract.model import Contract, load_contract
+from kernel.decision.decision import Decision, decide
+from kernel.errors import KernelError, MatrixError
+from kernel.reviewer.cycle import ReviewerState, exhaust, panel_tags, start, step
+from kernel.reviewer.lint.phase1 import lint_phase1
+from kernel.reviewer.lint.phase2 import lint_phase2
+from kernel.reviewer.lint.report import LintReport
+
+__all__ = [
+    "PanelOutcome",
+    "ReviewerResult",
+    "decide_documents",
+    "finding_lines",
+    "text_lines",
+]
+
+
+@attrs.frozen
+class ReviewerResult:
+    role: str
+    #: The Phase 1 lint (``None`` when no Phase 1 text was given).
+    phase1: LintReport | None
+    #: The Phase 2 lint (``None`` when Phase 1 failed, so Phase 2 never counted).
+    phase2: LintReport | None
+    state: ReviewerState
+
+    @property
+    def report(self) -> LintReport:
+        """The report that decided this reviewer's fate."""
+        if self.phase2 is not None:
+            return self.phase2
+        assert self.phase1 is not None
+        return self.phase1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "role": self.role,
+            "usable": self.state.usable,
+            "tag": self.state.tag,
+            "phase1": self.phase1.to_dict() if self.phase1 is not None else None,
+            "phase2": self.phase2.to_dict() if self.phase2 is not None else None,
+        }
+
+
+@attrs.frozen
+class PanelOutcome:
+    #: ``None`` when the round aborted.
+    decision: Decision | None
+    #: ``[PROTOCOL-VIOLATION: …]`` per unusable reviewer, then ``[PANEL-SHRUNK: …]``.
+    tags: tuple[str, ...]
+    #: (role, the report that decided the reviewer) in reviewer order.
+    reviewers: tuple[tuple[str, LintReport], ...]
+    details: tuple[ReviewerResult, ...]
+    #: The usable reviewers' scores (dimension id → scores in reviewer order) that were
+    #: decided on; ``None`` when the round aborted.
+    matrix: Mapping[str, list[str]] | None = None
+
+    @property
+    def aborted(self) -> bool:
+        return self.decision is None
+
+    def to_dict(self) -> dict[str, Any]:
+        """``Decision.to_dict()`` at the top level (all ``None`` on an abort), plus
+        ``reviewers`` and ``tags`` (api.md, ``kernel.decide``)."""
+        if self.decision is not None:
+            out = self.decision.to_dict()
+        else:
+            keys = ("action", "condition_id", "fallback", "fired", "counts", "thresholds")
+            out = dict.fromkeys(keys)
+        out["reviewers"] = [r.to_dict() for r in self.details]
+        out["tags"] = list(self.tags)
+        return out
+
+
+def _review(contract: Contract, role: str, phase2: str, phase1: str | None) -> ReviewerResult:
+    state = start(role, contract.contract_id)
+    report1: LintReport | None = None
+    if phase1 is not None:
+        report1 = lint_phase1(phase1, contract)
+        state = step(state, report1)
+        if state.next_call != "phase2":
+            return ReviewerResult(role, report1, None, exhaust(state))
+    else:
+        state = attrs.evolve(state, stage="phase2")
+    report2 = lint_phase2(phase2, contract, phase1)
+    return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
+
+
+def decide_documents(
+    contract: Contract | Mapping[str, Any] | str,
+    reviewers: Sequence[tuple[str, str, str | None]],
+) -> PanelOutcome:
+    """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort.
+
+    A ``None`` Phase 1 text skips the consistency check (the Phase 2 report carries a
+    warning saying so). More reviewers than ``panel_size`` or repeated roles are a
+    :class:`KernelError`.
+    """
+    contract = load_contract(contract)
+    if len(reviewers) > contract.panel_size:
+        raise MatrixError(
+            f"{len(reviewers)} reviewers for panel_size={contract.panel_size}: more scores "
+            "than the panel (R9)"
+        )
+    roles = [r[0] for r in reviewers]
+    if len(set(roles)) != len(roles):
+        raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
+    details = tuple(_review(contract, role, p2, p1) for role, p2, p1 in reviewers)
+    tags = panel_tags([d.state for d in details], contract.panel_size)
+    decision: Decision | None = None
+    matrix: dict[str, list[str]] | None = None
+    if not any(t.startswith("[PANEL-SHRUNK") for t in tags):
+        matrix = {
+            d.id: [r.phase2.scores[d.id] for r in details if r.phase2 and r.phase2.scores]
+            for d in contract.dimensions
+        }
+        decision = decide(contract, matrix)
+    return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
+
+
+def finding_lines(
+    outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | None]]
+) -> list[str]:
+    """``file:line: CODE message`` per finding; ``sources`` maps each role to its
+    (Phase 2 file, Phase 1 file)."""
+    lines: list[str] = []
+    for r in outcome.details:
+        p2_file, p1_file = sources.get(r.role, (r.role, None))
+        for file, report in ((p1_file or f"{r.role} (phase 1)", r.phase1), (p2_file, r.phase2)):
+            if report is None:
+                continue
+            for f in report.findings:
+                where = file if f.line is None else f"{file}:{f.line}"
+                message = f.message if f.severity == "error" else f"{f.severity}: {f.message}"
+                lines.append(f"{where}: {f.code} {message}")
+    return lines
+
+
+def text_lines(outcome: PanelOutcome, sources: Mapping[str, tuple[str, str | None]]) -> list[str]:
+    """Text output: the findings (:func:`finding_lines`), then the tags, then the decision
+    and fired table."""
+    lines = finding_lines(outcome, sources)
+    lines += list(outcome.tags)
+    if outcome.decision is not None:
+        d = outcome.decision
+        how = "R5 fallback: nothing fired" if d.fallback else f"decided by {d.condition_id}"
+        lines.append(f"{d.action} ({how})")
+        for cid, flag in d.fired.items():
+            lines.append(
+                f"  {cid}: {'fired' if flag else 'not fired'} "
+                f"({d.counts[cid]} reviewer(s), {d.thresholds[cid]} needed)"
+            )
+    return lines

@@ -1,0 +1,169 @@
+"""The HTML report: parses as HTML, is self-contained (no script, no external reference) and
+shows the numbers the analysis computed."""
+
+from __future__ import annotations
+
+import copy
+import html
+from html.parser import HTMLParser
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from support.strategies import contracts
+from test_analysis_diff import BIG_NEW, BIG_OLD, SWAP_NEW, SWAP_OLD
+from test_analysis_space import NO_FALLBACK, NON_MONOTONE, SHADOWED
+
+from kernel.analysis import analyze, analyze_diff, parse_prior, probabilities
+from kernel.analysis.html import html_analysis, html_diff
+from kernel.contract.model import load_contract
+
+#: Elements that never close (HTML "void" elements).
+VOID = {"meta", "br", "hr", "img", "input", "link", "area", "base", "col", "source", "wbr"}
+#: Elements that load or run something from elsewhere.
+FORBIDDEN = {"script", "iframe", "object", "embed", "img", "link", "base", "frame", "audio",
+             "video", "source", "use", "image", "foreignobject"}  # fmt: skip
+SVG_VOID = {"rect", "line", "path", "circle"}
+
+
+class _Checker(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.stack: list[str] = []
+        self.tags: list[str] = []
+        self.attributes: list[tuple[str, str]] = []
+        self.problems: list[str] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes += [(k, v or "") for k, v in attrs]
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append(tag)
+        self.attributes += [(k, v or "") for k, v in attrs]
+
+    def handle_endtag(self, tag: str) -> None:
+        if not self.stack or self.stack[-1] != tag:
+            self.problems.append(f"</{tag}> closes {self.stack[-1:] or 'nothing'}")
+        else:
+            self.stack.pop()
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def check_page(page: str) -> _Checker:
+    """Well-formed, self-contained, script-free."""
+    assert page.startswith("<!DOCTYPE html>")
+    checker = _Checker()
+    checker.feed(page)
+    checker.close()
+    assert checker.problems == [] and checker.stack == []
+    assert "<script" not in page.lower()
+    assert not FORBIDDEN & set(checker.tags)
+    for name, value in checker.attributes:
+        assert not name.startswith("on"), name  # no event handlers
+        assert name not in {"src", "href", "xlink:href", "action", "srcset", "data"}, name
+        lowered = value.lower()
+        assert "url(" not in lowered and "//" not in lowered, value
+        assert not any(scheme in lowered for scheme in ("http:", "https:", "javascript:", "data:"))
+    style = page[page.index("<style>") : page.index("</style>")]
+    assert "url(" not in style and "@import" not in style
+    return checker
+
+
+def check_no_reference_text(page: str) -> None:
+    lowered = page.lower()
+    assert "http:" not in lowered and "https:" not in lowered and "//" not in page
+    assert "src=" not in lowered and "href=" not in lowered
+
+
+@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, SHADOWED, NO_FALLBACK])
+def test_analysis_page(data: Any) -> None:
+    a = analyze(data)
+    page = html_analysis(a, "contract.json")
+    check_no_reference_text(page)
+    text = " ".join(check_page(page).text)
+    for o in a.outcomes:
+        assert f"{o.matrices:,}" in text
+    for f in a.findings:
+        assert f.code in text
+    for c in a.unreachable:
+        assert c in text
+    assert page.count("<svg") >= 1 + sum(o.example is not None for o in a.outcomes)
+
+
+def test_tiny_shares_get_a_visible_bar_on_the_log_scale() -> None:
+    page = html_analysis(analyze("reviewer/full"), "reviewer/full")
+    # F0 decides 7,776 of 847 billion matrices: its bar is drawn, with its share.
+    assert "F0 accept: 7,776 of 847,288,609,443 matrices" in page
+    assert "9.178e-07 %" in page and "1e-7 %" in page
+
+
+def test_probabilities_section() -> None:
+    contract = load_contract("reviewer/full")
+    chances = probabilities(contract, parse_prior("pass=0.7,warn=0.2,block=0.1"))
+    page = html_analysis(analyze(contract), "reviewer/full", chances)
+    check_page(page)
+    assert "Probabilities under the prior" in page
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [(SWAP_OLD, SWAP_NEW), (BIG_OLD, BIG_NEW), (BIG_OLD, BIG_OLD), ("reviewer/full", None)],
+)
+def test_diff_page(old: Any, new: Any) -> None:
+    if new is None:
+        new = load_contract(old).to_dict()
+        new["failure_conditions"][1]["cross_reviewer_quantifier"] = "any"
+    d = analyze_diff(old, new)
+    page = html_diff(d, "old.json", "new.json")
+    check_no_reference_text(page)
+    text = " ".join(check_page(page).text)
+    assert f"{d.changed:,}" in text
+    for t in d.rows:
+        assert html.escape(f"{t.old} -> {t.new}: {t.matrices:,} matrices") in page
+    moved = [t for t in d.rows if t.old != t.new]
+    assert page.count("score grid:") == len(moved)
+    if not moved:
+        assert "No matrix changes outcome." in text
+
+
+@given(contracts(max_dimensions=3, max_conditions=4, panel_sizes=st.integers(1, 2)))
+def test_generated_contracts_give_self_contained_pages(data: dict[str, Any]) -> None:
+    check_no_reference_text(html_analysis(analyze(data), "c.json"))
+    new = copy.deepcopy(data)
+    for c in new["failure_conditions"]:
+        c["cross_reviewer_quantifier"] = "any"
+    page = html_diff(analyze_diff(data, new), "a.json", "b.json")
+    check_page(page)
+    check_no_reference_text(page)
+
+
+def test_user_text_is_escaped() -> None:
+    page = html_analysis(analyze("reviewer/full"), '<script>alert(1)</script>"x')
+    check_page(page)
+    assert "&lt;script&gt;" in page
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "<script>x</script>",
+        '<img src="x.png">',
+        '<a href="page.html">x</a>',
+        '<svg><use href="#a"/></svg>',
+        '<div style="background: url(x.png)">x</div>',
+        '<div onclick="x()">x</div>',
+        "<div><span></div></span>",
+        "<div>",
+    ],
+)
+def test_the_checker_rejects_what_it_must(bad: str) -> None:
+    page = html_analysis(analyze("reviewer/full"), "c.json").replace("<body>", "<body>" + bad)
+    with pytest.raises(AssertionError):
+        check_page(page)

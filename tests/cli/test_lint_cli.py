@@ -1,0 +1,102 @@
+"""python -m kernel.lint: output formats and exit codes."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from kernel.cli.lint import detect_phase, main
+from kernel.cli.scaffold import run
+from kernel.contract.model import load_contract
+from kernel.reviewer.render import render_phase1, render_phase2
+
+FULL = load_contract("reviewer/full")
+SCORES = {"D1": "block", "D2": "warn", "D3": "pass", "D4": "pass", "D5": "warn"}
+
+
+@pytest.fixture
+def docs(tmp_path: Path) -> dict[str, Path]:
+    p1 = tmp_path / "eic.phase1.md"
+    p1.write_text(render_phase1(FULL), encoding="utf-8")
+    p2 = tmp_path / "eic.phase2.md"
+    p2.write_text(render_phase2(FULL, SCORES), encoding="utf-8")
+    bad = tmp_path / "bad.md"
+    bad.write_text(render_phase2(FULL, SCORES).replace("score: warn", "score: meh"), "utf-8")
+    latin1 = tmp_path / "latin1.md"
+    latin1.write_bytes("## Contract Paraphrase\n\ncaf\xe9\n".encode("latin-1"))
+    return {"p1": p1, "p2": p2, "bad": bad, "latin1": latin1}
+
+
+def _run(argv: list[str]) -> int:
+    return run(main, argv)
+
+
+def test_phase2_ok(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code = _run([str(docs["p2"]), "--contract", "reviewer/full", "--phase1", str(docs["p1"])])
+    assert code == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_phase2_without_phase1_warns(
+    docs: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _run([str(docs["p2"]), "--contract", "reviewer/full"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{docs['p2']}: P2-043 warning: consistency")
+
+
+def test_failure_text(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code = _run([str(docs["bad"]), "--contract", "reviewer/full", "--phase1", str(docs["p1"])])
+    assert code == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == f"{docs['bad']}:9: P2-014 score 'meh' for D2 is not one of block, warn, pass"
+
+
+def test_json(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    code = _run([str(docs["p1"]), "--contract", "reviewer/full", "--format", "json"])
+    assert code == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["phase"] == 1 and data["ok"] is True and data["findings"] == []
+
+
+def test_forced_phase(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run([str(docs["p2"]), "--contract", "reviewer/full", "--phase", "1"]) == 1
+    assert "P1-001" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["missing.md", "--contract", "reviewer/full"],
+        ["{latin1}", "--contract", "reviewer/full"],
+        ["{p2}", "--contract", "reviewer/full", "--phase", "3"],
+        ["{p1}", "--contract", "reviewer/full", "--phase", "1", "--phase1", "{p1}"],
+        ["{p2}"],
+    ],
+)
+def test_usage_and_unreadable_exit_2(
+    docs: dict[str, Path], argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.format(**{k: str(v) for k, v in docs.items()}) for a in argv]
+    with pytest.raises(SystemExit) as exc:
+        raise SystemExit(_run(argv))
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err
+    if "latin1" in argv[0]:
+        assert "not UTF-8" in err
+
+
+def test_contract_errors(docs: dict[str, Path], tmp_path: Path) -> None:
+    invalid = tmp_path / "invalid.json"
+    invalid.write_text('{"contract_id": "x"}', encoding="utf-8")
+    assert _run([str(docs["p1"]), "--contract", str(invalid)]) == 1
+    assert _run([str(docs["p1"]), "--contract", str(tmp_path / "none.json")]) == 2
+
+
+def test_detect_phase() -> None:
+    assert detect_phase(render_phase1(FULL)) == 1
+    assert detect_phase(render_phase2(FULL, SCORES)) == 2
+    assert detect_phase("```\n## Review Body\n```\n") == 1

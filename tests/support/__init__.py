@@ -1,0 +1,1 @@
+"""Helpers shared by the tests: strategies, oracles and paths."""

@@ -1,0 +1,145 @@
+"""kernel.markdown: CommonMark lines, structural headings, key: value lines."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+from markdown_it import MarkdownIt
+
+from kernel.text.markdown import (
+    collapse,
+    key_values,
+    parse_document,
+    plain_words_text,
+    split_lines,
+)
+
+SEPARATORS = ("\n", "\r\n", "\r", "\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c", "\x1e")
+
+
+def _oracle_lines(text: str) -> list[str]:
+    """CommonMark line splitting written as a character loop."""
+    lines: list[str] = []
+    current: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch == "\r":
+            lines.append("".join(current))
+            current = []
+            i += 2 if text[i + 1 : i + 2] == "\n" else 1
+            continue
+        if ch == "\n":
+            lines.append("".join(current))
+            current = []
+        else:
+            current.append(ch)
+        i += 1
+    lines.append("".join(current))
+    return lines
+
+
+@given(st.lists(st.one_of(st.sampled_from(SEPARATORS), st.text(max_size=5))).map("".join))
+def test_split_lines_matches_oracle(text: str) -> None:
+    assert split_lines(text) == _oracle_lines(text)
+
+
+def test_only_commonmark_line_endings() -> None:
+    for sep in ("\u2028", "\u2029", "\u0085", "\x0b", "\x0c", "\x1c"):
+        assert split_lines(f"a{sep}b") == [f"a{sep}b"]
+    assert split_lines("a\r\nb\rc\nd") == ["a", "b", "c", "d"]
+
+
+def _oracle_headings(text: str) -> list[tuple[int, int, str, bool]]:
+    """(line, level, title, structural) from a full parse, nesting read from token levels."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    tokens = MarkdownIt("commonmark").parse(text)
+    out = []
+    stack: list[str] = []
+    for i, tok in enumerate(tokens):
+        if tok.nesting == 1 and tok.type != "heading_open" and tok.type != "paragraph_open":
+            stack.append(tok.type)
+        elif tok.nesting == -1 and tok.type not in ("heading_close", "paragraph_close"):
+            stack.pop()
+        if tok.type == "heading_open":
+            assert tok.map is not None
+            structural = not any(t in ("blockquote_open", "list_item_open") for t in stack)
+            title = " ".join(tokens[i + 1].content.replace("\t", " ").split(" "))
+            out.append((tok.map[0] + 1, int(tok.tag[1]), " ".join(title.split(" ")), structural))
+    return out
+
+
+FRAGMENTS = (
+    "## A",
+    "### B c",
+    "# T",
+    "```",
+    "~~~",
+    "    ## code",
+    "> ## quoted",
+    "- ## listed",
+    "<!--",
+    "-->",
+    "<div>",
+    "</div>",
+    "",
+    "text",
+    "---",
+    "===",
+    "1. item",
+    "  ## indented two",
+)
+
+
+@given(st.lists(st.sampled_from(FRAGMENTS), max_size=25).map("\n".join))
+def test_headings_match_full_parse(text: str) -> None:
+    doc = parse_document(text)
+    mine = [(b.line, b.level, b.title, b.structural) for b in doc.blocks if b.kind == "heading"]
+    oracle = [(line, level, collapse(t), s) for line, level, t, s in _oracle_headings(text)]
+    assert mine == oracle
+
+
+def test_headings_in_code_html_and_quotes_are_text() -> None:
+    text = "```\n## A\n```\n\n    ## B\n\n<!--\n## C\n-->\n\n> ## D\n\n## E\n"
+    doc = parse_document(text)
+    structural = [(b.line, b.title) for b in doc.blocks if b.structural]
+    assert structural == [(13, "E")]
+
+
+def test_bom_and_crlf_line_numbers() -> None:
+    doc = parse_document("\ufeff## A\r\n\r\nkey: v\r\n")
+    assert [(b.kind, b.line) for b in doc.blocks] == [("heading", 1), ("paragraph", 3)]
+    assert doc.blocks[0].title == "A"
+
+
+def test_collapse_only_spaces_and_tabs() -> None:
+    assert collapse("  Review \t  Body ") == "Review Body"
+    assert collapse("Review\u00a0Body") == "Review\u00a0Body"
+    assert collapse("Review\u2003Body") == "Review\u2003Body"
+
+
+def test_key_values() -> None:
+    text = (
+        "- dimension_id: D1\n- **what_to_look_for**: a\n1. `what_triggers_block`:  b c  \n"
+        "+ empty:\n\nscore: block\nlazy: x\n\n> quoted: no\n\n```\nfenced: no\n```\n"
+        "**bold:** not a key\nnot a key line\n"
+    )
+    kvs = [(kv.key, kv.value, kv.line) for kv in key_values(parse_document(text).blocks)]
+    assert kvs == [
+        ("dimension_id", "D1", 1),
+        ("what_to_look_for", "a", 2),
+        ("what_triggers_block", "b c", 3),
+        ("empty", "", 4),
+        ("score", "block", 6),
+        ("lazy", "x", 7),
+    ]
+
+
+def test_plain_words_skip_inline_html_and_code_blocks() -> None:
+    doc = parse_document(
+        "Seen *word* `code`\n\n<!-- hidden -->\n\n```\nfenced\n```\n\nx <!-- gone --> y\n"
+    )
+    text = plain_words_text(doc.blocks)
+    assert "word" in text and "code" in text and "x" in text
+    assert "hidden" not in text and "fenced" not in text and "gone" not in text
