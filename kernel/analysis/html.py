@@ -42,6 +42,7 @@ h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding
 h3 { font-size: 15px; margin: 18px 0 6px; }
 .sub { color: #555; margin: 0 0 12px; }
 .num { font-variant-numeric: tabular-nums; text-align: right; word-break: break-all; }
+.share { white-space: nowrap; }
 table { border-collapse: collapse; margin: 8px 0; }
 th, td { border-bottom: 1px solid #e5e5e5; padding: 4px 10px; text-align: left;
   vertical-align: top; }
@@ -142,7 +143,7 @@ def _share_chart(groups: Sequence[tuple[str, Sequence[_Bar]]], space: int, title
 
     parts = [_text(0, 16, title, size=13, fill="#444")]
     decades = high - low
-    step = 1 if decades <= 10 else 2 if decades <= 20 else math.ceil(decades / 10)
+    step = max(1, math.ceil(decades * 64 / bar_w))  # labels at least 64 px apart
     axis_y = height - 26
     for k in range(low, high + 1):
         x = x_of(k)
@@ -343,7 +344,7 @@ def _outcome_table(a: Analysis) -> str:
         f"<tr><td>{_e(o.key)}</td><td>{_e(_short(o.action))}"
         f"{' (R5 fallback)' if o.key == NONE and o.action else ''}</td>"
         f'<td class="num">{o.matrices:,}</td>'
-        f'<td class="num">{percent(o.matrices, a.space)} %</td></tr>'
+        f'<td class="num share">{percent(o.matrices, a.space)} %</td></tr>'
         for o in a.outcomes
     )
     return (
@@ -459,7 +460,7 @@ def html_diff(d: Diff, old_source: str, new_source: str) -> str:
         f"<tr><td>{_e(t.old)}</td><td>{_e(t.new)}</td>"
         f"<td>{_e(_actions(t.old_action, t.new_action))}</td>"
         f'<td class="num">{t.matrices:,}</td>'
-        f'<td class="num">{percent(t.matrices, d.space)} %</td></tr>'
+        f'<td class="num share">{percent(t.matrices, d.space)} %</td></tr>'
         for t in [*moved, *(t for t in d.rows if t.old == t.new)]
     )
     body = [
