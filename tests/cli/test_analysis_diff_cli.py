@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ from test_analysis_diff import SWAP_NEW, SWAP_OLD
 from test_analysis_html import check_no_reference_text, check_page
 from test_analysis_space import _template
 
+from kernel.cli import analyze as cli
 from kernel.contract.model import load_contract
 from kernel.decision.decision import decide
 from kernel.errors import ContractError
@@ -88,3 +91,21 @@ def test_bad_pairs_exit_1(
 def test_usage_and_unreadable_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = _run(argv, capsys)
     assert code == 2 and err and "Traceback" not in err
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_on_a_terminal_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setattr(cli, "PROGRESS_AFTER", 0.0)
+    assert cli.main(["reviewer/full", "--diff", AMENDED, "--format", "json"]) == 0
+    shown = terminal.getvalue()
+    assert "analyze: columns" in shown and "analyze: panels" in shown and shown.endswith("\r")
+    pipe = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", pipe)
+    assert cli.main(["reviewer/full", "--diff", AMENDED]) == 0
+    assert pipe.getvalue() == ""
