@@ -107,6 +107,19 @@ QUANTIFIER_NEW["failure_conditions"][0]["cross_reviewer_quantifier"] = "majority
 EXPRESSION_NEW = copy.deepcopy(SWAP_OLD)
 EXPRESSION_NEW["failure_conditions"][1]["expression"] = "D2 scores 'block'"
 EXPRESSION_NEW["failure_conditions"][2]["action"] = "editorial_decision=minor_revision"
+# D2 moves from mandatory to high: the old contract's interchangeable mandatory pair is not
+# interchangeable in the joint table.
+PRIORITY_OLD = _template(
+    panel_size=2,
+    acceptance_dimensions=_dims("mandatory", "mandatory", "normal"),
+    failure_conditions=[
+        _condition("F1", 90, "any mandatory dimension scores 'block'", "any", "reject"),
+        _condition("F2", 70, "any high-priority dimension scores 'warn'", "any", "major_revision"),
+        _condition("F0", 10, "every mandatory dimension scores 'pass'", "all", "accept"),
+    ],
+)
+PRIORITY_NEW = copy.deepcopy(PRIORITY_OLD)
+PRIORITY_NEW["acceptance_dimensions"][1]["priority"] = "high"
 # 3 dimensions x 3 reviewers: 19,683 matrices; priorities change and dimensions reorder.
 BIG_OLD = _template(
     panel_size=3,
@@ -135,6 +148,8 @@ BIG_NEW["acceptance_dimensions"].reverse()
 @example((SWAP_OLD, QUANTIFIER_NEW))
 @example((SWAP_OLD, EXPRESSION_NEW))
 @example((EXPRESSION_NEW, SWAP_OLD))
+@example((PRIORITY_OLD, PRIORITY_NEW))
+@example((PRIORITY_NEW, PRIORITY_OLD))
 def test_diff_matches_brute_force(pair: tuple[dict[str, Any], dict[str, Any]]) -> None:
     check_diff(*pair)
 
