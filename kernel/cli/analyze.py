@@ -82,6 +82,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "What can a contract decide? Exact counts over every possible scoring matrix.",
         with_format=False,
     )
+    parser.epilog = (
+        "Exit status: 0 no error finding; 1 an error finding (AN-2, AN-3, AN-4), an invalid "
+        "contract, or an analysis refused as too large; 2 usage errors and unreadable input. "
+        "With --diff: 0 whenever the report was produced."
+    )
     parser.add_argument(
         "--format",
         choices=("text", "json", "html"),
