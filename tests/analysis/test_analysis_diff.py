@@ -234,3 +234,27 @@ def test_renamed_dimension_is_named() -> None:
     new["acceptance_dimensions"][4]["id"] = "D9"
     with pytest.raises(KernelError, match=r"only in .* \(old\): D5; only in .* \(new\): D9"):
         analyze_diff("reviewer/full", new)
+
+
+junk = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=6,
+)
+
+
+@given(
+    st.one_of(small_contracts, junk, st.sampled_from(["reviewer/full", "no/such/template"])),
+    st.one_of(small_contracts, junk, st.sampled_from(["reviewer/full"])),
+)
+@example("reviewer/full", _template(panel_size=10**100))
+@example(_template(panel_size=10**100), _template(panel_size=10**100))
+def test_diff_raises_only_kernel_errors(old: Any, new: Any) -> None:
+    try:
+        d = analyze_diff(old, new)
+    except KernelError as exc:
+        assert exc.message
+    else:
+        assert sum(d.transitions.values()) == d.space
