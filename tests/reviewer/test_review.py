@@ -25,9 +25,7 @@ def _signed(phase2: str, role: str) -> str:
 
 def _panel(scores: list[dict[str, str]]) -> list[tuple[str, str, str | None]]:
     p1 = render_phase1(FULL)
-    return [
-        (r, _signed(render_phase2(FULL, s), r), p1) for r, s in zip(ROLES, scores, strict=True)
-    ]
+    return [(r, _signed(render_phase2(FULL, s), r), p1) for r, s in zip(ROLES, scores, strict=True)]
 
 
 def _column(**kw: str) -> dict[str, str]:
