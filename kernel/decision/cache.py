@@ -7,20 +7,23 @@ contracts:
 
 * a shipped template name maps to its compiled contract, compiled once per process (the
   installed template file is read once too, :mod:`kernel.contract.templates`);
-* a ``dict`` is looked up by *content*: the key is its ``repr()``, which shows every nested
-  value with its type (a tuple is not a list, ``True`` is not ``1``, ``5.0`` is not ``5``),
-  and a hit must also compare equal to a private deep copy taken when the entry was made.
-  A mapping mutated in place therefore has a different key, and never meets the contract
-  compiled from its old content. The cache keeps the :data:`CACHE_SIZE` most recently used
-  contracts (LRU). Measured key cost on ``reviewer/full``: see ``benchmarks/bench_decide_cache.py``.
+* a ``dict`` is looked up by *content*: the key is ``marshal.dumps(mapping, 2)``, an exact
+  encoding of built-in values that keeps their types (a tuple is not a list, ``True`` is not
+  ``1``, ``5.0`` is not ``5``). Equal keys mean equal content, so a mapping mutated in place
+  has a different key and never meets the contract compiled from its old content. (Format 2
+  writes no back-references, so the bytes do not depend on reference counts; a string that
+  gets interned later changes the key, which costs one recompilation, never a stale hit.)
+  The cache keeps the :data:`CACHE_SIZE` most recently used contracts (LRU). The key costs
+  about 3x a decision on ``reviewer/full`` (``benchmarks/bench_decide_cache.py``).
 
-Other sources (a path, a mapping that is not a ``dict``) are compiled on every call: a file
-may change between calls, and an arbitrary mapping need not show its content in ``repr()``.
+Other sources are compiled on every call: a path (the file may change between calls), a
+mapping that is not a ``dict``, and a dict holding anything marshal cannot encode exactly (a
+subclass of a built-in type, a custom object), whose content a key could not pin down.
 """
 
 from __future__ import annotations
 
-import copy
+import marshal
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping
@@ -33,10 +36,12 @@ __all__ = ["CACHE_SIZE", "cache_clear", "cache_info", "compiled"]
 
 #: How many compiled contracts built from dicts are kept (least recently used dropped first).
 CACHE_SIZE: Final = 128
+#: marshal format 2: no back-references, so the bytes do not depend on reference counts.
+_MARSHAL_VERSION: Final = 2
 
 _lock = threading.Lock()
-#: repr(mapping) → (deep copy of the mapping, its compiled contract), oldest first.
-_by_content: OrderedDict[str, tuple[dict[str, Any], Contract]] = OrderedDict()
+#: marshal key of the dict → its compiled contract, least recently used first.
+_by_content: OrderedDict[bytes, Contract] = OrderedDict()
 _by_name: dict[str, Contract] = {}
 
 
@@ -54,18 +59,17 @@ def compiled(source: Contract | Mapping[str, Any] | str) -> Contract:
     if type(source) is not dict:
         return load_contract(source)
     try:
-        key = repr(source)
-        with _lock:
-            entry = _by_content.get(key)
-            if entry is not None and entry[0] == source:
-                _by_content.move_to_end(key)
-                return entry[1]
-        snapshot = copy.deepcopy(source)
-    except Exception:  # a value that cannot be shown, compared or copied: no caching
+        key = marshal.dumps(source, _MARSHAL_VERSION)
+    except (ValueError, RecursionError):  # a value marshal cannot encode, or nested too deeply
         return load_contract(source)
-    contract = load_contract(snapshot)
     with _lock:
-        _by_content[key] = (snapshot, contract)
+        found = _by_content.get(key)
+        if found is not None:
+            _by_content.move_to_end(key)
+            return found
+    contract = load_contract(source)
+    with _lock:
+        _by_content[key] = contract
         _by_content.move_to_end(key)
         while len(_by_content) > CACHE_SIZE:
             _by_content.popitem(last=False)

@@ -8,6 +8,8 @@ the offending entry.
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -56,19 +58,20 @@ def decide_many(
     """
     if type(contract) is not Contract:
         contract = compiled(contract)
+    matrices = matrices if type(matrices) is list else list(matrices)
     lookup = engine_for(contract).lookup
-    out: list[Decision] = []
-    append = out.append
-    for i, matrix in enumerate(matrices):
-        found = lookup(matrix) if lookup is not None else None
-        if found is None:
-            try:
-                found = _decide_slowly(contract, matrix)
-            except KernelError as exc:
-                _prefix(exc, f"matrices[{i}]: ")
-                raise
-        append(found)
-    return out
+    found: list[Decision | None] = (
+        list(map(lookup, matrices)) if lookup is not None else [None] * len(matrices)
+    )
+    if any(map(operator.is_, found, itertools.repeat(None))):
+        for i, decision in enumerate(found):
+            if decision is None:
+                try:
+                    found[i] = _decide_slowly(contract, matrices[i])
+                except KernelError as exc:
+                    _prefix(exc, f"matrices[{i}]: ")
+                    raise
+    return found  # type: ignore[return-value]  # no None is left
 
 
 def _prefix(error: KernelError, where: str) -> None:
