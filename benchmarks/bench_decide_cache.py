@@ -33,7 +33,7 @@ except ImportError:  # pragma: no cover - run from a source tree without an inst
     import kernel
 
 import timing  # noqa: E402
-from timing import Row, compare, human, row  # noqa: E402
+from timing import Row, compare, human  # noqa: E402
 
 SECTION = "decide_cache"
 SEED = 20260501
@@ -92,7 +92,7 @@ def measure(quick: bool) -> tuple[list[Row], dict[str, float]]:
     base = medians["decide(Contract)"]
     case = f"reviewer/full, {len(ms)} matrices"
     rows = [
-        row(SECTION, case, name, ns, note=f"{ns / base:.2f}x decide(Contract)", kernel=True)
+        {"case": case, "impl": name, "median_ns": ns, "note": f"{ns / base:.2f}x decide(Contract)"}
         for name, ns in medians.items()
     ]
     return rows, medians

@@ -447,3 +447,8 @@ def test_from_jsonl_names_a_later_line() -> None:
     lines[3] = lines[3].replace('"next":"', '"next":"not-', 1)
     with pytest.raises(KernelError, match="line 4: not a round event"):
         rnd.from_jsonl("\n".join(lines))
+
+
+def test_the_shipped_schema_is_a_valid_draft_2020_12_schema() -> None:
+    Draft202012Validator.check_schema(rnd.event_schema())
+    assert rnd.event_schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
