@@ -3,20 +3,27 @@
 Decides from a scoring matrix, or lints each reviewer's Phase 2 document (with its Phase 1
 document) and decides from the usable ones. Exit 0 with a decision, 1 when the round aborts
 (violation, shrunk panel, bad matrix, invalid contract), 2 for usage or unreadable input.
+
+``--synthesis SYNTH.md`` also checks a written synthesis against the decision (R17) and exits 1
+when it disagrees. ``--matrix FILE.jsonl`` (the ``.jsonl`` suffix selects it) decides one
+matrix per line and writes one JSON decision per line, in input order; at the first line that
+is not JSON (exit 2) or not a matrix this contract can decide (exit 1) it stops and names that
+line on standard error, so standard output holds exactly the decisions of the lines before it.
 """
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Parser, dump_json
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
 from kernel.contract.model import Contract, ContractInputError, load_contract
 from kernel.decision.decision import Decision, decide
 from kernel.errors import KernelError
-from kernel.io import load_json_file, read_text
+from kernel.io import InputError, load_json_file, loads_strict, read_text
 
 
 def format_decision(contract: Contract, decision: Decision) -> str:
@@ -65,13 +72,22 @@ def _aborted(error: KernelError, extra: dict[str, Any], fmt: str) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser("python -m kernel.decide", "Decide an editorial round from a contract.")
     parser.add_argument("--contract", required=True, help="contract file or template name")
-    parser.add_argument("--matrix", help="JSON file: dimension id -> list of panel_size scores")
+    parser.add_argument(
+        "--matrix",
+        help="JSON file: dimension id -> list of panel_size scores; a .jsonl file holds one "
+        "matrix per line and gets one JSON decision per line",
+    )
     parser.add_argument("documents", nargs="*", help="Phase 2 documents (markdown)")
     parser.add_argument(
         "--phase1", action="append", default=[], help="Phase 1 document of the preceding reviewer"
     )
     parser.add_argument(
         "--explain", action="store_true", help="show which single-score changes flip the action"
+    )
+    parser.add_argument(
+        "--synthesis",
+        metavar="SYNTH.md",
+        help="check a written synthesis against the decision (R17); exit 1 if it disagrees",
     )
     args = parser.parse_intermixed_args(argv)
     if (args.matrix is None) == (not args.documents):
@@ -83,6 +99,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
     if args.matrix is not None and args.phase1:
         parser.error("--phase1 goes with Phase 2 documents, not with --matrix")
+    batch = args.matrix is not None and args.matrix.lower().endswith(".jsonl")
+    if batch and (args.explain or args.synthesis):
+        parser.error("--matrix FILE.jsonl decides many matrices: no --explain or --synthesis")
 
     try:
         contract = load_contract(args.contract)
@@ -91,6 +110,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KernelError as exc:
         return _aborted(exc, {}, args.format)
 
+    if batch:
+        return _decide_lines(contract, args.matrix)
     extra: dict[str, Any] = {}
     if args.matrix is not None:
         matrix = load_json_file(args.matrix)
@@ -126,14 +147,54 @@ def main(argv: Sequence[str] | None = None) -> int:
         used = matrix if args.matrix is not None else outcome.matrix
         assert used is not None  # a decision was made, so the matrix exists
         explanation = sensitivity(contract, used)
+    synthesis = None
+    if args.synthesis is not None:
+        from kernel.reviewer.synthesis import check_synthesis
+
+        synthesis = check_synthesis(contract, decision, read_text(args.synthesis))
     if args.format == "json":
         out: dict[str, Any] = {**decision.to_dict(), **extra}
         out.setdefault("tags", [])
         if explanation is not None:
             out["explain"] = explanation.to_dict()
+        if synthesis is not None:
+            out["synthesis"] = {"file": args.synthesis, **synthesis.to_dict()}
         dump_json(out)
     else:
         print(format_decision(contract, decision))
         if explanation is not None:
             print(format_sensitivity(explanation))
+        if synthesis is not None:
+            for f in synthesis.findings:
+                where = args.synthesis if f.line is None else f"{args.synthesis}:{f.line}"
+                print(f"{where}: {f.code} {f.message}")
+            verdict = "agrees with" if synthesis.ok else "DISAGREES with"
+            print(f"synthesis: {args.synthesis} {verdict} the decision")
+    return EXIT_OK if synthesis is None or synthesis.ok else EXIT_FAILED
+
+
+def _decide_lines(contract: Contract, path: str) -> int:
+    """``--matrix FILE.jsonl``: one JSON decision per input line, stopping at the first bad
+    line."""
+    lines = read_text(path).split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    for number, line in enumerate(lines, start=1):
+        where = f"{path}:{number}"
+        try:
+            matrix = loads_strict(line, source=where)
+        except InputError as exc:
+            message = exc.message.replace(f"{where}:1:", f"{where}:", 1)
+            print(f"error: {message} (nothing after line {number} was read)", file=sys.stderr)
+            return EXIT_USAGE
+        try:
+            decision = decide(contract, matrix)
+        except KernelError as exc:
+            tag = f" {exc.tag}" if exc.tag else ""
+            print(
+                f"error: {where}: {exc.message}{tag} (nothing after line {number} was read)",
+                file=sys.stderr,
+            )
+            return EXIT_FAILED
+        print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")))
     return EXIT_OK

@@ -4,8 +4,10 @@
 mode: each reviewer's documents are linted and run through the reviewer cycle
 (:mod:`kernel.cycle`); a call the cycle would ask for next (a Phase 1 retry, a restart after a
 multi-dissent) cannot be made offline, so that reviewer ends unusable with the tag the
-exhausted retry carries. The usable reviewers' scores form the matrix for :func:`decide`;
-fewer than ``panel_size`` of them abort the round with ``[PANEL-SHRUNK: …]`` (R9).
+exhausted retry carries. A later copy of an earlier usable reviewer's Phase 2 report is
+unusable (R16, :mod:`kernel.reviewer.duplicates`). The usable reviewers' scores form the matrix
+for :func:`decide`; fewer than ``panel_size`` of them abort the round with
+``[PANEL-SHRUNK: …]`` (R9).
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import attrs
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import Decision, decide
 from kernel.errors import KernelError, MatrixError
-from kernel.reviewer.cycle import ReviewerState, exhaust, panel_tags, start, step
+from kernel.reviewer.cycle import ReviewerState, duplicate, exhaust, panel_tags, start, step
+from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
@@ -123,6 +126,7 @@ def decide_documents(
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
     details = tuple(_review(contract, role, p2, p1) for role, p2, p1 in reviewers)
+    details = _without_duplicates(details, [r[1] for r in reviewers])
     tags = panel_tags([d.state for d in details], contract.panel_size)
     decision: Decision | None = None
     matrix: dict[str, list[str]] | None = None
@@ -133,6 +137,17 @@ def decide_documents(
         }
         decision = decide(contract, matrix)
     return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
+
+
+def _without_duplicates(
+    details: tuple[ReviewerResult, ...], texts: Sequence[str]
+) -> tuple[ReviewerResult, ...]:
+    """R16: each later copy of a usable Phase 2 report becomes unusable."""
+    usable = [t if d.state.usable else None for d, t in zip(details, texts, strict=True)]
+    return tuple(
+        d if earlier is None else attrs.evolve(d, state=duplicate(d.state))
+        for d, earlier in zip(details, duplicate_of(usable), strict=True)
+    )
 
 
 def finding_lines(

@@ -116,7 +116,9 @@ def test_installed_grammar_is_the_top_level_grammar() -> None:
     assert grammar_text() == (paths.ROOT / "grammar" / "expression.lark").read_text("utf-8")
 
 
-@pytest.mark.parametrize("name", ["kernel.contract", "kernel.lint", "kernel.review"])
+@pytest.mark.parametrize(
+    "name", ["kernel.contract", "kernel.lint", "kernel.review", "kernel.round", "kernel.testing"]
+)
 def test_api_module_paths_still_import(name: str) -> None:
     import importlib
 
