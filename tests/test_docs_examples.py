@@ -64,8 +64,6 @@ PAGES_WRITTEN_ELSEWHERE = frozenset(
         "docs/cli.md",
         "docs/codes.md",
         "docs/consensus.md",
-        "docs/orchestrating.md",
-        "docs/panel.md",
         "docs/reviewer-documents.md",
     }
 )
