@@ -38,7 +38,26 @@ class KernelError(Exception):
 
 class InputError(KernelError):
     """Input that cannot be read at all: missing, too large, not UTF-8, not JSON, not a
-    regular file."""
+    regular file.
+
+    ``code`` is its diagnostic code (``E-READ``, ``E-SIZE``, ``E-UTF8``, ``E-JSON``);
+    ``line``/``column`` (1-based) say where, when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "E-READ",
+        line: int | None = None,
+        column: int | None = None,
+        errors: list[str] | None = None,
+        tag: str | None = None,
+    ) -> None:
+        super().__init__(message, errors=errors, tag=tag)
+        self.code = code
+        self.line = line
+        self.column = column
 
 
 class ContractError(KernelError):

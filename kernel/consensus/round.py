@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
+import functools
 import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
-import jsonschema
 
 from kernel.consensus.ratios import to_ratio
 from kernel.consensus.responses import (
     MAX_SCHEMA_ERRORS,
     CritiqueResponse,
-    json_path,
     schema_errors,
 )
 from kernel.consensus.rules import (
@@ -34,6 +32,8 @@ from kernel.consensus.rules import (
     stop_checks,
 )
 from kernel.errors import KernelError, RoundError
+from kernel.schema import schema_errors as _schema_errors
+from kernel.schema import strict_validator
 
 __all__ = [
     "ROUND_SCHEMA",
@@ -247,7 +247,9 @@ ROUND_SCHEMA: Final[Mapping[str, Any]] = {
     "required": ["participants", "round", "critiques"],
     "additionalProperties": False,
 }
-_ROUND_VALIDATOR: Final = jsonschema.Draft202012Validator(ROUND_SCHEMA)
+@functools.cache
+def _round_validator() -> Any:
+    return strict_validator(ROUND_SCHEMA)
 
 
 def round_from_mapping(document: object) -> RoundInput:
@@ -256,13 +258,10 @@ def round_from_mapping(document: object) -> RoundInput:
     JSON numbers for ratios are read as their shortest decimal form (``0.67`` is 67/100); give
     a string (``"2/3"``) for a ratio no short decimal writes.
     """
-    try:
-        found = sorted(
-            f"{json_path(e)}: {e.message if len(e.message) < 200 else e.message[:199] + '…'}"
-            for e in itertools.islice(_ROUND_VALIDATOR.iter_errors(document), MAX_SCHEMA_ERRORS)
-        )
-    except RecursionError:
-        raise RoundError(["$: nested too deeply"]) from None
+    found = [
+        str(e)
+        for e in _schema_errors(_round_validator(), document, limit=MAX_SCHEMA_ERRORS, clip=200)
+    ]
     if found:
         raise RoundError(found)
     assert isinstance(document, Mapping)
