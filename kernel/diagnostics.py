@@ -9,6 +9,7 @@ docs/codes.md``; a test fails when it is stale).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Any, Final, Literal, get_args
@@ -70,8 +71,9 @@ _E, _SC, _P1, _P2, _AN, _ARENA, _CN, _PANEL = (g[0] for g in GROUPS)
 
 _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     # --- input and contract errors -------------------------------------------------------
-    ("E-READ", "error", "file cannot be read: missing, a directory, a FIFO or other "
-     "non-regular file, or no permission", "R13", _E),
+    ("E-READ", "error", "file cannot be read: missing, or no permission", "R13", _E),
+    ("E-NOT-FILE", "error", "not a regular file (a directory, a FIFO, a device), or standard "
+     "input named twice: refused at once, never read", "R13", _E),
     ("E-SIZE", "error", "input is over the size limit (1 MiB unless --max-bytes says "
      "otherwise)", "R13", _E),
     ("E-UTF8", "error", "input is not valid UTF-8", "R13", _E),
@@ -272,9 +274,7 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
 )  # fmt: skip
 
 #: Every code the kernel emits → its :class:`Code`.
-REGISTRY: Final[Mapping[str, Code]] = MappingProxyType(
-    {row[0]: Code(*row) for row in _ROWS}
-)
+REGISTRY: Final[Mapping[str, Code]] = MappingProxyType({row[0]: Code(*row) for row in _ROWS})
 assert len(REGISTRY) == len(_ROWS), "a code is registered twice"
 
 
@@ -303,7 +303,8 @@ class Diagnostic:
     code: str = attrs.field(validator=_registered)
     message: str
     severity: Severity = attrs.field(
-        default=attrs.Factory(_default_severity, takes_self=True), validator=_severity,
+        default=attrs.Factory(_default_severity, takes_self=True),
+        validator=_severity,
         kw_only=True,
     )
     file: str | None = attrs.field(default=None, kw_only=True)
@@ -357,10 +358,10 @@ def from_error(error: KernelError, file: str | None = None) -> Diagnostic:
         code = "E-TOO-LARGE"
     else:
         code = "E-INPUT"
-    prefix = f"{file}: " if file else ""
-    return Diagnostic(
-        code, error.message.removeprefix(prefix), file=file, line=line, column=column
-    )
+    message = error.message
+    if file:  # the file (and position) goes in the diagnostic's own fields
+        message = re.sub(rf"\A{re.escape(file)}(?::[0-9]+)*: ", "", message)
+    return Diagnostic(code, message, file=file, line=line, column=column)
 
 
 def codes_markdown(codes: Iterable[Code] | None = None) -> str:

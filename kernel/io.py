@@ -73,7 +73,7 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES
     try:
         problem = _not_regular(os.stat(p).st_mode)
         if problem is not None:
-            raise InputError(f"{p}: {problem}")
+            raise InputError(f"{p}: {problem}", code="E-NOT-FILE")
         # O_NONBLOCK: should a FIFO replace the file after the check, opening does not block.
         fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
@@ -83,7 +83,7 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES
     with os.fdopen(fd, "rb") as fh:
         problem = _not_regular(os.fstat(fh.fileno()).st_mode)
         if problem is not None:
-            raise InputError(f"{p}: {problem}")
+            raise InputError(f"{p}: {problem}", code="E-NOT-FILE")
         try:
             data = fh.read(max_bytes + 1)
         except OSError as exc:

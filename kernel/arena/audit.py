@@ -10,7 +10,7 @@ from typing import Any
 import attrs
 
 from kernel.errors import KernelError
-from kernel.io import InputError, check_size, loads_strict
+from kernel.io import MAX_INPUT_BYTES, InputError, check_size, loads_strict
 from kernel.schema import is_date_time, schema_errors, strict_validator
 
 __all__ = [
@@ -153,9 +153,11 @@ class TrailLine:
     record: Any
 
 
-def parse_trail(text: str, *, source: str = "<trail>") -> tuple[TrailLine, ...]:
+def parse_trail(
+    text: str, *, source: str = "<trail>", max_bytes: int = MAX_INPUT_BYTES
+) -> tuple[TrailLine, ...]:
     """Decode a JSON Lines trail strictly; blank lines are skipped; errors name the line."""
-    check_size(text, source=source)
+    check_size(text, source=source, max_bytes=max_bytes)
     if text.startswith("\ufeff"):
         text = text[1:]
     out = []
@@ -164,9 +166,14 @@ def parse_trail(text: str, *, source: str = "<trail>") -> tuple[TrailLine, ...]:
             continue
         where = f"{source}:{number}"
         try:
-            value = loads_strict(raw, source=where)
+            value = loads_strict(raw, source=where, max_bytes=max_bytes)
         except InputError as exc:
             # A single line always reports JSON line 1: make it file:line:col.
-            raise InputError(exc.message.replace(f"{where}:1:", f"{where}:", 1)) from None
+            raise InputError(
+                exc.message.replace(f"{where}:1:", f"{where}:", 1),
+                code=exc.code,
+                line=number,
+                column=exc.column,
+            ) from None
         out.append(TrailLine(number, value))
     return tuple(out)

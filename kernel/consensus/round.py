@@ -34,6 +34,7 @@ from kernel.consensus.rules import (
 from kernel.errors import KernelError, RoundError
 from kernel.schema import schema_errors as _schema_errors
 from kernel.schema import strict_validator
+from kernel.strict import is_int
 
 __all__ = [
     "ROUND_SCHEMA",
@@ -73,7 +74,7 @@ class RoundConfig:
 
     @max_rounds.validator
     def _check_max_rounds(self, _: object, value: object) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not is_int(value) or value < 1:
             raise KernelError(f"max_rounds must be an int >= 1, got {value!r}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,7 +107,7 @@ class RoundInput:
 
     def __attrs_post_init__(self) -> None:
         index = self.round_index
-        if isinstance(index, bool) or not isinstance(index, int) or index < 1:
+        if not is_int(index) or index < 1:
             raise KernelError(f"round must be an int >= 1, got {index!r}")
         if index > self.config.max_rounds:
             raise KernelError(f"round {index} is past max_rounds {self.config.max_rounds}")

@@ -192,9 +192,7 @@ def panel_sanity(s: Subject) -> Iterator[str]:
     mode = s.contract.get("mode")
     expected = _SHIPPED_PANELS.get(mode) if isinstance(mode, str) else None
     if expected is not None and panel != expected:
-        yield (
-            f"panel_size={_shown(panel)} inconsistent with mode={mode}; expected {expected}"
-        )
+        yield (f"panel_size={_shown(panel)} inconsistent with mode={mode}; expected {expected}")
 
 
 @_rule("SC-13")
@@ -216,7 +214,7 @@ def empty_priority_scope(s: Subject) -> Iterator[str]:
             if priority is not None and not scope:
                 holds = "true" if type(atom).__name__ == "EveryScores" else "false"
                 yield (
-                    f"failure condition {_shown(cond.get('condition_id'))}: \"{atom}\" names "
+                    f'failure condition {_shown(cond.get("condition_id"))}: "{atom}" names '
                     f"priority {priority}, but the contract has no {priority} dimension; "
                     f"the atom is {holds} for every reviewer"
                 )

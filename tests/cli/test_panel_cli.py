@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from support import paths
 
+import kernel
+from kernel.cli.panel import main
 from kernel.cli.scaffold import run
-from kernel.panel.__main__ import main
 
 VOTES: dict[str, Any] = {
     "specialists": ["SEC", "PERF", "QUAL", "CORR", "ARCH"],
@@ -48,11 +49,11 @@ def test_resolve_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert run(main, ["resolve", path]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f"{path}: RESOLVED F1: Consensus (3/5 specialists)",
-        f"{path}: RESOLVED F2: Majority (dissent: SEC)",
-        f"{path}: RESOLVED F3: Dismissed (3/5 specialists)",
-        f"{path}: AGREEMENT Split Decision",
-        f"{path}: VERDICT Reject (panel Approve; 1 Critical finding(s) resolved Consensus "
+        f"{path}: PANEL-RESOLVED F1: Consensus (3/5 specialists)",
+        f"{path}: PANEL-RESOLVED F2: Majority (dissent: SEC)",
+        f"{path}: PANEL-RESOLVED F3: Dismissed (3/5 specialists)",
+        f"{path}: PANEL-AGREEMENT Split Decision",
+        f"{path}: PANEL-VERDICT Reject (panel Approve; 1 Critical finding(s) resolved Consensus "
         "or Majority)",
     ]
 
@@ -116,7 +117,7 @@ def test_scan_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert run(main, ["scan", path]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f'{path}:2: INJECTION-INSTRUCTION-OVERRIDE "ig\\u200bnore previous instructions"'
+        f'{path}:2:8: INJECTION-INSTRUCTION-OVERRIDE "ig\\u200bnore previous instructions"'
     ]
     assert run(main, ["scan", path, "--delimiter", "x", "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
@@ -132,7 +133,13 @@ def test_scan_clean_file_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert run(main, ["scan", path]) == 0
     assert "OK" in capsys.readouterr().out
     assert run(main, ["scan", path, "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"file": path, "ok": True, "findings": []}
+    assert json.loads(capsys.readouterr().out) == {
+        "version": kernel.__version__,
+        "ok": True,
+        "diagnostics": [],
+        "file": path,
+        "findings": [],
+    }
 
 
 def test_scan_refuses_non_utf8(tmp_path: Path) -> None:
