@@ -10,7 +10,7 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-from kernel import __version__
+from kernel._version import __version__
 
 __all__ = ["COMMANDS", "command", "main"]
 

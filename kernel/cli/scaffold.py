@@ -18,7 +18,7 @@ from typing import Any, Literal, NoReturn, TextIO
 
 import attrs
 
-from kernel import __version__
+from kernel._version import __version__
 from kernel.diagnostics import REGISTRY, Diagnostic, from_error, sort_key
 from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes

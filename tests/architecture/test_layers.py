@@ -23,6 +23,7 @@ KERNEL = paths.ROOT / "kernel"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "strict": 0,
+    "_version": 0,
     "_lazy": 1,
     "io": 1,
     "majority": 1,
