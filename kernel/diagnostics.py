@@ -289,7 +289,8 @@ def _severity(_: object, __: object, severity: str) -> None:
 
 
 def _default_severity(self: Diagnostic) -> Severity:
-    return REGISTRY[self.code].severity
+    known = REGISTRY.get(self.code)
+    return "error" if known is None else known.severity  # an unknown code fails validation
 
 
 @attrs.frozen
