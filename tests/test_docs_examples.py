@@ -61,8 +61,6 @@ PAGES_WRITTEN_ELSEWHERE = frozenset(
         "docs/analyzer.md",
         "docs/arena.md",
         "docs/benchmarks.md",
-        "docs/cli.md",
-        "docs/codes.md",
         "docs/consensus.md",
         "docs/reviewer-documents.md",
     }

@@ -1,8 +1,6 @@
-"""``python -m kernel.analyze CONTRACT [--prior pass=0.7,warn=0.2,block=0.1 | --prior-file F]``.
+"""``sprint-kernel analyze CONTRACT [--prior pass=0.7,warn=0.2,block=0.1 | --prior-file F]``.
 
-Reports what the contract can decide over every possible matrix. Exit 0 when every condition
-can decide, the contract is monotone and every matrix gets a decision; 1 when it finds an
-error (AN-2, AN-3, AN-4) or the contract is invalid; 2 for usage or unreadable input.
+Reports what the contract can decide over every possible matrix.
 """
 
 from __future__ import annotations
@@ -24,10 +22,22 @@ from kernel.analysis import (
 )
 from kernel.analysis.columns import Progress
 from kernel.analysis.result import AnalysisTooLarge
-from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
-from kernel.contract.model import ContractInputError, load_contract
+from kernel.cli.scaffold import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    Parser,
+    Reader,
+    Result,
+    emit,
+    failure,
+)
 from kernel.errors import KernelError
-from kernel.io import load_json_file
+
+EXIT_CODES = """\
+  0  every condition can decide, the contract is monotone and every matrix gets a decision
+  1  an error finding (AN-2, AN-3, AN-4), an analysis too large, or an invalid contract
+  2  usage error or unreadable input (a bad prior, a missing file)"""
 
 __all__ = ["main"]
 
@@ -62,20 +72,21 @@ def _meter() -> _Meter | None:
     return _Meter(stream) if isatty is not None and isatty() else None
 
 
-def _prior(args: Any) -> Prior | None:
+def _prior(args: Any, reader: Reader) -> Prior | None:
     if args.prior is not None:
         return parse_prior(args.prior)
     if args.prior_file is not None:
-        return prior_from_json(load_json_file(args.prior_file), args.prior_file)
+        return prior_from_json(reader.json(args.prior_file), args.prior_file)
     return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(
-        "python -m kernel.analyze",
+        "sprint-kernel analyze",
         "What can a contract decide? Exact counts over every possible scoring matrix.",
+        exit_codes=EXIT_CODES,
     )
-    parser.add_argument("contract", help="contract file or template name (reviewer/full, ...)")
+    parser.add_argument("contract", help="contract file, - or template name (reviewer/full, ...)")
     group = parser.add_mutually_exclusive_group()
     group.add_argument(
         "--prior",
@@ -88,17 +99,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
     )
     args = parser.parse_args(argv)
+    reader = Reader(args.max_bytes)
     try:
-        prior = _prior(args)
+        prior = _prior(args, reader)
     except PriorError as exc:
         parser.error(exc.message)
-    try:
-        contract = load_contract(args.contract)
-    except ContractInputError:
-        raise
     except KernelError as exc:
-        print(f"{args.contract}: error: {exc.message}", file=sys.stderr)
-        return EXIT_FAILED
+        return failure(args.format, exc, args.prior_file)
+    try:
+        contract = reader.contract(args.contract)
+    except KernelError as exc:
+        return failure(args.format, exc, args.contract)
     meter = _meter()
     progress: Progress | None = meter
     try:
@@ -108,18 +119,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
     except AnalysisTooLarge as exc:
-        print(f"{args.contract}: error: {exc.message}", file=sys.stderr)
-        return EXIT_FAILED
+        return failure(args.format, exc, args.contract)
     finally:
         if meter is not None:
             meter.close()
-    if args.format == "json":
-        body = analysis.to_dict()
-        if chances is not None:
-            body["probabilities"] = chances.to_dict()
-        dump_json(body)
-    else:
-        print(format_analysis(analysis, args.contract))
-        if chances is not None:
-            print(format_probabilities(chances))
-    return EXIT_OK if analysis.ok else EXIT_FAILED
+    body = analysis.to_dict()
+    text = [("out", format_analysis(analysis, args.contract))]
+    if chances is not None:
+        body["probabilities"] = chances.to_dict()
+        text.append(("out", format_probabilities(chances)))
+    diagnostics = [f.to_diagnostic(args.contract) for f in analysis.findings]
+    code = EXIT_OK if analysis.ok else EXIT_FAILED
+    return emit(args.format, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]

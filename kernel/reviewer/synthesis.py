@@ -33,21 +33,7 @@ from kernel.errors import KernelError
 from kernel.reviewer.lint.report import Finding
 from kernel.text.markdown import parse_document
 
-__all__ = ["CODES", "SynthesisReport", "check_synthesis"]
-
-#: Finding codes: code → (severity, summary, rule).
-CODES: Final[dict[str, tuple[str, str, str]]] = {
-    "SY-001": ("error", "no fired_conditions line", "R17"),
-    "SY-002": ("error", "more than one fired_conditions line", "R17"),
-    "SY-003": ("error", "fired_conditions line is not '[id, …]' or holds a non-id", "R17"),
-    "SY-004": ("error", "fired_conditions names a condition the contract does not have", "R17"),
-    "SY-005": ("error", "fired_conditions names a condition twice", "R17"),
-    "SY-006": ("error", "conditions that fired are missing from fired_conditions", "R17"),
-    "SY-007": ("error", "fired_conditions names conditions that did not fire", "R17"),
-    "SY-008": ("error", "no editorial_decision= line", "R17"),
-    "SY-009": ("error", "more than one editorial_decision= line or token", "R17"),
-    "SY-010": ("error", "the written action differs from the decision's action", "R17"),
-}
+__all__ = ["SynthesisReport", "check_synthesis"]
 
 _FIRED_WORD: Final = re.compile(r"(?<![A-Za-z0-9_])fired_conditions(?![A-Za-z0-9_])")
 _FIRED_LIST: Final = re.compile(

@@ -11,8 +11,8 @@ from kernel import SynthesisReport, check_synthesis
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import decide
 from kernel.decision.value import Decision
+from kernel.diagnostics import REGISTRY
 from kernel.errors import KernelError
-from kernel.reviewer.synthesis import CODES
 from kernel.testing import contracts, matrices
 
 FULL = load_contract("reviewer/full")
@@ -186,6 +186,7 @@ def test_codes_are_registered() -> None:
         )
         for f in check_synthesis(FULL, MAJOR, text).findings
     }
-    assert fired == set(CODES)
-    assert all(v[0] == "error" and v[2] == "R17" for v in CODES.values())
+    registered = {c for c in REGISTRY if c.startswith("SY-")}
+    assert fired == registered
+    assert all(REGISTRY[c].severity == "error" and REGISTRY[c].rule == "R17" for c in registered)
     assert isinstance(MAJOR, Decision)
