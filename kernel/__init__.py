@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from kernel._version import __version__ as __version__
 
 _EXPORTS: dict[str, str] = {
     # errors
@@ -32,6 +32,7 @@ _EXPORTS: dict[str, str] = {
     # decisions
     "Decision": "kernel.decision.value",
     "decide": "kernel.decision.decision",
+    "decide_many": "kernel.decision.decision",
     # what a contract can decide
     "analyze": "kernel.analysis",
     "analyze_diff": "kernel.analysis",
@@ -44,6 +45,10 @@ _EXPORTS: dict[str, str] = {
     "phase2_input": "kernel.reviewer.phase_inputs",
     "render_phase1": "kernel.reviewer.render",
     "render_phase2": "kernel.reviewer.render",
+    "decide_documents": "kernel.reviewer.review",
+    # a written synthesis (R17)
+    "SynthesisReport": "kernel.reviewer.synthesis",
+    "check_synthesis": "kernel.reviewer.synthesis",
 }
 
 __all__ = [
@@ -56,10 +61,14 @@ __all__ = [
     "LintReport",
     "MatrixError",
     "PanelShrunk",
+    "SynthesisReport",
     "analyze",
     "analyze_diff",
     "baseline_digest",
+    "check_synthesis",
     "decide",
+    "decide_documents",
+    "decide_many",
     "inject",
     "lint_phase1",
     "lint_phase2",
@@ -81,7 +90,7 @@ if TYPE_CHECKING:
     from kernel.contract.model import Contract, load_contract
     from kernel.contract.quantifiers import threshold
     from kernel.contract.templates import shipped_template
-    from kernel.decision.decision import decide
+    from kernel.decision.decision import decide, decide_many
     from kernel.decision.value import Decision
     from kernel.errors import (
         ContractError,
@@ -96,6 +105,8 @@ if TYPE_CHECKING:
     from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
     from kernel.reviewer.phase_inputs import phase1_input, phase2_input
     from kernel.reviewer.render import render_phase1, render_phase2
+    from kernel.reviewer.review import decide_documents
+    from kernel.reviewer.synthesis import SynthesisReport, check_synthesis
 
 
 def __getattr__(name: str) -> Any:

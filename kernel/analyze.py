@@ -1,16 +1,13 @@
-"""``python -m kernel.analyze``: see :mod:`kernel.cli.analyze`.
+"""``python -m kernel.analyze``: ``sprint-kernel analyze`` (:mod:`kernel.cli.analyze`).
 
 ``kernel.analyze`` is also the name of a function at the top of the package, so this module
 refuses to be imported: importing it would shadow that function.
 """
 
 if __name__ == "__main__":
-    import sys
+    from kernel.cli.main import command
 
-    from kernel.cli.analyze import main
-    from kernel.cli.scaffold import run
-
-    sys.exit(run(main))
+    raise SystemExit(command("analyze"))
 else:
     raise ImportError(
         "kernel.analyze is the command line (python -m kernel.analyze); "

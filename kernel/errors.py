@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 __all__ = [
     "AnalysisTooLarge",
     "ContractError",
     "ContractInputError",
     "ExpressionUnrecognised",
+    "IllegalTransition",
     "InputError",
     "InputsError",
     "KernelError",
     "MatrixError",
+    "PanelInputError",
     "PanelShrunk",
     "PriorError",
     "QuorumError",
@@ -38,7 +43,26 @@ class KernelError(Exception):
 
 class InputError(KernelError):
     """Input that cannot be read at all: missing, too large, not UTF-8, not JSON, not a
-    regular file."""
+    regular file.
+
+    ``code`` is its diagnostic code (``E-READ``, ``E-SIZE``, ``E-UTF8``, ``E-JSON``);
+    ``line``/``column`` (1-based) say where, when known.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        code: str = "E-READ",
+        line: int | None = None,
+        column: int | None = None,
+        errors: list[str] | None = None,
+        tag: str | None = None,
+    ) -> None:
+        super().__init__(message, errors=errors, tag=tag)
+        self.code = code
+        self.line = line
+        self.column = column
 
 
 class ContractError(KernelError):
@@ -135,3 +159,38 @@ class QuorumError(KernelError):
         self.responses = responses
         self.required = required
         self.participants = participants
+
+
+class PanelInputError(KernelError):
+    """An input document of the review panel breaks its schema or the panel's rules.
+
+    ``problems`` lists every problem found (at least one), each naming where it is (see
+    :class:`kernel.panel.inputs.Problem`).
+    """
+
+    def __init__(self, problems: Sequence[Any]) -> None:
+        self.problems: tuple[Any, ...] = tuple(problems)
+        shown = "; ".join(str(p) for p in self.problems[:5])
+        more = len(self.problems) - 5
+        super().__init__(
+            shown + (f"; and {more} more" if more > 0 else ""),
+            errors=[str(p) for p in self.problems],
+        )
+
+
+class IllegalTransition(KernelError):
+    """A review-panel finding's lifecycle event out of order: ``finding`` went from ``before``
+    (``None``: no event yet) to ``after``. ``line`` is the log line, when read from one;
+    ``reason`` is the message without it."""
+
+    def __init__(
+        self, finding: str, before: str | None, after: str, *, why: str, line: int | None = None
+    ) -> None:
+        self.finding = finding
+        self.before = before
+        self.after = after
+        self.line = line
+        self.reason = (
+            f"finding {finding!r}: illegal transition {before or 'none'} -> {after} ({why})"
+        )
+        super().__init__(self.reason if line is None else f"line {line}: {self.reason}")

@@ -4,17 +4,23 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
-from kernel.errors import InputError
+from kernel.errors import InputError, KernelError
+from kernel.strict import is_int
 
 __all__ = [
     "MAX_INPUT_BYTES",
+    "MAX_LIMIT",
     "InputError",
+    "check_limit",
     "check_size",
+    "decode_utf8",
     "load_json_file",
     "loads_strict",
+    "read_bytes",
     "read_text",
     "strict_decoder",
 ]
@@ -24,37 +30,89 @@ __all__ = [
 MAX_INPUT_BYTES = 1 << 20
 
 
+#: The largest ``max_bytes`` accepted (1 GiB): a limit, not an invitation to read that much.
+MAX_LIMIT = 1 << 30
+
+
+def check_limit(max_bytes: object) -> int:
+    """``max_bytes`` when it is an integer in 1 … :data:`MAX_LIMIT`, else a ``KernelError``."""
+    if not is_int(max_bytes) or not 1 <= max_bytes <= MAX_LIMIT:
+        shown = repr(max_bytes) if len(repr(max_bytes)) <= 40 else repr(max_bytes)[:37] + "..."
+        raise KernelError(f"max_bytes must be an integer from 1 to {MAX_LIMIT}, got {shown}")
+    return max_bytes
+
+
 def check_size(text: str, *, source: str = "<input>", max_bytes: int = MAX_INPUT_BYTES) -> None:
     """Refuse ``text`` when its UTF-8 form is over ``max_bytes``."""
+    check_limit(max_bytes)
     # A str never encodes to fewer bytes than it has code points, nor more than 4 each.
     if len(text) * 4 <= max_bytes:
         return
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
-        raise InputError(f"{source}: input is {size} bytes, over the {max_bytes}-byte limit")
+        raise InputError(
+            f"{source}: input is {size} bytes, over the {max_bytes}-byte limit", code="E-SIZE"
+        )
 
 
-def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> str:
-    """Read a UTF-8 file, refusing missing files, directories, oversize and bad encodings."""
+def _not_regular(mode: int) -> str | None:
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "is a directory, not a file"
+    if stat.S_ISFIFO(mode):
+        return "is a FIFO (named pipe), not a regular file"
+    return "is not a regular file"
+
+
+def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> bytes:
+    """The bytes of a regular file, refusing anything else at once (a directory, a FIFO, a
+    device: never a hang) and files over ``max_bytes``."""
+    check_limit(max_bytes)
     p = Path(path)
     try:
-        with p.open("rb") as fh:
-            data = fh.read(max_bytes + 1)
+        problem = _not_regular(os.stat(p).st_mode)
+        if problem is not None:
+            raise InputError(f"{p}: {problem}", code="E-NOT-FILE")
+        # O_NONBLOCK: should a FIFO replace the file after the check, opening does not block.
+        fd = os.open(p, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except FileNotFoundError:
         raise InputError(f"{p}: no such file") from None
-    except IsADirectoryError:
-        raise InputError(f"{p}: is a directory, not a file") from None
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    with os.fdopen(fd, "rb") as fh:
+        problem = _not_regular(os.fstat(fh.fileno()).st_mode)
+        if problem is not None:
+            raise InputError(f"{p}: {problem}", code="E-NOT-FILE")
+        try:
+            data = fh.read(max_bytes + 1)
+        except OSError as exc:
+            raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
     if len(data) > max_bytes:
-        raise InputError(f"{p}: file is over the {max_bytes}-byte limit")
+        raise InputError(f"{p}: file is over the {max_bytes}-byte limit", code="E-SIZE")
+    return data
+
+
+def decode_utf8(data: bytes, source: str) -> str:
+    """``data`` as UTF-8 text; anything else is an ``E-UTF8`` error naming line and column."""
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
+        start = data.rfind(b"\n", 0, exc.start) + 1
         line = data[: exc.start].count(b"\n") + 1
+        column = len(data[start : exc.start].decode("utf-8", "replace")) + 1
         raise InputError(
-            f"{p}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})"
+            f"{source}:{line}: not UTF-8 (byte 0x{data[exc.start]:02x} at offset {exc.start})",
+            code="E-UTF8",
+            line=line,
+            column=column,
         ) from None
+
+
+def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """Read a UTF-8 file, refusing missing files, non-regular files, oversize and bad
+    encodings."""
+    return decode_utf8(read_bytes(path, max_bytes=max_bytes), str(Path(path)))
 
 
 def _reject_constant(name: str) -> Any:
@@ -87,11 +145,16 @@ def loads_strict(text: str, *, source: str = "<string>", max_bytes: int = MAX_IN
         if end != len(text):
             raise json.JSONDecodeError("extra data after the JSON value", text, end)
     except json.JSONDecodeError as exc:
-        raise InputError(f"{source}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}") from None
+        raise InputError(
+            f"{source}:{exc.lineno}:{exc.colno}: not JSON: {exc.msg}",
+            code="E-JSON",
+            line=exc.lineno,
+            column=exc.colno,
+        ) from None
     except ValueError as exc:  # from the hooks above
-        raise InputError(f"{source}: not strict JSON: {exc}") from None
+        raise InputError(f"{source}: not strict JSON: {exc}", code="E-JSON") from None
     except RecursionError:
-        raise InputError(f"{source}: JSON nested too deeply") from None
+        raise InputError(f"{source}: JSON nested too deeply", code="E-JSON") from None
     return value
 
 
@@ -110,10 +173,12 @@ def load_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_B
     return loads_strict(read_text(path, max_bytes=max_bytes), source=str(path), max_bytes=max_bytes)
 
 
-def loads_jsonl(text: str, *, source: str = "<input>") -> list[tuple[int, Any]]:
+def loads_jsonl(
+    text: str, *, source: str = "<input>", max_bytes: int = MAX_INPUT_BYTES
+) -> list[tuple[int, Any]]:
     """Decode JSON Lines strictly: ``(line number, value)`` per non-blank line; a leading BOM
     is dropped; every error names ``file:line:col``."""
-    check_size(text, source=source)
+    check_size(text, source=source, max_bytes=max_bytes)
     if text.startswith("\ufeff"):
         text = text[1:]
     out = []
@@ -122,9 +187,14 @@ def loads_jsonl(text: str, *, source: str = "<input>") -> list[tuple[int, Any]]:
             continue
         where = f"{source}:{number}"
         try:
-            value = loads_strict(raw, source=where)
+            value = loads_strict(raw, source=where, max_bytes=max_bytes)
         except InputError as exc:
             # A single line always reports JSON line 1: make it file:line:col.
-            raise InputError(exc.message.replace(f"{where}:1:", f"{where}:", 1)) from None
+            raise InputError(
+                exc.message.replace(f"{where}:1:", f"{where}:", 1),
+                code=exc.code,
+                line=number,
+                column=exc.column,
+            ) from None
         out.append((number, value))
     return out

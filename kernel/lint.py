@@ -10,9 +10,6 @@ from kernel.reviewer.lint import CHECKS, TAG, Finding, LintReport, lint_phase1, 
 __all__ = ["CHECKS", "TAG", "Finding", "LintReport", "lint_phase1", "lint_phase2"]
 
 if __name__ == "__main__":
-    import sys
+    from kernel.cli.main import command
 
-    from kernel.cli.lint import main
-    from kernel.cli.scaffold import run
-
-    sys.exit(run(main))
+    raise SystemExit(command("lint"))

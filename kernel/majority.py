@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from kernel.errors import KernelError
+from kernel.strict import is_int
 
 __all__ = ["strict_majority"]
 
 
 def strict_majority(n: int) -> int:
     """``⌊n/2⌋ + 1``: the least count that is more than half of ``n`` (n ≥ 1)."""
-    if isinstance(n, bool) or not isinstance(n, int):
+    if not is_int(n):
         raise KernelError(f"strict_majority needs an int, got {type(n).__name__}")
     if n < 1:
         raise KernelError(f"strict_majority needs n >= 1, got {n}")

@@ -61,11 +61,7 @@ PAGES_WRITTEN_ELSEWHERE = frozenset(
         "docs/analyzer.md",
         "docs/arena.md",
         "docs/benchmarks.md",
-        "docs/cli.md",
-        "docs/codes.md",
         "docs/consensus.md",
-        "docs/orchestrating.md",
-        "docs/panel.md",
         "docs/reviewer-documents.md",
     }
 )

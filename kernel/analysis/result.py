@@ -7,6 +7,7 @@ from typing import Any, Final
 
 import attrs
 
+from kernel.diagnostics import Diagnostic
 from kernel.errors import AnalysisTooLarge
 
 __all__ = [
@@ -87,6 +88,9 @@ class Finding:
     examples: tuple[Example, ...] = ()
     #: For a non-monotone finding: the change that turns ``examples[0]`` into ``examples[1]``.
     change: Change | None = None
+
+    def to_diagnostic(self, file: str | None = None) -> Diagnostic:
+        return Diagnostic(self.code, self.message, severity=self.severity, file=file)  # type: ignore[arg-type]
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {

@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
-import jsonschema
 
 from kernel.errors import KernelError
-from kernel.io import loads_jsonl
+from kernel.io import MAX_INPUT_BYTES, loads_jsonl
+from kernel.schema import is_date_time, schema_errors, strict_validator
 
 __all__ = [
     "EVENTS",
@@ -82,29 +83,23 @@ RECORD_FIELDS: dict[str, dict[str, Any]] = {
 }
 _OPTIONAL = {ROUND_RECORDED: {"reviewer_output", "reviewer_attempt"}}
 
-_FORMATS = jsonschema.FormatChecker()
-# JSON integers only: 2.0 is a number, not an integer (as for max_rounds, companions.md §A).
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-        "integer", lambda _checker, value: isinstance(value, int) and not isinstance(value, bool)
-    ),
-)
-_VALIDATORS = {
-    event: _Validator(
+
+
+@functools.cache
+def _validator(event: str) -> Any:
+    fields = RECORD_FIELDS[event]
+    return strict_validator(
         {
             "type": "object",
             "properties": fields,
             "required": sorted(set(fields) - _OPTIONAL.get(event, set())),
         }
     )
-    for event, fields in RECORD_FIELDS.items()
-}
 
 
 def is_timestamp(value: object) -> bool:
     """An RFC 3339 ``date-time`` string."""
-    return isinstance(value, str) and bool(_FORMATS.conforms(value, "date-time"))
+    return isinstance(value, str) and is_date_time(value)
 
 
 def _dump(value: Any) -> str:
@@ -146,8 +141,8 @@ def record_schema_errors(record: object) -> list[str]:
     errors = []
     if not is_timestamp(record.get("timestamp")):
         errors.append("timestamp: missing or not an RFC 3339 date-time")
-    for err in sorted(_VALIDATORS[str(event)].iter_errors(dict(record)), key=str):
-        where = ".".join(str(p) for p in err.absolute_path) or "record"
+    for err in schema_errors(_validator(str(event)), dict(record)):
+        where = err.json_path.removeprefix("$.") if err.json_path != "$" else "record"
         errors.append(f"{where}: {err.message}")
     return errors
 
@@ -158,6 +153,11 @@ class TrailLine:
     record: Any
 
 
-def parse_trail(text: str, *, source: str = "<trail>") -> tuple[TrailLine, ...]:
+def parse_trail(
+    text: str, *, source: str = "<trail>", max_bytes: int = MAX_INPUT_BYTES
+) -> tuple[TrailLine, ...]:
     """Decode a JSON Lines trail strictly; blank lines are skipped; errors name the line."""
-    return tuple(TrailLine(number, value) for number, value in loads_jsonl(text, source=source))
+    return tuple(
+        TrailLine(number, value)
+        for number, value in loads_jsonl(text, source=source, max_bytes=max_bytes)
+    )

@@ -12,6 +12,7 @@ from typing import Any
 import attrs
 
 from kernel.errors import InputsError
+from kernel.strict import is_int
 
 __all__ = [
     "DEFAULT_MAX_ROUNDS",
@@ -117,7 +118,7 @@ def _check_config(config: object) -> list[str]:
     lo, hi = MAX_ROUNDS_RANGE
     if "max_rounds" in config:
         value = config["max_rounds"]
-        if not isinstance(value, int) or isinstance(value, bool):
+        if not is_int(value):
             errors.append(
                 f"ProtocolConfig.max_rounds: must be an integer in [{lo}, {hi}], "
                 f"got {_type_name(value)}"

@@ -25,6 +25,7 @@ from kernel.arena.verdict import (
     verdict_is_last,
 )
 from kernel.errors import KernelError
+from kernel.strict import is_int
 
 __all__ = [
     "CHECKS",
@@ -160,7 +161,7 @@ class _Trail:
     def max_rounds(self) -> int:
         value = self.config_map.get("max_rounds", DEFAULT_MAX_ROUNDS)
         lo, hi = MAX_ROUNDS_RANGE
-        ok = isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi
+        ok = is_int(value) and lo <= value <= hi
         return value if ok else DEFAULT_MAX_ROUNDS
 
     def of(self, *events: str) -> Iterator[_Item]:

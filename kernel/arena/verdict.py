@@ -7,7 +7,7 @@ import re
 import attrs
 
 from kernel.errors import KernelError
-from kernel.io import check_size
+from kernel.io import MAX_INPUT_BYTES, check_size
 
 __all__ = [
     "APPROVED",
@@ -61,11 +61,11 @@ def split_lines(text: str) -> list[str]:
     return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]
 
 
-def parse_verdict(text: str) -> VerdictResult:
+def parse_verdict(text: str, *, max_bytes: int = MAX_INPUT_BYTES) -> VerdictResult:
     """Parse reviewer output per §7.3: last verdict line wins; prose is ignored."""
     if not isinstance(text, str):
         raise KernelError(f"reviewer output must be a string, got {type(text).__name__}")
-    check_size(text, source="reviewer output")
+    check_size(text, source="reviewer output", max_bytes=max_bytes)
     verdicts: list[str] = []
     numbers: list[int] = []
     for number, line in enumerate(split_lines(text), start=1):

@@ -1,11 +1,8 @@
-"""``python -m kernel.analyze CONTRACT [--prior pass=0.7,warn=0.2,block=0.1 | --prior-file F]``
-and ``python -m kernel.analyze OLD --diff NEW``; ``--format text|json|html``.
+"""``sprint-kernel analyze CONTRACT [--prior pass=0.7,warn=0.2,block=0.1 | --prior-file F]``
+and ``sprint-kernel analyze OLD --diff NEW``.
 
-Reports what the contract can decide over every possible matrix. Exit 0 when every condition
-can decide, the contract is monotone and every matrix gets a decision; 1 when it finds an
-error (AN-2, AN-3, AN-4), the contract is invalid or the analysis is refused as too large;
-2 for usage or unreadable input. A diff is a report, not a test: it exits 0 whenever the
-report was produced.
+Reports what the contract can decide over every possible matrix, or which matrices an
+amendment decides differently. ``--format html`` writes one self-contained page.
 """
 
 from __future__ import annotations
@@ -30,10 +27,25 @@ from kernel.analysis import (
 from kernel.analysis.columns import Progress
 from kernel.analysis.html import html_analysis, html_diff
 from kernel.analysis.result import AnalysisTooLarge
-from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
-from kernel.contract.model import Contract, ContractInputError, load_contract
+from kernel.cli.scaffold import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    FORMATS,
+    Parser,
+    Reader,
+    Result,
+    emit,
+    failure,
+)
 from kernel.errors import KernelError
-from kernel.io import load_json_file
+
+EXIT_CODES = """\
+  0  every condition can decide, the contract is monotone and every matrix gets a decision
+  1  an error finding (AN-2, AN-3, AN-4), an analysis too large, or an invalid contract
+  2  usage error or unreadable input (a bad prior, a missing file)
+with --diff (a report, not a test): 0 whenever the report was produced, 1 an invalid contract,
+a pair over different matrices or a diff too large, 2 usage error or unreadable input"""
 
 __all__ = ["main"]
 
@@ -68,32 +80,22 @@ def _meter() -> _Meter | None:
     return _Meter(stream) if isatty is not None and isatty() else None
 
 
-def _prior(args: Any) -> Prior | None:
+def _prior(args: Any, reader: Reader) -> Prior | None:
     if args.prior is not None:
         return parse_prior(args.prior)
     if args.prior_file is not None:
-        return prior_from_json(load_json_file(args.prior_file), args.prior_file)
+        return prior_from_json(reader.json(args.prior_file), args.prior_file)
     return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(
-        "python -m kernel.analyze",
+        "sprint-kernel analyze",
         "What can a contract decide? Exact counts over every possible scoring matrix.",
-        with_format=False,
+        exit_codes=EXIT_CODES,
+        formats=(*FORMATS, "html"),
     )
-    parser.epilog = (
-        "Exit status: 0 no error finding; 1 an error finding (AN-2, AN-3, AN-4), an invalid "
-        "contract, or an analysis refused as too large; 2 usage errors and unreadable input. "
-        "With --diff: 0 whenever the report was produced."
-    )
-    parser.add_argument(
-        "--format",
-        choices=("text", "json", "html"),
-        default="text",
-        help="output format (html: one self-contained page with charts)",
-    )
-    parser.add_argument("contract", help="contract file or template name (reviewer/full, ...)")
+    parser.add_argument("contract", help="contract file, - or template name (reviewer/full, ...)")
     parser.add_argument(
         "--diff",
         metavar="NEW",
@@ -111,21 +113,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
     )
     args = parser.parse_args(argv)
+    reader = Reader(args.max_bytes)
     if args.diff is not None:
         if args.prior is not None or args.prior_file is not None:
             parser.error("--prior and --prior-file do not apply to --diff")
-        return _diff(args.contract, args.diff, args.format)
+        return _diff(args.contract, args.diff, args.format, reader)
     try:
-        prior = _prior(args)
+        prior = _prior(args, reader)
     except PriorError as exc:
         parser.error(exc.message)
-    try:
-        contract = load_contract(args.contract)
-    except ContractInputError:
-        raise
     except KernelError as exc:
-        print(f"{args.contract}: error: {exc.message}", file=sys.stderr)
-        return EXIT_FAILED
+        return failure(args.format, exc, args.prior_file)
+    try:
+        contract = reader.contract(args.contract)
+    except KernelError as exc:
+        return failure(args.format, exc, args.contract)
     meter = _meter()
     progress: Progress | None = meter
     try:
@@ -135,53 +137,40 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
     except AnalysisTooLarge as exc:
-        print(f"{args.contract}: error: {exc.message}", file=sys.stderr)
-        return EXIT_FAILED
+        return failure(args.format, exc, args.contract)
     finally:
         if meter is not None:
             meter.close()
+    code = EXIT_OK if analysis.ok else EXIT_FAILED
     if args.format == "html":
         print(html_analysis(analysis, args.contract, chances))
-    elif args.format == "json":
-        body = analysis.to_dict()
-        if chances is not None:
-            body["probabilities"] = chances.to_dict()
-        dump_json(body)
-    else:
-        print(format_analysis(analysis, args.contract))
-        if chances is not None:
-            print(format_probabilities(chances))
-    return EXIT_OK if analysis.ok else EXIT_FAILED
+        return code
+    body = analysis.to_dict()
+    text = [("out", format_analysis(analysis, args.contract))]
+    if chances is not None:
+        body["probabilities"] = chances.to_dict()
+        text.append(("out", format_probabilities(chances)))
+    diagnostics = [f.to_diagnostic(args.contract) for f in analysis.findings]
+    return emit(args.format, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]
 
 
-def _load(source: str) -> Contract | None:
-    """The contract, or ``None`` after saying why it is invalid (unreadable input raises)."""
-    try:
-        return load_contract(source)
-    except ContractInputError:
-        raise
-    except KernelError as exc:
-        print(f"{source}: error: {exc.message}", file=sys.stderr)
-        return None
-
-
-def _diff(old_source: str, new_source: str, fmt: str) -> int:
-    old, new = _load(old_source), _load(new_source)
-    if old is None or new is None:
-        return EXIT_FAILED
+def _diff(old_source: str, new_source: str, fmt: str, reader: Reader) -> int:
+    contracts = []
+    for source in (old_source, new_source):
+        try:
+            contracts.append(reader.contract(source))
+        except KernelError as exc:
+            return failure(fmt, exc, source)
     meter = _meter()
     try:
-        diff = analyze_diff(old, new, meter)
+        diff = analyze_diff(contracts[0], contracts[1], meter)
     except KernelError as exc:
-        print(f"{old_source} -> {new_source}: error: {exc.message}", file=sys.stderr)
-        return EXIT_FAILED
+        return failure(fmt, exc, new_source)
     finally:
         if meter is not None:
             meter.close()
-    if fmt == "json":
-        dump_json(diff.to_dict())
-    elif fmt == "html":
+    if fmt == "html":
         print(html_diff(diff, old_source, new_source))
-    else:
-        print(format_diff(diff, old_source, new_source))
-    return EXIT_OK
+        return EXIT_OK
+    text = [("out", format_diff(diff, old_source, new_source))]
+    return emit(fmt, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))  # type: ignore[arg-type]

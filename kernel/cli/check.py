@@ -1,73 +1,85 @@
-"""``python -m kernel.check CONTRACT [--ars-version vX.Y.Z]``: validate a contract.
+"""``sprint-kernel check CONTRACT... [--ars-version vX.Y.Z]``: validate contracts.
 
 Exit codes follow the seed's validator (§4.4): 0 valid (warnings allowed), 1 schema,
-structural or expression failure, or a file that cannot be read or parsed, 2 bad usage.
-Errors and warnings go to stderr, ``OK: …`` to stdout.
+structural or expression failure, or a file that cannot be read or parsed, 2 bad usage (and a
+directory, FIFO or other non-regular file). Errors and warnings go to stderr, ``OK: …`` to
+stdout.
 """
 
 from __future__ import annotations
 
-import re
-import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Diagnostic, Parser, dump_json
+from kernel.cli.scaffold import (
+    EXIT_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    NOT_A_FILE,
+    Parser,
+    Reader,
+    Result,
+    Stream,
+    emit,
+)
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
-from kernel.contract.validator import check_structural_invariants, validate, warn_suspicious
-from kernel.io import InputError, load_json_file
+from kernel.contract.validator import check_contract, parse_version
+from kernel.diagnostics import Diagnostic, from_error
+from kernel.errors import InputError, KernelError
 
-_CODE = re.compile(r"(SC-\d+) ")
+__all__ = ["main"]
+
+EXIT_CODES = """\
+  0  every contract is valid (warnings allowed)
+  1  a schema, structural or expression error, or a file missing or not parseable (seed §4.4)
+  2  usage error, or a directory, FIFO or other non-regular file"""
 
 
-def _read(source: str) -> Any:
-    return shipped_template(source) if source in TEMPLATE_NAMES else load_json_file(source)
-
-
-def _split_code(message: str, default: str) -> tuple[str, str]:
-    match = _CODE.search(message)
-    if match is None:
-        return default, message
-    return match.group(1), message[: match.start()] + message[match.end() :]
+def _check(reader: Reader, source: str, ars: str | None) -> tuple[int, list[Diagnostic]]:
+    try:
+        data: Any = shipped_template(source) if source in TEMPLATE_NAMES else reader.json(source)
+    except InputError as exc:
+        code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
+        return code, [from_error(exc, source)]
+    found = [d.at(source) for d in check_contract(data, ars)]
+    return (EXIT_FAILED if any(d.severity == "error" for d in found) else EXIT_OK), found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = Parser("python -m kernel.check", "Validate a sprint contract (Schema 13).")
-    parser.add_argument("contract", help="contract JSON file or shipped template name")
+    parser = Parser(
+        "sprint-kernel check",
+        "Validate sprint contracts (Schema 13, structural invariants, SC warnings).",
+        exit_codes=EXIT_CODES,
+    )
+    parser.add_argument(
+        "contracts", nargs="+", metavar="CONTRACT", help="contract JSON file, - or template name"
+    )
     parser.add_argument("--ars-version", help="current ARS version vX.Y.Z (enables SC-1)")
     args = parser.parse_args(argv)
-    if args.ars_version is not None and not re.fullmatch(r"v\d+\.\d+\.\d+", args.ars_version):
-        parser.error(f"--ars-version must look like vX.Y.Z, got {args.ars_version!r}")
-    source: str = args.contract
-    errors: list[Diagnostic] = []
-    warnings: list[Diagnostic] = []
-    try:
-        data = _read(source)
-    except InputError as exc:
-        errors.append(Diagnostic(source, "E-INPUT", exc.message.removeprefix(f"{source}: ")))
-    else:
-        for message in validate(data):
-            errors.append(Diagnostic(source, "E-SCHEMA", message))
-        if not errors:
-            for message in check_structural_invariants(data):
-                errors.append(Diagnostic(source, *_split_code(message, "E-STRUCT")))
-        if not errors:
-            for message in warn_suspicious(data, args.ars_version):
-                code, text = message.split(": ", 1)
-                warnings.append(Diagnostic(source, code, text, severity="warning"))
-    ok = not errors
-    if args.format == "json":
-        dump_json(
-            {
-                "file": source,
-                "ok": ok,
-                "errors": [d.to_dict() for d in errors],
-                "warnings": [d.to_dict() for d in warnings],
-            }
+    if args.ars_version is not None:
+        try:
+            parse_version(args.ars_version, "--ars-version")
+        except KernelError as exc:
+            parser.error(exc.message)
+    reader = Reader(args.max_bytes)
+    worst = EXIT_OK
+    diagnostics: list[Diagnostic] = []
+    files: list[dict[str, Any]] = []
+    text: list[tuple[Stream, str]] = []
+    for source in args.contracts:
+        code, found = _check(reader, source, args.ars_version)
+        worst = max(worst, code)
+        diagnostics += found
+        errors = sum(d.severity == "error" for d in found)
+        warnings = len(found) - errors
+        files.append(
+            {"file": source, "ok": code == EXIT_OK, "errors": errors, "warnings": warnings}
         )
-    else:
-        for diagnostic in [*errors, *warnings]:
-            print(diagnostic, file=sys.stderr)
-        if ok:
-            print(f"OK: {source}" + (f" ({len(warnings)} warning(s))" if warnings else ""))
-    return EXIT_OK if ok else EXIT_FAILED
+        if code == EXIT_OK:
+            text.append(
+                ("out", f"OK: {source}" + (f" ({warnings} warning(s))" if warnings else ""))
+            )
+    return emit(
+        args.format,
+        Result(worst, diagnostics, {"files": files}, text, diagnostics_to="err"),
+    )

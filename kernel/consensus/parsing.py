@@ -19,7 +19,7 @@ from kernel.consensus.responses import (
     unknown_fields,
 )
 from kernel.errors import KernelError
-from kernel.io import check_size, strict_decoder
+from kernel.io import MAX_INPUT_BYTES, check_size, strict_decoder
 from kernel.text.markdown import block_tokens
 
 __all__ = [
@@ -224,7 +224,9 @@ def _first_object(text: str, kind: Kind) -> _Stage:
     return Attempt("first_object", "absent", message), None, ()
 
 
-def parse_response(text: str, kind: str, strict_json: bool = False) -> ParseResult:
+def parse_response(
+    text: str, kind: str, strict_json: bool = False, *, max_bytes: int = MAX_INPUT_BYTES
+) -> ParseResult:
     """Parse a model's ``kind`` response: strict, then fenced ``json`` block, then first object.
 
     Each stage decodes with the one strict decoder (no duplicate keys, NaN or Infinity) and then
@@ -237,7 +239,7 @@ def parse_response(text: str, kind: str, strict_json: bool = False) -> ParseResu
         raise KernelError(f"response text must be a str, got {type(text).__name__}")
     if not isinstance(strict_json, bool):
         raise KernelError(f"strict_json must be a bool, got {type(strict_json).__name__}")
-    check_size(text, source="response")
+    check_size(text, source="response", max_bytes=max_bytes)
     stages = (_strict,) if strict_json else (_strict, _fenced, _first_object)
     attempts: list[Attempt] = []
     for stage in stages:

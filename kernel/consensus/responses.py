@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import itertools
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
-import jsonschema
 
 from kernel.errors import KernelError
+from kernel.schema import schema_errors as _schema_errors
+from kernel.schema import strict_validator
 
 __all__ = [
     "KINDS",
@@ -89,9 +90,9 @@ SCHEMAS: Final[Mapping[Kind, Mapping[str, Any]]] = {
     ),
 }
 
-_VALIDATORS: Final = {
-    kind: jsonschema.Draft202012Validator(schema) for kind, schema in SCHEMAS.items()
-}
+@functools.cache
+def _validator(kind: Kind) -> Any:
+    return strict_validator(SCHEMAS[kind])
 
 
 def _strings(values: Sequence[str]) -> tuple[str, ...]:
@@ -174,12 +175,9 @@ def check_kind(kind: object) -> Kind:
     raise KernelError(f"unknown response kind {kind!r}; expected one of {', '.join(KINDS)}")
 
 
-def json_path(error: jsonschema.ValidationError) -> str:
-    """The ``$.a[0]`` path of a schema violation."""
-    out = "$"
-    for part in error.absolute_path:
-        out += f"[{part}]" if isinstance(part, int) else f".{part}"
-    return out
+def json_path(error: Any) -> str:
+    """The ``$.a[0]`` path of a schema violation (jsonschema's own)."""
+    return str(error.json_path)
 
 
 def _surrogates(value: object, path: str) -> list[str]:
@@ -198,15 +196,10 @@ def _clip(message: str, limit: int = 200) -> str:
 
 def schema_errors(value: object, kind: Kind) -> list[str]:
     """Every schema violation of ``value`` as a ``kind`` response, each naming its JSON path."""
-    try:
-        # Enough to say what is wrong; an adversarial value could hold a violation per item.
-        errors = sorted(
-            itertools.islice(_VALIDATORS[kind].iter_errors(value), MAX_SCHEMA_ERRORS),
-            key=lambda e: (list(map(str, e.absolute_path)), e.message),
-        )
-    except RecursionError:
-        return ["$: nested too deeply to validate"]
-    found = [f"{json_path(e)}: {_clip(e.message)}" for e in errors]
+    # Enough to say what is wrong; an adversarial value could hold a violation per item.
+    found = [
+        str(e) for e in _schema_errors(_validator(kind), value, limit=MAX_SCHEMA_ERRORS, clip=200)
+    ]
     if not found and isinstance(value, Mapping):
         confidence = value.get("confidence")
         if isinstance(confidence, float) and math.isnan(confidence):

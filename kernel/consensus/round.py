@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import itertools
+import functools
 import sys
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
-import jsonschema
 
 from kernel.consensus.ratios import to_ratio
 from kernel.consensus.responses import (
     MAX_SCHEMA_ERRORS,
     CritiqueResponse,
-    json_path,
     schema_errors,
 )
 from kernel.consensus.rules import (
@@ -34,6 +32,9 @@ from kernel.consensus.rules import (
     stop_checks,
 )
 from kernel.errors import KernelError, RoundError
+from kernel.schema import schema_errors as _schema_errors
+from kernel.schema import strict_validator
+from kernel.strict import is_int
 
 __all__ = [
     "ROUND_SCHEMA",
@@ -73,7 +74,7 @@ class RoundConfig:
 
     @max_rounds.validator
     def _check_max_rounds(self, _: object, value: object) -> None:
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        if not is_int(value) or value < 1:
             raise KernelError(f"max_rounds must be an int >= 1, got {value!r}")
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,7 +107,7 @@ class RoundInput:
 
     def __attrs_post_init__(self) -> None:
         index = self.round_index
-        if isinstance(index, bool) or not isinstance(index, int) or index < 1:
+        if not is_int(index) or index < 1:
             raise KernelError(f"round must be an int >= 1, got {index!r}")
         if index > self.config.max_rounds:
             raise KernelError(f"round {index} is past max_rounds {self.config.max_rounds}")
@@ -247,7 +248,9 @@ ROUND_SCHEMA: Final[Mapping[str, Any]] = {
     "required": ["participants", "round", "critiques"],
     "additionalProperties": False,
 }
-_ROUND_VALIDATOR: Final = jsonschema.Draft202012Validator(ROUND_SCHEMA)
+@functools.cache
+def _round_validator() -> Any:
+    return strict_validator(ROUND_SCHEMA)
 
 
 def round_from_mapping(document: object) -> RoundInput:
@@ -256,13 +259,10 @@ def round_from_mapping(document: object) -> RoundInput:
     JSON numbers for ratios are read as their shortest decimal form (``0.67`` is 67/100); give
     a string (``"2/3"``) for a ratio no short decimal writes.
     """
-    try:
-        found = sorted(
-            f"{json_path(e)}: {e.message if len(e.message) < 200 else e.message[:199] + '…'}"
-            for e in itertools.islice(_ROUND_VALIDATOR.iter_errors(document), MAX_SCHEMA_ERRORS)
-        )
-    except RecursionError:
-        raise RoundError(["$: nested too deeply"]) from None
+    found = [
+        str(e)
+        for e in _schema_errors(_round_validator(), document, limit=MAX_SCHEMA_ERRORS, clip=200)
+    ]
     if found:
         raise RoundError(found)
     assert isinstance(document, Mapping)

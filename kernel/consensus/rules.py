@@ -12,6 +12,7 @@ from kernel.consensus.ratios import to_ratio
 from kernel.consensus.responses import CritiqueResponse, from_mapping
 from kernel.consensus.tokens import change_ratio
 from kernel.errors import KernelError, QuorumError
+from kernel.strict import is_int
 
 __all__ = [
     "DEFAULT_APPROVAL_RATIO",
@@ -46,7 +47,7 @@ StopRule: TypeAlias = Literal["max_rounds", "change_below_threshold", "no_edits"
 
 def check_participants(participants: object) -> int:
     """The configured participant count: an int ≥ 2 (booleans are not counts)."""
-    if isinstance(participants, bool) or not isinstance(participants, int):
+    if not is_int(participants):
         raise KernelError(f"participants must be an int, got {type(participants).__name__}")
     if participants < 2:
         raise KernelError(f"participants must be at least 2, got {participants}")
@@ -66,7 +67,7 @@ def quorum(participants: int, ratio: object = DEFAULT_QUORUM_RATIO) -> int:
 def check_quorum(responses: int, participants: int, ratio: object = DEFAULT_QUORUM_RATIO) -> None:
     """Raise ``QuorumError`` when ``responses`` is below the quorum of ``participants``."""
     required = quorum(participants, ratio)
-    if isinstance(responses, bool) or not isinstance(responses, int) or responses < 0:
+    if not is_int(responses) or responses < 0:
         raise KernelError(f"responses must be a non-negative int, got {responses!r}")
     if responses > participants:
         raise KernelError(f"{responses} responses from only {participants} participants")

@@ -20,7 +20,7 @@ from kernel.contract.validator import (
 from kernel.errors import ContractError, ContractInputError, ExpressionUnrecognised
 from kernel.expression.ast import Expression, Priority
 from kernel.expression.compiler import Predicate
-from kernel.io import InputError, load_json_file
+from kernel.io import MAX_INPUT_BYTES, InputError, load_json_file
 
 __all__ = ["Condition", "Contract", "ContractInputError", "Dimension", "load_contract"]
 
@@ -92,7 +92,7 @@ class Contract:
         raise ContractError(f"{self.contract_id} has no dimension {dim_id!r}")
 
 
-def _read_source(source: object) -> Any:
+def _read_source(source: object, max_bytes: int) -> Any:
     if isinstance(source, Contract):
         return source.to_dict()
     if isinstance(source, Mapping):
@@ -101,26 +101,28 @@ def _read_source(source: object) -> Any:
         return shipped_template(source)
     if isinstance(source, str | os.PathLike):
         try:
-            return load_json_file(source)
+            return load_json_file(source, max_bytes=max_bytes)
         except InputError as exc:
-            raise ContractInputError(exc.message) from None
+            raise ContractInputError(
+                exc.message, code=exc.code, line=exc.line, column=exc.column
+            ) from None
     raise ContractError(
         f"a contract source must be a path, a template name or a mapping, "
         f"got {type(source).__name__}"
     )
 
 
-def load_contract(source: object) -> Contract:
+def load_contract(source: object, *, max_bytes: int = MAX_INPUT_BYTES) -> Contract:
     """Load, validate (schema, structural invariants, every expression compiles) and compile.
 
     ``source`` is a path to a JSON file, a shipped template name (``"reviewer/full"``,
     ``"reviewer/methodology_focus"``) or a mapping. Raises :class:`ContractError` with
     ``.errors``; an expression outside the vocabulary raises :class:`ExpressionUnrecognised`
-    carrying the ``[EXPRESSION-UNRECOGNISED: …]`` tag.
+    carrying the ``[EXPRESSION-UNRECOGNISED: …]`` tag. ``max_bytes`` limits a file's size.
     """
     if isinstance(source, Contract):
         return source
-    data = _read_source(source)
+    data = _read_source(source, max_bytes)
     where = f"{source}: " if isinstance(source, str | os.PathLike) else ""
     pristine = isinstance(source, str) and source in TEMPLATE_NAMES and template_is_pristine(source)
     errors = [] if pristine else validate(data)

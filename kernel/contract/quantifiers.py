@@ -7,6 +7,7 @@ from typing import Final, Literal, TypeAlias
 
 from kernel.errors import KernelError
 from kernel.majority import strict_majority
+from kernel.strict import is_int
 
 __all__ = [
     "ACCEPT",
@@ -40,7 +41,7 @@ def threshold(quantifier: str, panel_size: int) -> int:
 
     ``any`` → 1, ``majority`` → ⌊N/2⌋ + 1, ``all`` → N.
     """
-    if isinstance(panel_size, bool) or not isinstance(panel_size, int) or panel_size < 1:
+    if not is_int(panel_size) or panel_size < 1:
         raise KernelError(f"panel_size must be an integer >= 1, got {panel_size!r}")
     if quantifier == "any":
         return 1

@@ -1,29 +1,33 @@
 """The contract validator, mirroring the seed's ``check_sprint_contract.py`` (§4.2) on plain
 dicts: :func:`validate` (Schema 13), :func:`check_structural_invariants` (hard checks, SC-12)
-and :func:`warn_suspicious` (SC-1 … SC-11, SC-13)."""
+and :func:`warn_suspicious` (SC-1 … SC-11, SC-13, SC-14; one rule each in
+:mod:`kernel.contract.warnings`)."""
 
 from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
-from kernel.contract.quantifiers import ACCEPT
+import attrs
+
 from kernel.contract.templates import schema as _schema_copy
+from kernel.diagnostics import Diagnostic
 from kernel.errors import ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import parse_expression
-
-if TYPE_CHECKING:  # jsonschema is imported on first validation: it is slow to import
-    from jsonschema import FormatChecker
-    from jsonschema.exceptions import ValidationError
-    from jsonschema.protocols import Validator
+from kernel.schema import schema_errors, strict_validator
 
 __all__ = [
     "BASELINE_FIELDS",
+    "Problem",
+    "check_contract",
     "check_structural_invariants",
     "compiled_expressions",
+    "items",
+    "parse_version",
+    "structural_problems",
     "validate",
     "warn_suspicious",
 ]
@@ -42,50 +46,9 @@ BASELINE_FIELDS = (
 )
 
 
-def _is_strict_integer(_: object, instance: object) -> bool:
-    # R10: 5.0 is not an integer and neither is true.
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-def _ecma_pattern(
-    validator: Validator, pattern: str, instance: object, schema: Mapping[str, Any]
-) -> Iterator[ValidationError]:
-    # R10: in ECMA-262 (the JSON Schema regex dialect) a final `$` matches only at the end of
-    # the string; Python's `$` also matches before a final newline, so "D1\n" would pass.
-    if not isinstance(instance, str):
-        return
-    from jsonschema.exceptions import ValidationError
-
-    python_pattern = (
-        pattern[:-1] + r"\Z" if pattern.endswith("$") and not pattern.endswith("\\$") else pattern
-    )
-    if re.search(python_pattern, instance) is None:
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
-
-
-@functools.cache
-def _strict_validator_class() -> Any:
-    from jsonschema import Draft202012Validator, validators
-
-    return validators.extend(
-        Draft202012Validator,
-        validators={"pattern": _ecma_pattern},
-        type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_strict_integer),
-    )
-
-
-def _format_checker() -> FormatChecker:
-    from jsonschema import FormatChecker
-
-    checker = FormatChecker()
-    if "date-time" not in checker.checkers:  # pragma: no cover - guarded by packaging
-        raise KernelError("rfc3339-validator is not installed: date-time cannot be checked")
-    return checker
-
-
 @functools.cache
 def _default_validator() -> Any:
-    return _strict_validator_class()(_schema_copy(), format_checker=_format_checker())
+    return strict_validator(_schema_copy())
 
 
 def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
@@ -93,19 +56,12 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
 
     ``schema`` replaces Schema 13 (for tests of schema evolution).
     """
-    validator = (
-        _default_validator()
-        if schema is None
-        else _strict_validator_class()(schema, format_checker=_format_checker())
-    )
-    try:
-        errors = list(validator.iter_errors(contract))
-    except RecursionError:
-        return ["$: contract is nested too deeply"]
-    return sorted(f"{e.json_path}: {e.message}" for e in errors)
+    validator = _default_validator() if schema is None else strict_validator(schema)
+    return [str(e) for e in schema_errors(validator, contract)]
 
 
-def _items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:
+def items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:
+    """The objects of the list ``contract[key]``, with their positions (others skipped)."""
     if not isinstance(contract, Mapping):
         return []
     value = contract.get(key)
@@ -114,7 +70,10 @@ def _items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:
     return [(i, item) for i, item in enumerate(value) if isinstance(item, Mapping)]
 
 
-def _duplicates(contract: object, key: str, field: str, what: str) -> list[str]:
+_items = items
+
+
+def _duplicates(contract: object, key: str, field: str, what: str) -> list[Problem]:
     first: dict[object, int] = {}
     errors = []
     for i, item in _items(contract, key):
@@ -123,8 +82,11 @@ def _duplicates(contract: object, key: str, field: str, what: str) -> list[str]:
             continue
         if value in first:
             errors.append(
-                f"$.{key}[{i}].{field}: duplicate {what} {value!r} "
-                f"(first at $.{key}[{first[value]}].{field})"
+                Problem(
+                    "E-STRUCT",
+                    f"$.{key}[{i}].{field}",
+                    f"duplicate {what} {value!r} (first at $.{key}[{first[value]}].{field})",
+                )
             )
         else:
             first[value] = i
@@ -157,13 +119,22 @@ def compiled_expressions(contract: object) -> Compiled:
     return out
 
 
-def check_structural_invariants(contract: object, *, compiled: Compiled | None = None) -> list[str]:
-    """Hard errors JSON Schema cannot express: duplicate dimension ids and names, duplicate
-    condition ids, and (SC-12, R7) expressions that do not compile.
+@attrs.frozen
+class Problem:
+    """A hard structural error: its code (``E-STRUCT`` or ``SC-12``), where, and what."""
 
-    ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
-    """
-    errors = [
+    code: str
+    json_path: str
+    message: str
+
+    def __str__(self) -> str:
+        code = "SC-12 " if self.code == "SC-12" else ""
+        return f"{self.json_path}: {code}{self.message}"
+
+
+def structural_problems(contract: object, *, compiled: Compiled | None = None) -> list[Problem]:
+    """:func:`check_structural_invariants` as values."""
+    found = [
         *_duplicates(contract, "acceptance_dimensions", "id", "dimension id"),
         *_duplicates(contract, "acceptance_dimensions", "name", "dimension name"),
         *_duplicates(contract, "failure_conditions", "condition_id", "condition_id"),
@@ -172,133 +143,62 @@ def check_structural_invariants(contract: object, *, compiled: Compiled | None =
         compiled = compiled_expressions(contract)
     for i, _, result in compiled:
         if isinstance(result, ExpressionUnrecognised):
-            errors.append(f"$.failure_conditions[{i}].expression: SC-12 {result.message}")
-    return errors
+            found.append(Problem("SC-12", f"$.failure_conditions[{i}].expression", result.message))
+    return found
 
 
-_VERSION = re.compile(r"v(\d+)\.(\d+)\.(\d+)\Z")
-_DIM_TOKEN = re.compile(r"\bD\d+\b")
+def check_structural_invariants(contract: object, *, compiled: Compiled | None = None) -> list[str]:
+    """Hard errors JSON Schema cannot express: duplicate dimension ids and names, duplicate
+    condition ids, and (SC-12, R7) expressions that do not compile.
+
+    ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
+    """
+    return [str(p) for p in structural_problems(contract, compiled=compiled)]
 
 
-def _parse_version(version: str, what: str) -> tuple[int, int, int]:
+_VERSION = re.compile(r"v([0-9]+)\.([0-9]+)\.([0-9]+)\Z")
+#: More digits than this in a version number is refused (Python's int conversion has a limit).
+MAX_VERSION_DIGITS = 100
+
+
+def parse_version(version: object, what: str) -> tuple[int, int, int]:
+    """``vX.Y.Z`` (ASCII digits) as three integers; anything else is a ``KernelError``."""
     match = _VERSION.match(version) if isinstance(version, str) else None
     if match is None:
-        raise KernelError(f"{what} must look like vX.Y.Z, got {version!r}")
-    major, minor, patch = (int(g) for g in match.groups())
+        shown = repr(version) if len(repr(version)) <= 60 else repr(version)[:57] + "..."
+        raise KernelError(f"{what} must look like vX.Y.Z, got {shown}")
+    numbers = [g.lstrip("0") or "0" for g in match.groups()]
+    if any(len(n) > MAX_VERSION_DIGITS for n in numbers):
+        raise KernelError(f"{what} has a number over {MAX_VERSION_DIGITS} digits")
+    major, minor, patch = (int(n) for n in numbers)
     return major, minor, patch
 
 
-def _sc1(contract: Mapping[str, Any], ars_current_version: str | None) -> list[str]:
-    if ars_current_version is None:
-        return []
-    current = _parse_version(ars_current_version, "ars_current_version")
-    try:
-        baseline = _parse_version(contract.get("baseline_version"), "baseline_version")  # type: ignore[arg-type]
-    except KernelError:
-        return []
-    if baseline[0] < current[0]:
-        return [
-            f"SC-1: contract baseline {contract['baseline_version']} lags ARS "
-            f"{ars_current_version} by a major version; retirement candidate"
-        ]
-    lag = current[1] - baseline[1] if baseline[0] == current[0] else 0
-    if lag > 2:
-        return [f"SC-1: contract baseline lags ARS by {lag} minor; retirement candidate"]
-    return []
-
-
 def warn_suspicious(contract: object, ars_current_version: str | None = None) -> list[str]:
-    """Soft warnings, each starting with its code (``SC-1`` … ``SC-11``, ``SC-13``).
+    """Soft warnings, each starting with its code (``SC-1`` … ``SC-11``, ``SC-13``,
+    ``SC-14``): the string form of :func:`kernel.contract.warnings.suspicious`.
 
     Meant for schema-valid contracts; on anything else it warns about what it can read.
     ``ars_current_version`` (``vX.Y.Z``) enables SC-1.
     """
-    if not isinstance(contract, Mapping):
-        raise KernelError(f"a contract must be a JSON object, got {type(contract).__name__}")
-    warnings = _sc1(contract, ars_current_version)
-    dims = [d for _, d in _items(contract, "acceptance_dimensions")]
-    conds = _items(contract, "failure_conditions")
-    dim_ids = {d.get("id") for d in dims}
+    from kernel.contract.warnings import suspicious
 
-    if len(dims) == 1:
-        warnings.append(
-            "SC-2: single-dimension contract; consider whether this mode needs sprint contract "
-            "at all"
-        )
-    if dims and not any(d.get("priority") == "mandatory" for d in dims):
-        warnings.append(
-            "SC-3: no mandatory-priority dimension; failure_conditions referencing 'mandatory' "
-            "will be vacuous"
-        )
-    for _, cond in conds:
-        text = cond.get("expression")
-        if not isinstance(text, str):
-            continue
-        for token in dict.fromkeys(_DIM_TOKEN.findall(text)):
-            if token not in dim_ids:
-                warnings.append(
-                    f"SC-4: failure condition {cond.get('condition_id')} references {token} "
-                    "which is not in acceptance_dimensions"
-                )
-    procedure = contract.get("measurement_procedure")
-    if isinstance(procedure, Mapping):
-        outputs = procedure.get("reviewer_must_output_before_paper")
-        outputs = outputs if isinstance(outputs, list) else []
-        if not {"contract_paraphrase", "scoring_plan"} <= set(
-            o for o in outputs if isinstance(o, str)
-        ):
-            warnings.append(
-                "SC-5: hard-gate protocol requires both 'contract_paraphrase' and 'scoring_plan'"
-            )
-    amendments = contract.get("agent_amendments")
-    if isinstance(amendments, Mapping):
-        for key in amendments:
-            if key in BASELINE_FIELDS:
-                warnings.append(
-                    f"SC-6: agent_amendments carries baseline field {key!r}; baseline fields are "
-                    "orchestrator-immutable"
-                )
-    for a in range(len(conds)):
-        for b in range(a + 1, len(conds)):
-            ca, cb = conds[a][1], conds[b][1]
-            if ca.get("severity") == cb.get("severity") and ca.get("action") != cb.get("action"):
-                warnings.append(
-                    f"SC-7: {ca.get('condition_id')} and {cb.get('condition_id')} share "
-                    f"severity={ca.get('severity')} but map to different actions; precedence "
-                    "tie-breaking falls back to ordinal position"
-                )
-    if isinstance(procedure, Mapping):
-        minimum = procedure.get("paraphrase_minimum_dimensions")
-        if isinstance(minimum, int) and not isinstance(minimum, bool) and minimum > len(dims):
-            warnings.append(
-                f"SC-9: paraphrase_minimum_dimensions={minimum} exceeds dimension count "
-                f"{len(dims)}; Phase 1 lint will always fail"
-            )
-    read: set[int] = set()
-    for _, _, result in compiled_expressions(contract):
-        if isinstance(result, Predicate):
-            read |= result.reads
-    for i, d in enumerate(dims):
-        if d.get("priority") in ("mandatory", "high") and i not in read:
-            warnings.append(
-                f"SC-10: {d.get('priority')} dimension {d.get('id')} has no failure_condition "
-                "referencing it; its score cannot influence the editorial decision"
-            )
-    panel = contract.get("panel_size")
-    if panel == 1 and not isinstance(panel, bool):
-        warnings.append(
-            "SC-11: panel_size=1 means no cross-reviewer aggregation; cross_reviewer_quantifier "
-            "values collapse to pass-through"
-        )
-    expected = {"reviewer_full": 5, "reviewer_methodology_focus": 2}.get(str(contract.get("mode")))
-    if expected is not None and panel != expected:
-        warnings.append(
-            f"SC-11: panel_size={panel} inconsistent with mode={contract.get('mode')}; "
-            f"expected {expected}"
-        )
-    if conds and not any(c.get("action") == ACCEPT for _, c in conds):
-        warnings.append(
-            f"SC-13: no failure condition has action {ACCEPT}; when no condition fires there "
-            "is no fallback decision (R5) and decide() fails"
-        )
-    return warnings
+    return [f"{d.code}: {d.message}" for d in suspicious(contract, ars_current_version)]
+
+
+def check_contract(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
+    """What ``kernel.check`` reports: schema errors (``E-SCHEMA``); when there are none,
+    structural errors (``E-STRUCT``, ``SC-12``); when there are none, the warnings."""
+    found = [Diagnostic("E-SCHEMA", str(e)) for e in schema_errors(_default_validator(), contract)]
+    if found:
+        return found
+    compiled = compiled_expressions(contract)
+    found = [
+        Diagnostic(p.code, f"{p.json_path}: {p.message}")
+        for p in structural_problems(contract, compiled=compiled)
+    ]
+    if found:
+        return found
+    from kernel.contract.warnings import suspicious
+
+    return suspicious(contract, ars_current_version)

@@ -8,36 +8,76 @@ the offending entry.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+import operator
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
-from kernel.contract.model import Contract, load_contract
+from kernel.contract.model import Contract
+from kernel.decision.cache import compiled
 from kernel.decision.engine import engine_for
 from kernel.decision.value import Decision, decide_counts, signature
-from kernel.errors import MatrixError, PanelShrunk
+from kernel.errors import KernelError, MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
 
-__all__ = ["Decision", "decide", "decide_counts", "signature"]
+__all__ = ["Decision", "decide", "decide_counts", "decide_many", "signature"]
 
 _ROW_TYPES: Final = (list, tuple)
 
 
-def decide(contract: Contract | Mapping[str, Any], matrix: Mapping[str, Sequence[str]]) -> Decision:
+def decide(
+    contract: Contract | Mapping[str, Any] | str, matrix: Mapping[str, Sequence[str]]
+) -> Decision:
     """Decide from ``matrix`` (dimension id → the ``panel_size`` reviewers' scores, in
     reviewer order).
+
+    ``contract`` is a :class:`Contract` or anything :func:`load_contract` takes; a dict or a
+    template name is compiled once and reused (:mod:`kernel.decision.cache`).
 
     Raises :class:`MatrixError` for a malformed matrix, :class:`PanelShrunk` when every
     dimension has the same number of scores but fewer than ``panel_size``, and
     :class:`ContractError` for a bad contract or when nothing fires and there is no fallback.
     """
     if type(contract) is not Contract:
-        contract = load_contract(contract)
+        contract = compiled(contract)
     lookup = engine_for(contract).lookup
     if lookup is not None:
         found = lookup(matrix)
         if found is not None:
             return found
     return _decide_slowly(contract, matrix)
+
+
+def decide_many(
+    contract: Contract | Mapping[str, Any] | str, matrices: Iterable[Mapping[str, Sequence[str]]]
+) -> list[Decision]:
+    """``[decide(contract, m) for m in matrices]``, with the contract resolved once.
+
+    The first matrix that cannot be decided raises the error :func:`decide` raises for it,
+    its message prefixed with ``matrices[<index>]: ``.
+    """
+    if type(contract) is not Contract:
+        contract = compiled(contract)
+    matrices = matrices if type(matrices) is list else list(matrices)
+    lookup = engine_for(contract).lookup
+    found: list[Decision | None] = (
+        list(map(lookup, matrices)) if lookup is not None else [None] * len(matrices)
+    )
+    if any(map(operator.is_, found, itertools.repeat(None))):
+        for i, decision in enumerate(found):
+            if decision is None:
+                try:
+                    found[i] = _decide_slowly(contract, matrices[i])
+                except KernelError as exc:
+                    _prefix(exc, f"matrices[{i}]: ")
+                    raise
+    return found  # type: ignore[return-value]  # no None is left
+
+
+def _prefix(error: KernelError, where: str) -> None:
+    error.message = where + error.message
+    error.args = (error.message, *error.args[1:])
+    error.errors = [where + e for e in error.errors]
 
 
 def _decide_slowly(contract: Contract, matrix: object) -> Decision:

@@ -14,7 +14,6 @@ log (``kernel.panel.audit``).
 from __future__ import annotations
 
 from kernel.panel.audit import IllegalTransition, SessionRecord, lifecycle
-from kernel.panel.codes import CODES
 from kernel.panel.delta_mode import DeltaResult, delta
 from kernel.panel.inputs import PanelInputError, Problem
 from kernel.panel.routing import PROFILES, Routing, route
@@ -23,7 +22,6 @@ from kernel.panel.voting import OUTCOMES, VOTES, Resolution, agreement_level, re
 from kernel.text.injection import InjectionFinding, scan_injection
 
 __all__ = [
-    "CODES",
     "OUTCOMES",
     "PROFILES",
     "SEVERITIES",

@@ -27,10 +27,10 @@ from typing import Any
 
 import attrs
 
-from kernel.errors import KernelError
+from kernel.errors import IllegalTransition, KernelError, PanelInputError
 from kernel.io import loads_jsonl, loads_strict
 from kernel.panel._args import as_list
-from kernel.panel.inputs import PanelInputError, Problem, schema_problems, validator
+from kernel.panel.inputs import Problem, schema_problems, validator
 from kernel.panel.voting import agreement_level
 
 __all__ = [
@@ -76,29 +76,18 @@ SCHEMA_VERSION = 1
 _SCHEMA_FILE = "panel_session.schema.json"
 
 
-class IllegalTransition(KernelError):
-    """An event out of lifecycle order: ``finding`` went from ``before`` (``None``: no
-    event yet) to ``after``. ``line`` is the log line, when read from one; ``reason`` is
-    the message without it."""
-
-    def __init__(
-        self, finding: str, before: str | None, after: str, *, line: int | None = None
-    ) -> None:
-        allowed = NEXT_STATES[before]
-        if before is None:
-            why = "a finding's first event must be created"
-        elif not allowed:
-            why = f"nothing follows {before}"
-        else:
-            why = f"after {before} comes {_or(allowed)}"
-        self.finding = finding
-        self.before = before
-        self.after = after
-        self.line = line
-        self.reason = (
-            f"finding {finding!r}: illegal transition {before or 'none'} -> {after} ({why})"
-        )
-        super().__init__(self.reason if line is None else f"line {line}: {self.reason}")
+def illegal_transition(
+    finding: str, before: str | None, after: str, *, line: int | None = None
+) -> IllegalTransition:
+    """The error for ``finding`` going from ``before`` to ``after``, saying what may follow."""
+    allowed = NEXT_STATES[before]
+    if before is None:
+        why = "a finding's first event must be created"
+    elif not allowed:
+        why = f"nothing follows {before}"
+    else:
+        why = f"after {before} comes {_or(allowed)}"
+    return IllegalTransition(finding, before, after, why=why, line=line)
 
 
 def _or(items: Iterable[str]) -> str:
@@ -111,7 +100,7 @@ def _fold(events: Iterable[tuple[str, str, int | None]]) -> dict[str, str]:
     for fid, after, line in events:
         before = state.get(fid)
         if after not in NEXT_STATES[before]:
-            raise IllegalTransition(fid, before, after, line=line)
+            raise illegal_transition(fid, before, after, line=line)
         state[fid] = after
     return state
 

@@ -16,6 +16,7 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.panel._args import as_list
+from kernel.strict import is_int
 
 __all__ = ["DEFAULT_TOTAL", "Charge", "Ledger", "charge", "open_ledger", "summary"]
 
@@ -60,7 +61,7 @@ class Charge:
 
 
 def _int(value: object, what: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+    if not is_int(value) or value < minimum:
         raise KernelError(f"{what} must be an int >= {minimum}, got {value!r}")
     return value
 

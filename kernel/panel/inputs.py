@@ -6,13 +6,13 @@ jsonschema is imported on first validation, so importing ``kernel.panel`` stays 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 import attrs
 
-from kernel.errors import KernelError
+from kernel.errors import PanelInputError
 from kernel.panel._args import as_list
+from kernel.schema import strict_validator
 
 __all__ = [
     "PanelInputError",
@@ -41,44 +41,14 @@ class Problem:
         return text if self.line is None else f"line {self.line}: {text}"
 
 
-class PanelInputError(KernelError):
-    """An input document of the panel breaks its schema or the panel's rules.
-
-    ``problems`` lists every problem found (at least one), each naming where it is.
-    """
-
-    def __init__(self, problems: list[Problem] | tuple[Problem, ...]) -> None:
-        self.problems: tuple[Problem, ...] = tuple(problems)
-        shown = "; ".join(str(p) for p in self.problems[:5])
-        more = len(self.problems) - 5
-        super().__init__(shown + (f"; and {more} more" if more > 0 else ""))
-
-
 def pointer(*parts: object) -> str:
     """A JSON Pointer (RFC 6901) from path parts."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
 
 
-@cache
-def _validator_class() -> Any:
-    import jsonschema
-
-    # JSON integers only: 2.0 is a number, not an integer.
-    return jsonschema.validators.extend(
-        jsonschema.Draft202012Validator,
-        type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
-            "integer",
-            lambda _checker, value: isinstance(value, int) and not isinstance(value, bool),
-        ),
-    )
-
-
 def validator(schema: Mapping[str, Any]) -> Any:
-    """A Draft 2020-12 validator that also checks ``format: date-time`` (RFC 3339)."""
-    import jsonschema
-
-    cls = _validator_class()
-    return cls(schema, format_checker=jsonschema.FormatChecker())
+    """The kernel's strict Draft 2020-12 validator (strict integers, real date-time)."""
+    return strict_validator(schema)
 
 
 def _part_key(part: object) -> tuple[int, int, str]:

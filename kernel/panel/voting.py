@@ -17,6 +17,7 @@ import attrs
 from kernel.errors import KernelError
 from kernel.majority import strict_majority
 from kernel.panel._args import as_list
+from kernel.strict import is_int
 
 __all__ = [
     "ABSTAIN",
@@ -90,7 +91,7 @@ def resolve_finding(
         raise KernelError(f"votes must be a mapping of specialist to vote, got {type(votes)}")
     if not isinstance(originator, str) or not originator:
         raise KernelError("originator must be a non-empty specialist name")
-    if isinstance(n_global, bool) or not isinstance(n_global, int) or n_global < 1:
+    if not is_int(n_global) or n_global < 1:
         raise KernelError(f"n_global must be an int >= 1, got {n_global!r}")
     if not isinstance(withdrawn, bool):
         raise KernelError(f"withdrawn must be a bool, got {withdrawn!r}")

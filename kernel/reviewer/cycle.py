@@ -31,6 +31,7 @@ from kernel.reviewer.lint.report import LintReport
 __all__ = [
     "MAX_CALLS",
     "ReviewerState",
+    "duplicate",
     "exhaust",
     "panel_tags",
     "protocol_violation_tag",
@@ -169,6 +170,14 @@ def exhaust(state: ReviewerState) -> ReviewerState:
     if state.round == 2 and state.attempt == 1:
         return _unusable(state, "multi_dissent=true")
     return _unusable(state, "phase1_lint_failed=true")
+
+
+def duplicate(state: ReviewerState) -> ReviewerState:
+    """R16: a usable reviewer whose Phase 2 report repeats an earlier reviewer's becomes
+    unusable, ``phase2_lint_failed=duplicate_report``."""
+    if not state.usable:
+        raise KernelError(f"reviewer {state.role} is not usable, so it cannot be a duplicate")
+    return _unusable(state, "phase2_lint_failed=duplicate_report")
 
 
 def panel_tags(states: Sequence[ReviewerState], panel_size: int) -> tuple[str, ...]:

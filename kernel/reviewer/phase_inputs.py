@@ -22,6 +22,7 @@ from typing import Any, Final
 
 from kernel.contract.model import Contract, load_contract
 from kernel.errors import KernelError
+from kernel.strict import is_int
 from kernel.text import delimit
 
 __all__ = ["DELIMITER", "METADATA_FIELDS", "phase1_from_input", "phase1_input", "phase2_input"]
@@ -68,7 +69,7 @@ def phase1_input(contract: Contract | Mapping[str, Any] | str, metadata: Mapping
     title = _require_text(metadata["title"], "title")
     field = _require_text(metadata["field"], "field")
     count = metadata["word_count"]
-    if isinstance(count, bool) or not isinstance(count, int) or count < 0:
+    if not is_int(count) or count < 0:
         raise KernelError(f"word_count must be an int >= 0, got {count!r}")
     meta = json.dumps(
         {"title": title, "field": field, "word_count": count}, indent=2, ensure_ascii=True

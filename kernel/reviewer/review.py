@@ -4,8 +4,10 @@
 mode: each reviewer's documents are linted and run through the reviewer cycle
 (:mod:`kernel.cycle`); a call the cycle would ask for next (a Phase 1 retry, a restart after a
 multi-dissent) cannot be made offline, so that reviewer ends unusable with the tag the
-exhausted retry carries. The usable reviewers' scores form the matrix for :func:`decide`;
-fewer than ``panel_size`` of them abort the round with ``[PANEL-SHRUNK: …]`` (R9).
+exhausted retry carries. A later copy of an earlier usable reviewer's Phase 2 report is
+unusable (R16, :mod:`kernel.reviewer.duplicates`). The usable reviewers' scores form the matrix
+for :func:`decide`; fewer than ``panel_size`` of them abort the round with
+``[PANEL-SHRUNK: …]`` (R9).
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ import attrs
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import Decision, decide
 from kernel.errors import KernelError, MatrixError
-from kernel.reviewer.cycle import ReviewerState, exhaust, panel_tags, start, step
+from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.cycle import ReviewerState, duplicate, exhaust, panel_tags, start, step
+from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
@@ -89,29 +93,33 @@ class PanelOutcome:
         return out
 
 
-def _review(contract: Contract, role: str, phase2: str, phase1: str | None) -> ReviewerResult:
+def _review(
+    contract: Contract, role: str, phase2: str, phase1: str | None, max_bytes: int
+) -> ReviewerResult:
     state = start(role, contract.contract_id)
     report1: LintReport | None = None
     if phase1 is not None:
-        report1 = lint_phase1(phase1, contract)
+        report1 = lint_phase1(phase1, contract, max_bytes=max_bytes)
         state = step(state, report1)
         if state.next_call != "phase2":
             return ReviewerResult(role, report1, None, exhaust(state))
     else:
         state = attrs.evolve(state, stage="phase2")
-    report2 = lint_phase2(phase2, contract, phase1)
+    report2 = lint_phase2(phase2, contract, phase1, max_bytes=max_bytes)
     return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
 
 
 def decide_documents(
     contract: Contract | Mapping[str, Any] | str,
     reviewers: Sequence[tuple[str, str, str | None]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> PanelOutcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort.
 
     A ``None`` Phase 1 text skips the consistency check (the Phase 2 report carries a
     warning saying so). More reviewers than ``panel_size`` or repeated roles are a
-    :class:`KernelError`.
+    :class:`KernelError`. ``max_bytes`` limits each document's size.
     """
     contract = load_contract(contract)
     if len(reviewers) > contract.panel_size:
@@ -122,7 +130,8 @@ def decide_documents(
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
-    details = tuple(_review(contract, role, p2, p1) for role, p2, p1 in reviewers)
+    details = tuple(_review(contract, role, p2, p1, max_bytes) for role, p2, p1 in reviewers)
+    details = _without_duplicates(details, [r[1] for r in reviewers])
     tags = panel_tags([d.state for d in details], contract.panel_size)
     decision: Decision | None = None
     matrix: dict[str, list[str]] | None = None
@@ -133,6 +142,17 @@ def decide_documents(
         }
         decision = decide(contract, matrix)
     return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
+
+
+def _without_duplicates(
+    details: tuple[ReviewerResult, ...], texts: Sequence[str]
+) -> tuple[ReviewerResult, ...]:
+    """R16: each later copy of a usable Phase 2 report becomes unusable."""
+    usable = [t if d.state.usable else None for d, t in zip(details, texts, strict=True)]
+    return tuple(
+        d if earlier is None else attrs.evolve(d, state=duplicate(d.state))
+        for d, earlier in zip(details, duplicate_of(usable), strict=True)
+    )
 
 
 def finding_lines(

@@ -1,10 +1,11 @@
 """The package's shape: imports point downward only, and the build lists every package.
 
 Layers, bottom up (a package may import from its own layer's shared modules and below):
-``errors`` → ``io``/``majority``/``diagnostics`` → ``expression``, ``text`` → ``contract`` →
-``decision`` → ``reviewer`` → ``analysis``, ``round``; the companions (``arena``,
-``consensus``, ``panel``) sit beside the sprint-contract packages and use only the shared
-bottom and ``text``; ``cli`` (with every ``__main__``) and the top-level facades are on top.
+``errors``/``strict`` → ``io``/``majority``/``diagnostics``/``schema`` → ``expression``,
+``text`` → ``contract`` → ``decision`` → ``reviewer`` → ``analysis``, ``round``; the
+companions (``arena``, ``consensus``, ``panel``) sit beside the sprint-contract packages and
+use only the shared bottom and ``text``; ``cli`` (with every ``__main__``) and the top-level
+facades are on top.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ KERNEL = paths.ROOT / "kernel"
 #: package (first component under ``kernel``) → layer number.
 LAYERS: dict[str, int] = {
     "errors": 0,
+    "strict": 0,
+    "_version": 0,
     "_lazy": 1,
     "io": 1,
     "majority": 1,
     "diagnostics": 1,
+    "schema": 1,
     "expression": 2,
     "text": 2,
     "contract": 3,
@@ -38,6 +42,7 @@ LAYERS: dict[str, int] = {
     "testing": 7,
     "cli": 8,
     "__init__": 9,
+    "__main__": 9,
     "lint": 9,
     "review": 9,
     "check": 9,
@@ -48,7 +53,7 @@ LAYERS: dict[str, int] = {
 TOP = 8
 COMPANIONS = {"arena", "consensus", "panel"}
 #: What the companions may use besides themselves.
-COMPANION_DEPS = {"errors", "_lazy", "io", "majority", "diagnostics", "text"}
+COMPANION_DEPS = {"errors", "strict", "_lazy", "io", "majority", "diagnostics", "schema", "text"}
 
 
 def _unit(path: Path) -> str:
@@ -116,7 +121,9 @@ def test_installed_grammar_is_the_top_level_grammar() -> None:
     assert grammar_text() == (paths.ROOT / "grammar" / "expression.lark").read_text("utf-8")
 
 
-@pytest.mark.parametrize("name", ["kernel.contract", "kernel.lint", "kernel.review"])
+@pytest.mark.parametrize(
+    "name", ["kernel.contract", "kernel.lint", "kernel.review", "kernel.round", "kernel.testing"]
+)
 def test_api_module_paths_still_import(name: str) -> None:
     import importlib
 

@@ -85,7 +85,7 @@ def test_bad_pairs_exit_1(
         ["reviewer/full", "--diff", "/nonexistent/new.json"],
         ["reviewer/full", "--diff", AMENDED, "--prior", "pass=1"],
         ["reviewer/full", "--diff"],
-        ["reviewer/full", "--format", "sarif"],
+        ["reviewer/full", "--format", "xml"],
     ],
 )
 def test_usage_and_unreadable_exit_2(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,7 +11,7 @@ import pytest
 from support import paths
 from support.arena_support import drive_records, two_round_events
 
-from kernel.arena.__main__ import main
+from kernel.cli.arena import main
 from kernel.cli.scaffold import run
 
 
@@ -33,7 +33,7 @@ def trail_text(records: list[dict[str, object]]) -> str:
 
 def test_verdict_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, "review.md", "Good.\r\nVERDICT: approved\r\n")
-    assert cli(capsys, "verdict", f) == (0, f"{f}:2: VERDICT APPROVED\n", "")
+    assert cli(capsys, "verdict", f) == (0, f"{f}:2: ARENA-VERDICT APPROVED\n", "")
 
 
 def test_verdict_multiple(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -42,7 +42,7 @@ def test_verdict_multiple(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 0
     assert out.splitlines() == [
         f"{f}:3: PARSER_WARNING_MULTIPLE_VERDICTS 2 verdict lines (1, 3); the last one counts",
-        f"{f}:3: VERDICT REVISE",
+        f"{f}:3: ARENA-VERDICT REVISE",
     ]
 
 
@@ -50,7 +50,10 @@ def test_verdict_missing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     f = write(tmp_path, "review.md", "VERDICT: APPROVED.\n")
     code, out, _ = cli(capsys, "verdict", f, "--format", "json")
     assert code == 1
-    assert json.loads(out) == {
+    body = json.loads(out)
+    assert body.pop("version") and body.pop("ok") is False
+    assert [d["code"] for d in body.pop("diagnostics")] == ["PARSER_ERROR_MISSING_VERDICT"]
+    assert body == {
         "file": f,
         "verdict": None,
         "codes": ["PARSER_ERROR_MISSING_VERDICT"],
@@ -100,8 +103,8 @@ def test_conformance_non_compliant(tmp_path: Path, capsys: pytest.CaptureFixture
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b'{"event": "RUN_STARTED"}\n{oops}\n', ":2:2: not JSON"),
-        (b'{"a": 1, "a": 2}\n', ":1: not strict JSON: duplicate key 'a'"),
+        (b'{"event": "RUN_STARTED"}\n{oops}\n', ":2:2: E-JSON not JSON"),
+        (b'{"a": 1, "a": 2}\n', ":1: E-JSON not strict JSON: duplicate key 'a'"),
         (b"\xff\xfe\n", "not UTF-8"),
     ],
 )

@@ -44,7 +44,7 @@ def test_phase2_without_phase1_warns(
 ) -> None:
     assert _run([str(docs["p2"]), "--contract", "reviewer/full"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{docs['p2']}: P2-043 warning: consistency")
+    assert out.startswith(f"{docs['p2']}: P2-043 consistency with Phase 1 was not checked")
 
 
 def test_failure_text(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -58,7 +58,9 @@ def test_json(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None
     code = _run([str(docs["p1"]), "--contract", "reviewer/full", "--format", "json"])
     assert code == 0
     data = json.loads(capsys.readouterr().out)
-    assert data["phase"] == 1 and data["ok"] is True and data["findings"] == []
+    assert data["ok"] is True and data["diagnostics"] == []
+    [report] = data["files"]
+    assert report["phase"] == 1 and report["ok"] is True and report["findings"] == []
 
 
 def test_forced_phase(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
@@ -83,10 +85,10 @@ def test_usage_and_unreadable_exit_2(
     with pytest.raises(SystemExit) as exc:
         raise SystemExit(_run(argv))
     assert exc.value.code == 2
-    err = capsys.readouterr().err
+    out, err = capsys.readouterr()
     assert err
     if "latin1" in argv[0]:
-        assert "not UTF-8" in err
+        assert "E-UTF8 not UTF-8" in out
 
 
 def test_contract_errors(docs: dict[str, Path], tmp_path: Path) -> None:

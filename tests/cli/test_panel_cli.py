@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from support import paths
 
+import kernel
+from kernel.cli.panel import main
 from kernel.cli.scaffold import run
-from kernel.panel.__main__ import main
 
 VOTES: dict[str, Any] = {
     "specialists": ["SEC", "PERF", "QUAL", "CORR", "ARCH"],
@@ -48,11 +49,11 @@ def test_resolve_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert run(main, ["resolve", path]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f"{path}: RESOLVED F1: Consensus (3/5 specialists)",
-        f"{path}: RESOLVED F2: Majority (dissent: SEC)",
-        f"{path}: RESOLVED F3: Dismissed (3/5 specialists)",
-        f"{path}: AGREEMENT Split Decision",
-        f"{path}: VERDICT Reject (panel Approve; 1 Critical finding(s) resolved Consensus "
+        f"{path}: PANEL-RESOLVED F1: Consensus (3/5 specialists)",
+        f"{path}: PANEL-RESOLVED F2: Majority (dissent: SEC)",
+        f"{path}: PANEL-RESOLVED F3: Dismissed (3/5 specialists)",
+        f"{path}: PANEL-AGREEMENT Split Decision",
+        f"{path}: PANEL-VERDICT Reject (panel Approve; 1 Critical finding(s) resolved Consensus "
         "or Majority)",
     ]
 
@@ -116,7 +117,7 @@ def test_scan_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert run(main, ["scan", path]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f'{path}:2: INJECTION-INSTRUCTION-OVERRIDE "ig\\u200bnore previous instructions"'
+        f'{path}:2:8: INJECTION-INSTRUCTION-OVERRIDE "ig\\u200bnore previous instructions"'
     ]
     assert run(main, ["scan", path, "--delimiter", "x", "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
@@ -132,7 +133,13 @@ def test_scan_clean_file_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[st
     assert run(main, ["scan", path]) == 0
     assert "OK" in capsys.readouterr().out
     assert run(main, ["scan", path, "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"file": path, "ok": True, "findings": []}
+    assert json.loads(capsys.readouterr().out) == {
+        "version": kernel.__version__,
+        "ok": True,
+        "diagnostics": [],
+        "file": path,
+        "findings": [],
+    }
 
 
 def test_scan_refuses_non_utf8(tmp_path: Path) -> None:
@@ -172,13 +179,14 @@ def test_route_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "f.json", json.dumps(ROUTE_FINDINGS))
     assert run(main, ["route", path]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        f"{path}: ROUTE SEC primary=A adjacent=B rest=-",
-        f"{path}: ROUTE PERF primary=- adjacent=- rest=A,B,C",
-        f"{path}: ROUTE QUAL primary=- adjacent=- rest=A,C",
-        f"{path}: ROUTE CORR primary=- adjacent=- rest=B,C",
-        f"{path}: ROUTE ARCH primary=- adjacent=- rest=A,B,C",
-        f"{path}: ROUTE-BANDS primary 1 (8.3 %), adjacent 1 (8.3 %), rest 10 (83.3 %) of 12 pairs",
-        f"{path}: UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is routed to "
+        f"{path}: PANEL-ROUTE SEC primary=A adjacent=B rest=-",
+        f"{path}: PANEL-ROUTE PERF primary=- adjacent=- rest=A,B,C",
+        f"{path}: PANEL-ROUTE QUAL primary=- adjacent=- rest=A,C",
+        f"{path}: PANEL-ROUTE CORR primary=- adjacent=- rest=B,C",
+        f"{path}: PANEL-ROUTE ARCH primary=- adjacent=- rest=A,B,C",
+        f"{path}: PANEL-ROUTE-BANDS primary 1 (8.3 %), adjacent 1 (8.3 %), rest 10 (83.3 %) "
+        "of 12 pairs",
+        f"{path}: PANEL-UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is routed to "
         "the rest",
     ]
 
@@ -226,9 +234,11 @@ def test_delta_text(capsys: pytest.CaptureFixture[str]) -> None:
     changed, findings = str(EXAMPLES / "changed.txt"), str(EXAMPLES / "findings.json")
     assert run(main, ["delta", changed, findings]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{changed}: DELTA-TARGET src/api/handlers.py"
-    assert f"{findings}: DELTA-DROPPED F5 ./src/api/routes.py" in out
-    assert out[-1] == f"{findings}: DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review"
+    assert out[0] == f"{changed}: PANEL-DELTA-TARGET src/api/handlers.py"
+    assert f"{findings}: PANEL-DELTA-DROPPED F5 ./src/api/routes.py" in out
+    assert out[-1] == (
+        f"{findings}: PANEL-DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review"
+    )
 
 
 def test_delta_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -288,9 +298,11 @@ def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(EXAMPLES / "session.jsonl")
     assert run(main, ["audit", path]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert f"{path}: FINDING F1 validated: created -> challenged -> defended -> validated" in out
+    lifecycle = "created -> challenged -> defended -> validated"
+    assert f"{path}: PANEL-FINDING F1 validated: {lifecycle}" in out
     assert out[-1] == (
-        f"{path}: AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; 140350 of 350000 tokens"
+        f"{path}: PANEL-AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; "
+        "140350 of 350000 tokens"
     )
 
 

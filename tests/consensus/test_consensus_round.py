@@ -187,7 +187,7 @@ def test_round_document() -> None:
     ("change", "message"),
     [
         ({"participants": 1}, "participants must be at least 2"),
-        ({"participants": 3.0}, "$.participants: 3.0 is not an integer"),
+        ({"participants": 3.0}, "$.participants: 3.0 is not of type 'integer'"),
         ({"round": True}, "$.round: True is not of type 'integer'"),
         ({"round": 4}, "round 4 is past max_rounds 3"),
         ({"round": 0}, "round must be an int >= 1"),

@@ -420,14 +420,14 @@ def _cli_exit(contract: dict[str, Any], tmp: Path | None = None) -> int:
 
 def test_cli_missing_file_returns_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check_main([str(tmp_path / "missing.json")]) == 1
-    assert "missing.json: E-INPUT no such file" in capsys.readouterr().err
+    assert "missing.json: E-READ no such file" in capsys.readouterr().err
 
 
 def test_cli_bad_json_returns_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"contract_id": ', encoding="utf-8")
     assert check_main([str(path)]) == 1
-    assert "bad.json: E-INPUT" in capsys.readouterr().err
+    assert "bad.json:1:17: E-JSON not JSON" in capsys.readouterr().err
 
 
 def test_cli_valid_returns_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -465,7 +465,8 @@ def test_cli_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert check_main([str(path), "--format", "json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True
-    assert [w["code"] for w in out["warnings"]] == ["SC-11"]
+    assert [d["code"] for d in out["diagnostics"]] == ["SC-11"]
+    assert out["files"] == [{"file": str(path), "ok": True, "errors": 0, "warnings": 1}]
 
 
 def test_cli_bad_ars_version_is_usage_error() -> None:

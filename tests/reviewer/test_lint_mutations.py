@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from support.lint_strategies import contracts, plans, score_maps
 
 from kernel.contract.model import Contract, load_contract
-from kernel.errors import KernelError
+from kernel.errors import ContractError, KernelError
 from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.render import expected_decision, expected_fired, render_phase1, render_phase2
@@ -567,16 +567,10 @@ def test_no_fallback_and_nothing_fired() -> None:
     )
 
 
-def test_dimension_id_checked_when_not_required() -> None:
+def test_required_fields_are_the_fixed_four() -> None:
+    # R14: a contract cannot drop dimension_id (or any field) from the scoring plan, so the
+    # Phase 1 lint always checks it; such a contract is a schema error at load time.
     data = load_contract("reviewer/full").to_dict()
     data["measurement_procedure"]["scoring_plan_schema"]["required"] = ["what_triggers_block"]
-    contract = load_contract(data)
-    text = render_phase1(
-        contract, {d.id: {"what_triggers_block": "x y"} for d in contract.dimensions}
-    )
-    assert lint_phase1(text, contract).ok
-    _assert_only(
-        lint_phase1(text.replace("dimension_id: D2", "dimension_id: D3"), contract),
-        "plan_fields",
-        "P1-012",
-    )
+    with pytest.raises(ContractError, match="too short"):
+        load_contract(data)

@@ -18,9 +18,14 @@ ROLES = ("eic", "methodology", "domain", "perspective", "da")
 CID = FULL.contract_id
 
 
+def _signed(phase2: str, role: str) -> str:
+    """The report with a sentence of its own, so that equal scores are not a copy (R16)."""
+    return phase2.replace("## Review Body\n\n", f"## Review Body\n\nReviewed by {role}.\n\n", 1)
+
+
 def _panel(scores: list[dict[str, str]]) -> list[tuple[str, str, str | None]]:
     p1 = render_phase1(FULL)
-    return [(r, render_phase2(FULL, s), p1) for r, s in zip(ROLES, scores, strict=True)]
+    return [(r, _signed(render_phase2(FULL, s), r), p1) for r, s in zip(ROLES, scores, strict=True)]
 
 
 def _column(**kw: str) -> dict[str, str]:
@@ -35,7 +40,10 @@ def test_usable_panel_decides_like_decide(data: st.DataObject) -> None:
     columns = [data.draw(score_maps(contract)) for _ in range(contract.panel_size)]
     p1 = render_phase1(contract, plan)
     try:
-        docs = [(f"r{i}", render_phase2(contract, s, plan=plan), p1) for i, s in enumerate(columns)]
+        docs = [
+            (f"r{i}", _signed(render_phase2(contract, s, plan=plan), f"r{i}"), p1)
+            for i, s in enumerate(columns)
+        ]
         expected = decide(contract, {d: [c[d] for c in columns] for d in contract.dimension_ids})
     except KernelError:
         assume(False)
@@ -136,7 +144,7 @@ def test_no_decision_on_a_shrunk_panel(kinds: list[str], columns: list[dict[str,
     p1 = render_phase1(FULL)
     docs: list[tuple[str, str, str | None]] = []
     for role, kind, column in zip(ROLES, kinds, columns, strict=True):
-        p2 = render_phase2(FULL, column)
+        p2 = _signed(render_phase2(FULL, column), role)
         if kind != "ok":
             p2, phase1 = CORRUPTIONS[kind](p2, p1)
         else:
@@ -160,3 +168,91 @@ def test_no_decision_on_a_shrunk_panel(kinds: list[str], columns: list[dict[str,
         assert outcome.decision == decide(
             FULL, {d: [c[d] for c in columns] for d in FULL.dimension_ids}
         )
+
+
+# --- R16: duplicate reports -------------------------------------------------------------------
+
+
+def _dup_tag(role: str) -> str:
+    return (
+        f"[PROTOCOL-VIOLATION: reviewer={role}, contract={CID}, "
+        "phase2_lint_failed=duplicate_report]"
+    )
+
+
+def test_a_copied_report_is_unusable_and_shrinks_the_panel() -> None:
+    docs = _panel([_column(D1="warn")] + [_column()] * 4)
+    docs[3] = (docs[3][0], docs[1][1], docs[3][2])
+    outcome = decide_documents(FULL, docs)
+    assert outcome.decision is None and outcome.matrix is None
+    assert outcome.tags == (_dup_tag("perspective"), "[PANEL-SHRUNK: usable=4, panel_size=5]")
+    assert outcome.details[1].state.usable and not outcome.details[3].state.usable
+    assert outcome.to_dict()["reviewers"][3]["tag"] == _dup_tag("perspective")
+
+
+def test_copies_differing_only_in_line_endings_and_trailing_space_are_duplicates() -> None:
+    docs = _panel([_column()] * 5)
+    original = docs[0][1]
+    crlf = original.replace("\n", "\r\n")
+    cr_spaces = original.replace("\n", " \t\r")
+    docs[2] = (docs[2][0], crlf, docs[2][2])
+    docs[4] = (docs[4][0], cr_spaces, docs[4][2])
+    outcome = decide_documents(FULL, docs)
+    assert [r.state.usable for r in outcome.details] == [True, True, False, True, False]
+    assert outcome.tags == (
+        _dup_tag("domain"),
+        _dup_tag("da"),
+        "[PANEL-SHRUNK: usable=3, panel_size=5]",
+    )
+
+
+def test_a_different_blank_line_or_indent_is_not_a_copy() -> None:
+    docs = _panel([_column()] * 5)
+    docs[2] = (docs[2][0], docs[0][1] + "\n", docs[2][2])
+    outcome = decide_documents(FULL, docs)
+    assert outcome.tags == ()
+    assert outcome.decision is not None
+
+
+def test_a_copy_of_an_unusable_report_is_not_a_duplicate() -> None:
+    docs = _panel([_column()] * 5)
+    p1 = docs[0][2] or ""
+    # The first copy fails Phase 1; the second, with a good Phase 1, is the only usable one.
+    docs[0] = (docs[0][0], docs[0][1], p1.replace("[CONTRACT-ACKNOWLEDGED]", ""))
+    docs[1] = (docs[1][0], docs[0][1], docs[1][2])
+    outcome = decide_documents(FULL, docs)
+    assert outcome.tags == (
+        f"[PROTOCOL-VIOLATION: reviewer=eic, contract={CID}, phase1_lint_failed=true]",
+        "[PANEL-SHRUNK: usable=4, panel_size=5]",
+    )
+    assert outcome.details[1].state.usable
+
+
+@settings(max_examples=30)
+@given(
+    st.lists(st.integers(0, 4), min_size=5, max_size=5),
+    st.lists(st.sampled_from(("", "\r\n", "  ")), min_size=5, max_size=5),
+)
+def test_every_later_copy_is_tagged_in_reviewer_order(
+    sources: list[int], endings: list[str]
+) -> None:
+    """Reviewer i submits the report of reviewer sources[i] (with CRLF or trailing spaces);
+    only the first of each group of copies stays usable."""
+    originals = [_signed(render_phase2(FULL, _column()), role) for role in ROLES]
+    p1 = render_phase1(FULL)
+    docs: list[tuple[str, str, str | None]] = []
+    for role, source, ending in zip(ROLES, sources, endings, strict=True):
+        text = originals[source]
+        if ending:
+            text = text.replace("\n", ending + "\n" if ending == "  " else ending)
+        docs.append((role, text, p1))
+    outcome = decide_documents(FULL, docs)
+    copies = [r for i, r in enumerate(ROLES) if sources[i] in sources[:i]]
+    if copies:
+        assert outcome.decision is None
+        assert outcome.tags == (
+            *(_dup_tag(r) for r in copies),
+            f"[PANEL-SHRUNK: usable={5 - len(copies)}, panel_size=5]",
+        )
+    else:
+        assert outcome.tags == () and outcome.decision is not None

@@ -107,14 +107,12 @@ def contract_dicts(draw: st.DrawFn) -> dict[str, Any]:
     data["measurement_procedure"]["paraphrase_minimum_dimensions"] = draw(
         st.one_of(st.just("all"), st.integers(1, n))
     )
-    extra = draw(st.sampled_from(((), ("evidence_needed",))))
-    data["measurement_procedure"]["scoring_plan_schema"]["required"] = [
-        "dimension_id",
-        "what_to_look_for",
-        "what_triggers_block",
-        "what_triggers_warn",
-        *extra,
-    ]
+    # R14: the four fields are fixed; only their order may vary.
+    data["measurement_procedure"]["scoring_plan_schema"]["required"] = draw(
+        st.permutations(
+            ["dimension_id", "what_to_look_for", "what_triggers_block", "what_triggers_warn"]
+        )
+    )
     return data
 
 

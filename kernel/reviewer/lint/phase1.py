@@ -9,6 +9,7 @@ from typing import Any, Final
 import attrs
 
 from kernel.contract.model import Contract, Dimension, load_contract
+from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, outline, stray_headings, subsections
 from kernel.reviewer.lint.report import Finding, LintReport
@@ -44,15 +45,20 @@ class Phase1Analysis:
     plans: Mapping[str, Mapping[str, str] | None]
 
 
-def lint_phase1(text: str, contract: Contract | Mapping[str, Any] | str) -> LintReport:
+def lint_phase1(
+    text: str,
+    contract: Contract | Mapping[str, Any] | str,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> LintReport:
     """Lint one reviewer's Phase 1 output against ``contract``.
 
     ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over the size limit) or an invalid contract.
+    that cannot be read at all (not a str, over ``max_bytes``) or an invalid contract.
     """
     loaded = _require_contract(contract)
-    doc = parse_document(text, source="Phase 1 document")
+    doc = parse_document(text, source="Phase 1 document", max_bytes=max_bytes)
     analysis = analyse_phase1(doc, loaded)
     return LintReport(phase=1, findings=analysis.findings)
 

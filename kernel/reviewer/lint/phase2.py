@@ -10,6 +10,7 @@ from typing import Any, Final
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import winner
 from kernel.expression.ast import SCORE_RANK, SCORES
+from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, Outline, outline, stray_headings, subsections
 from kernel.reviewer.lint.phase1 import _require_contract, analyse_phase1
@@ -45,18 +46,26 @@ _SEPARATORS: Final = re.compile(r"[ \t,]+")
 
 
 def lint_phase2(
-    text: str, contract: Contract | Mapping[str, Any] | str, phase1: str | None = None
+    text: str,
+    contract: Contract | Mapping[str, Any] | str,
+    phase1: str | None = None,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> LintReport:
     """Lint one reviewer's Phase 2 output against ``contract`` (and, when given, that
     reviewer's Phase 1 text, for the consistency check).
 
     ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over the size limit) or an invalid contract.
+    that cannot be read at all (not a str, over ``max_bytes``) or an invalid contract.
     """
     contract = _require_contract(contract)
-    doc = parse_document(text, source="Phase 2 document")
-    phase1_doc = parse_document(phase1, source="Phase 1 document") if phase1 is not None else None
+    doc = parse_document(text, source="Phase 2 document", max_bytes=max_bytes)
+    phase1_doc = (
+        parse_document(phase1, source="Phase 1 document", max_bytes=max_bytes)
+        if phase1 is not None
+        else None
+    )
     out, findings = outline(doc, PHASE2_SECTIONS, _CODES)
     findings += _section_findings(out)
 

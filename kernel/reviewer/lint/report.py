@@ -7,6 +7,8 @@ from typing import Any, Literal
 
 import attrs
 
+from kernel.diagnostics import Diagnostic
+
 __all__ = ["Finding", "LintReport", "Severity"]
 
 Severity = Literal["error", "warning", "info"]
@@ -22,6 +24,11 @@ class Finding:
     line: int | None
     check: str
     severity: Severity = "error"
+
+    def to_diagnostic(self, file: str | None = None) -> Diagnostic:
+        return Diagnostic(
+            self.code, self.message, severity=self.severity, file=file, line=self.line
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +61,10 @@ class LintReport:
     @property
     def ok(self) -> bool:
         return not any(f.severity == "error" for f in self.findings)
+
+    def diagnostics(self, file: str | None = None) -> list[Diagnostic]:
+        """The findings as :class:`~kernel.diagnostics.Diagnostic` values in ``file``."""
+        return [f.to_diagnostic(file) for f in self.findings]
 
     @property
     def errors(self) -> tuple[Finding, ...]:

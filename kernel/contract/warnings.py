@@ -1,0 +1,251 @@
+"""The validator's soft warnings (seed §4.2: SC-1 … SC-11, R7: SC-13, R15: SC-14), one
+registered function per rule.
+
+Each rule reads a :class:`Subject` (what could be read of a contract, whatever its shape) and
+yields messages; :func:`suspicious` runs them all and returns :class:`Diagnostic` values.
+``warn_suspicious`` (:mod:`kernel.contract.validator`) is the seed's string form of the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any, Final
+
+import attrs
+
+from kernel.contract.quantifiers import ACCEPT
+from kernel.contract.validator import (
+    BASELINE_FIELDS,
+    Compiled,
+    compiled_expressions,
+    items,
+    parse_version,
+)
+from kernel.diagnostics import Diagnostic
+from kernel.errors import KernelError
+from kernel.expression.compiler import Predicate
+from kernel.strict import is_int
+
+__all__ = ["RULES", "Subject", "suspicious"]
+
+_DIM_TOKEN: Final = re.compile(r"\bD[0-9]+\b")
+_SHIPPED_PANELS: Final = {"reviewer_full": 5, "reviewer_methodology_focus": 2}
+
+
+@attrs.frozen
+class Subject:
+    """What the rules read: the contract and the parts of it that have the right shape."""
+
+    contract: Mapping[str, Any]
+    #: ``ars_current_version`` as given, and read.
+    ars_text: str | None
+    ars_current_version: tuple[int, int, int] | None
+    dimensions: list[Mapping[str, Any]]
+    conditions: list[tuple[int, Mapping[str, Any]]]
+    compiled: Compiled
+
+    @property
+    def dimension_ids(self) -> set[str]:
+        return {d["id"] for d in self.dimensions if isinstance(d.get("id"), str)}
+
+
+Rule = Callable[[Subject], Iterator[str]]
+
+#: code → its rule, in code order.
+RULES: dict[str, Rule] = {}
+
+
+def _rule(code: str) -> Callable[[Rule], Rule]:
+    def register(fn: Rule) -> Rule:
+        assert code not in RULES, f"{code} has two rules"
+        RULES[code] = fn
+        return fn
+
+    return register
+
+
+@_rule("SC-1")
+def baseline_lag(s: Subject) -> Iterator[str]:
+    if s.ars_current_version is None:
+        return
+    baseline_text = s.contract.get("baseline_version")
+    try:
+        baseline = parse_version(baseline_text, "baseline_version")
+    except KernelError:
+        return  # the schema reports a malformed baseline_version
+    current = s.ars_current_version
+    if baseline[0] < current[0]:
+        yield (
+            f"contract baseline {baseline_text} lags ARS {s.ars_text} by a major version; "
+            "retirement candidate"
+        )
+        return
+    lag = current[1] - baseline[1] if baseline[0] == current[0] else 0
+    if lag > 2:
+        yield f"contract baseline lags ARS by {lag} minor; retirement candidate"
+
+
+@_rule("SC-2")
+def single_dimension(s: Subject) -> Iterator[str]:
+    if len(s.dimensions) == 1:
+        yield "single-dimension contract; consider whether this mode needs sprint contract at all"
+
+
+@_rule("SC-3")
+def no_mandatory(s: Subject) -> Iterator[str]:
+    if s.dimensions and not any(d.get("priority") == "mandatory" for d in s.dimensions):
+        yield (
+            "no mandatory-priority dimension; failure_conditions referencing 'mandatory' "
+            "will be vacuous"
+        )
+
+
+@_rule("SC-4")
+def orphan_reference(s: Subject) -> Iterator[str]:
+    known = s.dimension_ids
+    for _, cond in s.conditions:
+        text = cond.get("expression")
+        if not isinstance(text, str):
+            continue
+        for token in dict.fromkeys(_DIM_TOKEN.findall(text)):
+            if token not in known:
+                yield (
+                    f"failure condition {_shown(cond.get('condition_id'))} references {token} "
+                    "which is not in acceptance_dimensions"
+                )
+
+
+@_rule("SC-5")
+def procedure_incomplete(s: Subject) -> Iterator[str]:
+    procedure = s.contract.get("measurement_procedure")
+    if not isinstance(procedure, Mapping):
+        return
+    outputs = procedure.get("reviewer_must_output_before_paper")
+    named = {o for o in outputs if isinstance(o, str)} if isinstance(outputs, list) else set()
+    if not {"contract_paraphrase", "scoring_plan"} <= named:
+        yield "hard-gate protocol requires both 'contract_paraphrase' and 'scoring_plan'"
+
+
+@_rule("SC-6")
+def amendment_intrusion(s: Subject) -> Iterator[str]:
+    amendments = s.contract.get("agent_amendments")
+    if not isinstance(amendments, Mapping):
+        return
+    for key in amendments:
+        if key in BASELINE_FIELDS:
+            yield (
+                f"agent_amendments carries baseline field {key!r}; baseline fields are "
+                "orchestrator-immutable"
+            )
+
+
+@_rule("SC-7")
+def conflicting_actions(s: Subject) -> Iterator[str]:
+    conds = [c for _, c in s.conditions]
+    for a, ca in enumerate(conds):
+        for cb in conds[a + 1 :]:
+            if ca.get("severity") == cb.get("severity") and ca.get("action") != cb.get("action"):
+                yield (
+                    f"{_shown(ca.get('condition_id'))} and {_shown(cb.get('condition_id'))} "
+                    f"share severity={_shown(ca.get('severity'))} but map to different "
+                    "actions; precedence tie-breaking falls back to ordinal position"
+                )
+
+
+@_rule("SC-9")
+def impossible_paraphrase(s: Subject) -> Iterator[str]:
+    procedure = s.contract.get("measurement_procedure")
+    if not isinstance(procedure, Mapping):
+        return
+    minimum = procedure.get("paraphrase_minimum_dimensions")
+    if is_int(minimum) and minimum > len(s.dimensions):
+        yield (
+            f"paraphrase_minimum_dimensions={minimum} exceeds dimension count "
+            f"{len(s.dimensions)}; Phase 1 lint will always fail"
+        )
+
+
+@_rule("SC-10")
+def unreferenced_dimension(s: Subject) -> Iterator[str]:
+    read: set[int] = set()
+    for _, _, result in s.compiled:
+        if isinstance(result, Predicate):
+            read |= result.reads
+    for i, d in enumerate(s.dimensions):
+        priority = d.get("priority")
+        if priority in ("mandatory", "high") and i not in read:
+            yield (
+                f"{priority} dimension {_shown(d.get('id'))} has no failure_condition "
+                "referencing it; its score cannot influence the editorial decision"
+            )
+
+
+@_rule("SC-11")
+def panel_sanity(s: Subject) -> Iterator[str]:
+    panel = s.contract.get("panel_size")
+    if is_int(panel) and panel == 1:
+        yield (
+            "panel_size=1 means no cross-reviewer aggregation; cross_reviewer_quantifier "
+            "values collapse to pass-through"
+        )
+    mode = s.contract.get("mode")
+    expected = _SHIPPED_PANELS.get(mode) if isinstance(mode, str) else None
+    if expected is not None and panel != expected:
+        yield (f"panel_size={_shown(panel)} inconsistent with mode={mode}; expected {expected}")
+
+
+@_rule("SC-13")
+def no_fallback(s: Subject) -> Iterator[str]:
+    if s.conditions and not any(c.get("action") == ACCEPT for _, c in s.conditions):
+        yield (
+            f"no failure condition has action {ACCEPT}; when no condition fires there is no "
+            "fallback decision (R5) and decide() fails"
+        )
+
+
+@_rule("SC-14")
+def empty_priority_scope(s: Subject) -> Iterator[str]:
+    for _, cond, result in s.compiled:
+        if not isinstance(result, Predicate):
+            continue
+        for atom, scope in zip(result.expression.atoms, result.scopes, strict=True):
+            priority = getattr(atom, "priority", None)
+            if priority is not None and not scope:
+                holds = "true" if type(atom).__name__ == "EveryScores" else "false"
+                yield (
+                    f'failure condition {_shown(cond.get("condition_id"))}: "{atom}" names '
+                    f"priority {priority}, but the contract has no {priority} dimension; "
+                    f"the atom is {holds} for every reviewer"
+                )
+
+
+def _shown(value: object) -> str:
+    """A value for a message: strings as they are, anything else as its repr (short)."""
+    text = value if isinstance(value, str) else repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def subject(contract: object, ars_current_version: str | None = None) -> Subject:
+    if not isinstance(contract, Mapping):
+        raise KernelError(f"a contract must be a JSON object, got {type(contract).__name__}")
+    current = (
+        None
+        if ars_current_version is None
+        else parse_version(ars_current_version, "ars_current_version")
+    )
+    return Subject(
+        contract=contract,
+        ars_text=ars_current_version,
+        ars_current_version=current,
+        dimensions=[d for _, d in items(contract, "acceptance_dimensions")],
+        conditions=items(contract, "failure_conditions"),
+        compiled=compiled_expressions(contract),
+    )
+
+
+def suspicious(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
+    """Every soft warning, in code order. Meant for schema-valid contracts; on anything else
+    it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1."""
+    s = subject(contract, ars_current_version)
+    return [Diagnostic(code, message) for code, rule in RULES.items() for message in rule(s)]

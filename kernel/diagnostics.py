@@ -1,0 +1,426 @@
+"""One diagnostic model: the :class:`Diagnostic` value and the registry of every code.
+
+Every check, lint and conformance run reports :class:`Diagnostic` values; each code is listed
+once in :data:`REGISTRY` with its default severity, a one-line summary and the rule it
+enforces. A :class:`Diagnostic` with an unregistered code cannot be built, and
+``docs/codes.md`` is generated from the registry (``sprint-kernel codes --write
+docs/codes.md``; a test fails when it is stale).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
+from typing import Any, Final, Literal, get_args
+
+import attrs
+
+from kernel.errors import (
+    AnalysisTooLarge,
+    ContractError,
+    ExpressionUnrecognised,
+    InputError,
+    KernelError,
+    MatrixError,
+    PanelShrunk,
+)
+
+__all__ = [
+    "GROUPS",
+    "REGISTRY",
+    "SEVERITIES",
+    "Code",
+    "Diagnostic",
+    "Severity",
+    "codes_markdown",
+    "from_error",
+    "sort_key",
+]
+
+Severity = Literal["error", "warning", "info"]
+SEVERITIES: Final[tuple[Severity, ...]] = get_args(Severity)
+
+
+@attrs.frozen
+class Code:
+    """A registered diagnostic code."""
+
+    id: str
+    severity: Severity
+    summary: str
+    #: The rule it enforces, as the docs name it (``R7``, ``Phase 2 check 3``, …).
+    rule: str
+    #: The heading of ``docs/codes.md`` it is listed under.
+    group: str
+
+
+#: ``docs/codes.md`` sections, in order: (group, heading, one-line introduction).
+GROUPS: Final = (
+    ("E", "Input and contract errors", "Unreadable input and invalid contracts or matrices."),
+    ("SC", "Contract warnings and expression errors", "The validator's soft checks (and SC-12)."),
+    ("P1", "Phase 1 lint", "The reviewer's Phase 1 document (contract paraphrase, plan)."),
+    ("P2", "Phase 2 lint", "The reviewer's Phase 2 document (scores, checks, decision)."),
+    ("AN", "Analyzer", "What a contract can decide over every scoring matrix."),
+    ("ARENA", "Arena protocol", "Verdict parsing and the conformance checks of an audit trail."),
+    ("CN", "Consensus protocol", "Model responses and consensus rounds."),
+    ("PANEL", "Review panel", "Votes documents, injection scans, guardrails, challenge "
+     "routing, delta mode and session logs."),
+    ("SY", "Synthesis check", "A written editorial synthesis held against the decision (R17)."),
+)
+
+_E, _SC, _P1, _P2, _AN, _ARENA, _CN, _PANEL, _SY = (g[0] for g in GROUPS)
+
+_ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
+    # --- input and contract errors -------------------------------------------------------
+    ("E-READ", "error", "file cannot be read: missing, or no permission", "R13", _E),
+    ("E-NOT-FILE", "error", "not a regular file (a directory, a FIFO, a device), or standard "
+     "input named twice: refused at once, never read", "R13", _E),
+    ("E-SIZE", "error", "input is over the size limit (1 MiB unless --max-bytes says "
+     "otherwise)", "R13", _E),
+    ("E-UTF8", "error", "input is not valid UTF-8", "R13", _E),
+    ("E-JSON", "error", "not strict JSON: syntax error, duplicate key, NaN/Infinity, "
+     "trailing data or nested too deeply", "R10", _E),
+    ("E-SCHEMA", "error", "the contract does not match Schema 13", "R10, R14", _E),
+    ("E-STRUCT", "error", "duplicate dimension id, dimension name or condition id",
+     "contract structural invariants", _E),
+    ("E-VERSION", "error", "a version is not of the form vX.Y.Z with readable numbers",
+     "SC-1", _E),
+    ("E-CONTRACT", "error", "the contract a command was given is invalid", "R7, R10", _E),
+    ("E-MATRIX", "error", "a scoring matrix does not fit the contract", "R9", _E),
+    ("E-PANEL-SHRUNK", "error", "fewer usable reviewers than panel_size: the round aborts",
+     "R9", _E),
+    ("E-NO-DECISION", "error", "nothing fired and the contract has no accept-grade fallback",
+     "R5", _E),
+    ("E-TOO-LARGE", "error", "the analysis is too large to compute", "analyzer limits", _E),
+    ("E-INPUT", "error", "input the command cannot use (a value of the wrong type or range)",
+     "fail closed", _E),
+    # --- contract warnings (seed §4.2, R7, R15) --------------------------------------------
+    ("SC-1", "warning", "baseline_version lags the current ARS version by a major or more "
+     "than two minor versions", "SC-1", _SC),
+    ("SC-2", "warning", "single-dimension contract", "SC-2", _SC),
+    ("SC-3", "warning", "no mandatory-priority dimension", "SC-3", _SC),
+    ("SC-4", "warning", "an expression names a D<n> token that is not a dimension id",
+     "SC-4, R7", _SC),
+    ("SC-5", "warning", "reviewer_must_output_before_paper lacks contract_paraphrase or "
+     "scoring_plan", "SC-5", _SC),
+    ("SC-6", "warning", "agent_amendments carries a baseline field name", "SC-6, R11", _SC),
+    ("SC-7", "warning", "two conditions share a severity but map to different actions",
+     "SC-7, R6", _SC),
+    ("SC-9", "warning", "paraphrase_minimum_dimensions exceeds the number of dimensions",
+     "SC-9", _SC),
+    ("SC-10", "warning", "a mandatory or high dimension is read by no compiled expression",
+     "SC-10, R7", _SC),
+    ("SC-11", "warning", "panel_size is 1, or inconsistent with the mode", "SC-11, R1", _SC),
+    ("SC-12", "error", "an expression does not compile: outside the vocabulary, or names a "
+     "dimension the contract lacks", "R4, R7", _SC),
+    ("SC-13", "warning", "no condition has action editorial_decision=accept: no R5 fallback",
+     "R5, R7", _SC),
+    ("SC-14", "warning", "an atom names a priority the contract has no dimension of", "R15",
+     _SC),
+    # --- Phase 1 lint ------------------------------------------------------------------
+    ("P1-001", "error", "a Phase 1 section is missing", "Phase 1 check 1", _P1),
+    ("P1-002", "error", "a Phase 1 section appears twice", "Phase 1 check 1", _P1),
+    ("P1-003", "error", "'## Scoring Plan' comes before '## Contract Paraphrase'",
+     "Phase 1 check 1", _P1),
+    ("P1-004", "error", "an unexpected section or heading", "Phase 1 check 1", _P1),
+    ("P1-005", "error", "text before the first section", "Phase 1 check 1", _P1),
+    ("P1-006", "error", "[CONTRACT-ACKNOWLEDGED] is not alone on the last non-blank line, as "
+     "its own paragraph", "Phase 1 check 1", _P1),
+    ("P1-007", "error", "the paraphrase covers too few distinct dimensions",
+     "Phase 1 check 2", _P1),
+    ("P1-008", "error", "a dimension has no '### <Dn>: <name>' scoring-plan subsection",
+     "Phase 1 check 3", _P1),
+    ("P1-009", "error", "a scoring-plan subsection appears twice", "Phase 1 check 3", _P1),
+    ("P1-010", "error", "a scoring-plan subsection names no contract dimension",
+     "Phase 1 check 3", _P1),
+    ("P1-011", "error", "a required scoring-plan field is missing or empty",
+     "Phase 1 check 4", _P1),
+    ("P1-012", "error", "dimension_id differs from the subsection's dimension",
+     "Phase 1 check 4", _P1),
+    ("P1-013", "error", "a Phase 2 section in a Phase 1 document", "Phase 1 check 5", _P1),
+    ("P1-014", "error", "a scoring-plan field is written more than once",
+     "Phase 1 check 4", _P1),
+    ("P1-090", "warning", "advisory: instruction-override or forged-delimiter text",
+     "Phase 1 check 6", _P1),
+    # --- Phase 2 lint ------------------------------------------------------------------
+    ("P2-001", "error", "a Phase 2 section is missing", "Phase 2 check 1", _P2),
+    ("P2-002", "error", "a Phase 2 section appears twice", "Phase 2 check 1", _P2),
+    ("P2-003", "error", "the dissent section comes after '## Dimension Scores'",
+     "Phase 2 check 1", _P2),
+    ("P2-004", "error", "an unexpected section or heading", "Phase 2 check 1", _P2),
+    ("P2-005", "error", "text before the first section", "Phase 2 check 1", _P2),
+    ("P2-010", "error", "a dimension has no '### <Dn>: <name>' score subsection",
+     "Phase 2 check 2", _P2),
+    ("P2-011", "error", "a score subsection appears twice", "Phase 2 check 2", _P2),
+    ("P2-012", "error", "a score subsection names no contract dimension", "Phase 2 check 2",
+     _P2),
+    ("P2-013", "error", "a score subsection does not hold exactly one 'score:' line",
+     "Phase 2 check 2", _P2),
+    ("P2-014", "error", "a score is not block, warn or pass", "Phase 2 check 2", _P2),
+    ("P2-020", "error", "a condition has no '### <Fn>' subsection", "Phase 2 check 3", _P2),
+    ("P2-021", "error", "a condition subsection appears twice", "Phase 2 check 3", _P2),
+    ("P2-022", "error", "a condition subsection names no condition of the contract",
+     "Phase 2 check 3", _P2),
+    ("P2-023", "error", "a condition subsection does not hold exactly one 'fired:' line",
+     "Phase 2 check 3", _P2),
+    ("P2-024", "error", "a fired value is not true or false", "Phase 2 check 3", _P2),
+    ("P2-025", "error", "a fired flag differs from the predicate on the reviewer's own scores",
+     "Phase 2 check 3, R12", _P2),
+    ("P2-030", "error", "the dissent section names no contract dimension", "Phase 2 check 4",
+     _P2),
+    ("P2-031", "error", "multi-dissent: the dissent names two or more dimensions",
+     "Phase 2 check 4", _P2),
+    ("P2-032", "error", "a dissent entry names no contract dimension", "Phase 2 check 4", _P2),
+    ("P2-040", "error", "a block/warn score cites none of the words of its Phase 1 trigger",
+     "Phase 2 check 5", _P2),
+    ("P2-041", "error", "a Phase 1 trigger has no token after stop words: it cannot be met",
+     "Phase 2 check 5", _P2),
+    ("P2-042", "error", "the Phase 1 plan for a scored dimension is missing or broken",
+     "Phase 2 check 5", _P2),
+    ("P2-043", "warning", "consistency with Phase 1 was not checked: no Phase 1 document",
+     "Phase 2 check 7", _P2),
+    ("P2-050", "error", "'## Editorial Decision' does not hold exactly one "
+     "editorial_decision=<action> line", "Phase 2 check 6", _P2),
+    ("P2-051", "error", "the action is not an action of the contract", "Phase 2 check 6", _P2),
+    ("P2-052", "error", "the action does not follow from the fired flags",
+     "Phase 2 check 6, R5, R6", _P2),
+    ("P2-053", "error", "nothing is marked fired and the contract has no accept-grade fallback",
+     "Phase 2 check 6, R5", _P2),
+    ("P2-090", "warning", "advisory: instruction-override or forged-delimiter text",
+     "Phase 1 check 6 (also in Phase 2)", _P2),
+    # --- analyzer ----------------------------------------------------------------------
+    ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
+     "R5", _AN),
+    ("AN-2", "error", "a condition can never decide (unreachable)", "R6", _AN),
+    ("AN-3", "error", "not monotone: a worse score can give a milder action", "R6", _AN),
+    ("AN-4", "error", "some matrices get no decision at all (no fallback)", "R5", _AN),
+    # --- arena -------------------------------------------------------------------------
+    ("ARENA-VERDICT", "info", "the verdict read from a reviewer output", "Arena §7.3", _ARENA),
+    ("PARSER_WARNING_MULTIPLE_VERDICTS", "warning", "several verdict lines; the last counts",
+     "Arena §7.3", _ARENA),
+    ("PARSER_ERROR_MISSING_VERDICT", "error", "no line matches VERDICT: APPROVED|REVISE",
+     "Arena §7.3", _ARENA),
+    *(
+        (f"ARENA-C{n:02d}", "error", f"conformance check {n}: {title}", f"Arena §12 check {n}",
+         _ARENA)
+        for n, title in enumerate(
+            (
+                "ProtocolConfig satisfies Section 4.1 constraints",
+                "all states are in the allowed ProtocolState enum",
+                "all transitions follow Section 5.1",
+                "reviewer mode is enforced as read-only",
+                "verdict parsing follows Section 7.3 exactly",
+                "missing verdict handling uses exactly one retry",
+                "max_rounds cap is enforced",
+                "session resume is enforced when required",
+                "notebook hooks execute for enabled phases",
+                "after-hook includes mandatory drift-check query",
+                "studio_create is optional, not mandatory",
+                "audit trail contains all required events and records",
+                "no prohibited excess content in protocol artifacts",
+            ),
+            start=1,
+        )
+    ),
+    # --- consensus ---------------------------------------------------------------------
+    ("CN-OK", "info", "a valid response, and the parse stage that found it", "Consensus B",
+     _CN),
+    ("CN-ABSENT", "error", "a parse stage found no candidate JSON", "Consensus B", _CN),
+    ("CN-MALFORMED", "error", "a candidate is not strict JSON", "Consensus B", _CN),
+    ("CN-NOT-OBJECT", "error", "a candidate is JSON but not an object", "Consensus B", _CN),
+    ("CN-SCHEMA", "error", "a candidate breaks the response schema", "Consensus B", _CN),
+    ("CN-UNKNOWN-FIELD", "info", "a response carries a field its schema does not name",
+     "Consensus B", _CN),
+    ("CN-PARSE-FAILED", "error", "no parse stage produced a valid response", "Consensus B",
+     _CN),
+    ("CN-ROUND-INVALID", "error", "the round document breaks its schema", "Consensus B", _CN),
+    ("CN-NO-QUORUM", "error", "fewer successful responses than the quorum", "Consensus B",
+     _CN),
+    ("CN-CONSENSUS", "info", "consensus reached", "Consensus B", _CN),
+    ("CN-NO-CONSENSUS", "warning", "no consensus this round", "Consensus B", _CN),
+    ("CN-CONTINUE", "info", "no stop rule applies: run another round", "Consensus B", _CN),
+    ("CN-STOP-MAX-ROUNDS", "error", "stop: the round cap is reached", "Consensus B", _CN),
+    ("CN-STOP-SMALL-CHANGE", "error", "stop: the candidate changed less than the threshold",
+     "Consensus B", _CN),
+    ("CN-STOP-NO-EDITS", "error", "stop: no critique proposes a change", "Consensus B", _CN),
+    ("CN-OBJECTION", "info", "an objection raised by one or more critiques", "Consensus B",
+     _CN),
+    ("CN-MISSING", "info", "something a critique says is missing", "Consensus B", _CN),
+    # --- panel -------------------------------------------------------------------------
+    ("PANEL-INPUT", "error", "the votes document breaks its schema or names unknown "
+     "specialists", "Panel C", _PANEL),
+    ("PANEL-RESOLVED", "info", "a finding's resolution (outcome and label)", "Panel C",
+     _PANEL),
+    ("PANEL-AGREEMENT", "info", "the panel's agreement level", "Panel C", _PANEL),
+    ("PANEL-VERDICT", "info", "the panel verdict after severity escalation", "Panel C",
+     _PANEL),
+    ("INJECTION-INSTRUCTION-OVERRIDE", "error", "text that tries to override instructions",
+     "Panel C injection scan", _PANEL),
+    ("INJECTION-ROLE-REASSIGNMENT", "error", "text that tries to reassign the agent's role",
+     "Panel C injection scan", _PANEL),
+    ("INJECTION-FORGED-DELIMITER", "error", "a forged data delimiter tag",
+     "Panel C injection scan", _PANEL),
+    ("INJECTION-FORGED-PROVENANCE", "error", "forged provenance (a claimed source or author)",
+     "Panel C injection scan", _PANEL),
+    ("INJECTION-DANGEROUS-COMMAND", "error", "a destructive shell command",
+     "Panel C injection scan", _PANEL),
+    ("EVIDENCE_THRESHOLD", "warning", "a finding's evidence is too short: severity lowered",
+     "Panel C guardrails", _PANEL),
+    ("OUT_OF_SCOPE", "warning", "a finding lies outside the review scope", "Panel C guardrails",
+     _PANEL),
+    ("DESTRUCTIVE_FIX", "warning", "a finding's fix holds a destructive command",
+     "Panel C guardrails", _PANEL),
+    ("SEVERITY_INFLATION", "warning", "more than half of an agent's findings are Critical",
+     "Panel C guardrails", _PANEL),
+    ("PANEL-LIFECYCLE", "error", "a finding's lifecycle event is out of order (names the "
+     "finding and both states)", "Panel C2 audit log", _PANEL),
+    ("PANEL-ROUTE", "info", "one specialist's challenge queue, by band", "Panel C2 routing",
+     _PANEL),
+    ("PANEL-ROUTE-BANDS", "info", "(finding, specialist) pairs per band: primary, adjacent, "
+     "rest", "Panel C2 routing", _PANEL),
+    ("PANEL-UNLISTED-DOMAIN", "warning", "a finding's domain is listed by no specialist of the "
+     "profile (routed to the rest)", "Panel C2 routing", _PANEL),
+    ("PANEL-DELTA-TARGET", "info", "a changed path to review", "Panel C2 delta mode", _PANEL),
+    ("PANEL-DELTA-KEPT", "info", "a finding on an unchanged path, kept", "Panel C2 delta mode",
+     _PANEL),
+    ("PANEL-DELTA-DROPPED", "info", "a finding on a changed path, dropped for re-review",
+     "Panel C2 delta mode", _PANEL),
+    ("PANEL-DELTA", "info", "delta-mode totals", "Panel C2 delta mode", _PANEL),
+    ("PANEL-SESSION", "info", "the review parameters of a session log", "Panel C2 audit log",
+     _PANEL),
+    ("PANEL-PHASE", "info", "a phase's timestamps and tokens", "Panel C2 audit log", _PANEL),
+    ("PANEL-FINDING", "info", "a finding's lifecycle and final state", "Panel C2 audit log",
+     _PANEL),
+    ("PANEL-SCRIPT", "info", "a script's exit status", "Panel C2 audit log", _PANEL),
+    ("PANEL-AUDIT", "info", "session-log totals", "Panel C2 audit log", _PANEL),
+    # --- synthesis check (R17) -------------------------------------------------------------
+    ("SY-001", "error", "no fired_conditions line", "R17", _SY),
+    ("SY-002", "error", "more than one fired_conditions line", "R17", _SY),
+    ("SY-003", "error", "fired_conditions line is not '[id, …]' or holds a non-id", "R17", _SY),
+    ("SY-004", "error", "fired_conditions names a condition the contract does not have", "R17",
+     _SY),
+    ("SY-005", "error", "fired_conditions names a condition twice", "R17", _SY),
+    ("SY-006", "error", "conditions that fired are missing from fired_conditions", "R17", _SY),
+    ("SY-007", "error", "fired_conditions names conditions that did not fire", "R17", _SY),
+    ("SY-008", "error", "no editorial_decision= line", "R17", _SY),
+    ("SY-009", "error", "more than one editorial_decision= line or token", "R17", _SY),
+    ("SY-010", "error", "the written action differs from the decision's action", "R17", _SY),
+)  # fmt: skip
+
+#: Every code the kernel emits → its :class:`Code`.
+REGISTRY: Final[Mapping[str, Code]] = MappingProxyType({row[0]: Code(*row) for row in _ROWS})
+assert len(REGISTRY) == len(_ROWS), "a code is registered twice"
+
+
+def _registered(_: object, __: object, code: str) -> None:
+    if code not in REGISTRY:
+        raise ValueError(f"diagnostic code {code!r} is not registered in kernel.diagnostics")
+
+
+def _severity(_: object, __: object, severity: str) -> None:
+    if severity not in SEVERITIES:
+        raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}, got {severity!r}")
+
+
+def _default_severity(self: Diagnostic) -> Severity:
+    known = REGISTRY.get(self.code)
+    return "error" if known is None else known.severity  # an unknown code fails validation
+
+
+@attrs.frozen
+class Diagnostic:
+    """One finding of any check: what (``code``, ``severity``, ``message``) and where
+    (``file``, 1-based ``line``/``column`` and the end position, each ``None`` when unknown).
+
+    ``severity`` defaults to the code's registered severity.
+    """
+
+    code: str = attrs.field(validator=_registered)
+    message: str
+    severity: Severity = attrs.field(
+        default=attrs.Factory(_default_severity, takes_self=True),
+        validator=_severity,
+        kw_only=True,
+    )
+    file: str | None = attrs.field(default=None, kw_only=True)
+    line: int | None = attrs.field(default=None, kw_only=True)
+    column: int | None = attrs.field(default=None, kw_only=True)
+    end_line: int | None = attrs.field(default=None, kw_only=True)
+    end_column: int | None = attrs.field(default=None, kw_only=True)
+
+    def at(self, file: str) -> Diagnostic:
+        """The same diagnostic in ``file``."""
+        return attrs.evolve(self, file=file)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "severity": self.severity,
+            "message": self.message,
+            "file": self.file,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+        }
+
+    def __str__(self) -> str:
+        """``file:line:col: CODE message`` (the parts that are unknown are left out)."""
+        where = [p for p in (self.file, self.line, self.column if self.line else None) if p]
+        prefix = ":".join(map(str, where))
+        return f"{prefix}: {self.code} {self.message}" if prefix else f"{self.code} {self.message}"
+
+
+def sort_key(d: Diagnostic) -> tuple[str, int, int]:
+    """Sort by file, line, column; diagnostics without a position come first in their file."""
+    return (d.file or "", d.line or 0, d.column or 0)
+
+
+def from_error(error: KernelError, file: str | None = None) -> Diagnostic:
+    """The diagnostic for an error that stopped a command."""
+    line = column = None
+    if isinstance(error, InputError):
+        code, line, column = error.code, error.line, error.column
+    elif isinstance(error, ExpressionUnrecognised):
+        code = "SC-12"
+    elif isinstance(error, ContractError):
+        code = "E-CONTRACT"
+    elif isinstance(error, PanelShrunk):
+        code = "E-PANEL-SHRUNK"
+    elif isinstance(error, MatrixError):
+        code = "E-MATRIX"
+    elif isinstance(error, AnalysisTooLarge):
+        code = "E-TOO-LARGE"
+    else:
+        code = "E-INPUT"
+    message = error.message
+    if file:  # the file (and position) goes in the diagnostic's own fields
+        message = re.sub(rf"\A{re.escape(file)}(?::[0-9]+)*: ", "", message)
+    return Diagnostic(code, message, file=file, line=line, column=column)
+
+
+def codes_markdown(codes: Iterable[Code] | None = None) -> str:
+    """``docs/codes.md``: every registered code, grouped, as Markdown tables."""
+    rows = list(REGISTRY.values() if codes is None else codes)
+    out = [
+        "# Diagnostic codes",
+        "",
+        "<!-- Generated from kernel/diagnostics.py by `sprint-kernel codes --write "
+        "docs/codes.md`; do not edit. -->",
+        "",
+        "Every code the kernel reports, with its default severity and the rule it enforces. "
+        "`sprint-kernel codes CODE` prints one entry.",
+    ]
+    for group, heading, intro in GROUPS:
+        members = [c for c in rows if c.group == group]
+        if not members:
+            continue
+        out += ["", f"## {heading}", "", intro, "", "| code | severity | meaning | rule |"]
+        out.append("|---|---|---|---|")
+        out += [f"| `{c.id}` | {c.severity} | {_cell(c.summary)} | {c.rule} |" for c in members]
+    return "\n".join(out) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")

@@ -1,0 +1,261 @@
+"""Hypothesis strategies for your own tests of code built on the kernel.
+
+Needs Hypothesis, which comes with the ``test`` extra (``pip install
+'sprint-contract-kernel[test]'``)::
+
+    from hypothesis import given
+    from kernel import decide, load_contract
+    from kernel.testing import contracts, matrices
+
+    @given(contracts().flatmap(lambda c: matrices(c).map(lambda m: (c, m))))
+    def test_my_orchestrator_agrees_with_the_kernel(pair):
+        contract, matrix = pair
+        assert my_decision(contract, matrix) == decide(contract, matrix).action
+
+* :func:`contracts` — valid contract documents (plain dicts that :func:`kernel.load_contract`
+  accepts), using every form of the expression vocabulary and its spellings;
+* :func:`matrices` — well-formed scoring matrices for one contract (every dimension, exactly
+  ``panel_size`` scores each), which :func:`kernel.decide` decides;
+* :func:`phase2_documents` — Phase 2 markdown for one contract that
+  :func:`kernel.lint_phase2` passes, also against the Phase 1 document
+  ``render_phase1(contract, plan)``;
+* :func:`expressions`, :func:`spelled` — expression values and any accepted spelling of one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+try:
+    from hypothesis import assume
+    from hypothesis import strategies as st
+except ImportError as exc:  # pragma: no cover - exercised in a subprocess by the tests
+    raise ImportError(
+        "kernel.testing needs Hypothesis, which the kernel's 'test' extra installs: "
+        "pip install 'sprint-contract-kernel[test]' (or: pip install hypothesis)",
+        name=exc.name,
+    ) from exc
+
+from kernel.contract.model import Contract, load_contract
+from kernel.contract.quantifiers import ACCEPT, ACTIONS, QUANTIFIERS
+from kernel.errors import KernelError
+from kernel.expression.ast import (
+    PRIORITIES,
+    SCORES,
+    AnyScores,
+    Atom,
+    DimensionScores,
+    EveryScores,
+    Expression,
+    TwoOrMore,
+)
+from kernel.reviewer.render import default_plan, expected_decision, expected_fired, render_phase2
+
+__all__ = [
+    "atoms",
+    "contracts",
+    "dimension_ids",
+    "expressions",
+    "matrices",
+    "phase2_documents",
+    "priorities",
+    "scores",
+    "spelled",
+]
+
+scores = st.sampled_from(SCORES)
+priorities = st.sampled_from(PRIORITIES)
+dimension_ids = st.integers(1, 99).map(lambda i: f"D{i}")
+
+_PANEL_SIZES = st.integers(1, 9)
+_SEP = st.text(alphabet=" \t", min_size=1, max_size=3)
+_WORDS = ("sample", "baseline", "ablation", "variance", "replication", "dataset", "notation")
+
+
+def atoms(dim_ids: st.SearchStrategy[str] = dimension_ids) -> st.SearchStrategy[Atom]:
+    """One atom of the vocabulary (R4), naming dimensions drawn from ``dim_ids``."""
+    return st.one_of(
+        st.builds(AnyScores, priorities, scores),
+        st.builds(TwoOrMore, priorities, scores),
+        st.builds(EveryScores, priorities, scores),
+        st.builds(DimensionScores, dim_ids, scores),
+    )
+
+
+def expressions(
+    dim_ids: st.SearchStrategy[str] = dimension_ids, max_atoms: int = 3
+) -> st.SearchStrategy[Expression]:
+    """Expression values of 1 to ``max_atoms`` atoms joined by ``AND``."""
+    return st.lists(atoms(dim_ids), min_size=1, max_size=max_atoms).map(
+        lambda xs: Expression(tuple(xs))
+    )
+
+
+def _priority_variants(p: str) -> st.SearchStrategy[str]:
+    return st.sampled_from([p, f"{p}-priority"])
+
+
+@st.composite
+def spelled(draw: st.DrawFn, expression: Expression) -> str:
+    """Any accepted spelling of ``expression`` (R4 variants, runs of spaces and tabs)."""
+
+    def sep() -> str:
+        return draw(_SEP)
+
+    def words(*parts: str) -> str:
+        out = parts[0]
+        for part in parts[1:]:
+            out += sep() + part
+        return out
+
+    pieces = []
+    for atom in expression.atoms:
+        s = f"'{atom.score}'"
+        if isinstance(atom, DimensionScores):
+            pieces.append(words(atom.dimension, "scores", s))
+            continue
+        with_form = draw(st.booleans())
+        if isinstance(atom, TwoOrMore):
+            scope = (
+                words("dimensions", "with", f"priority={atom.priority}")
+                if with_form
+                else words(draw(_priority_variants(atom.priority)), "dimensions")
+            )
+            pieces.append(words("two", "or", "more", scope, "score", s, "or", "worse"))
+        else:
+            scope = (
+                words("dimension", "with", f"priority={atom.priority}")
+                if with_form
+                else words(draw(_priority_variants(atom.priority)), "dimension")
+            )
+            head = "any" if isinstance(atom, AnyScores) else "every"
+            pieces.append(words(head, scope, "scores", s))
+    text = pieces[0]
+    for piece in pieces[1:]:
+        text += sep() + "AND" + sep() + piece
+    lead = draw(st.text(alphabet=" \t", max_size=2))
+    trail = draw(st.text(alphabet=" \t", max_size=2))
+    return lead + text + trail
+
+
+@st.composite
+def contracts(
+    draw: st.DrawFn,
+    *,
+    max_dimensions: int = 5,
+    max_conditions: int = 5,
+    panel_sizes: st.SearchStrategy[int] = _PANEL_SIZES,
+    with_accept: bool | None = True,
+) -> dict[str, Any]:
+    """A valid contract document (a fresh dict) whose expressions use every vocabulary form.
+
+    ``with_accept``: ``True`` (the default) guarantees an ``editorial_decision=accept``
+    condition, so every matrix decides (the R5 fallback exists); ``False`` rules it out;
+    ``None`` leaves it to chance.
+    """
+    n_dims = draw(st.integers(1, max_dimensions))
+    ids = draw(
+        st.lists(st.integers(1, 99), min_size=n_dims, max_size=n_dims, unique=True).map(
+            lambda xs: [f"D{i}" for i in xs]
+        )
+    )
+    dims = [
+        {
+            "id": d,
+            "name": f"dimension_{d.lower()}",
+            "description": f"Dimension {d}.",
+            "priority": draw(priorities),
+        }
+        for d in ids
+    ]
+    n_conds = draw(st.integers(1, max_conditions))
+    cond_ids = draw(st.lists(st.integers(0, 99), min_size=n_conds, max_size=n_conds, unique=True))
+    severities = st.sampled_from([10, 50, 50, 70, 90]) | st.integers(0, 100)
+    conditions = []
+    for cid in cond_ids:
+        expression = draw(expressions(st.sampled_from(ids), max_atoms=2))
+        conditions.append(
+            {
+                "condition_id": f"F{cid}",
+                "severity": draw(severities),
+                "expression": draw(spelled(expression)),
+                "cross_reviewer_quantifier": draw(st.sampled_from(QUANTIFIERS)),
+                "action": draw(st.sampled_from(ACTIONS)),
+            }
+        )
+    if with_accept is True and not any(c["action"] == ACCEPT for c in conditions):
+        conditions[-1]["action"] = ACCEPT
+    if with_accept is False:
+        for c in conditions:
+            if c["action"] == ACCEPT:
+                c["action"] = ACTIONS[1]
+    return {
+        "contract_id": "reviewer/reviewer_generated/v1",
+        "mode": "reviewer_guided",
+        "stage": "generated",
+        "baseline_version": "v3.6.2",
+        "panel_size": draw(panel_sizes),
+        "acceptance_dimensions": dims,
+        "measurement_procedure": {
+            "reviewer_must_output_before_paper": ["contract_paraphrase", "scoring_plan"],
+            "scoring_plan_schema": {
+                "required": [
+                    "dimension_id",
+                    "what_to_look_for",
+                    "what_triggers_block",
+                    "what_triggers_warn",
+                ]
+            },
+            "paraphrase_minimum_dimensions": "all",
+        },
+        "failure_conditions": conditions,
+    }
+
+
+def _contract(contract: Contract | Mapping[str, Any] | str) -> Contract:
+    return load_contract(contract)
+
+
+def matrices(
+    contract: Contract | Mapping[str, Any] | str,
+) -> st.SearchStrategy[dict[str, list[str]]]:
+    """Well-formed matrices for ``contract`` (anything :func:`kernel.load_contract` takes):
+    every dimension id → exactly ``panel_size`` scores, in reviewer order (R9)."""
+    c = _contract(contract)
+    n = c.panel_size
+    return st.fixed_dictionaries(
+        {d: st.lists(scores, min_size=n, max_size=n) for d in c.dimension_ids}
+    )
+
+
+@st.composite
+def _phase2(draw: st.DrawFn, contract: Contract, plan: Mapping[str, Mapping[str, str]]) -> str:
+    column = {d: draw(scores) for d in contract.dimension_ids}
+    try:
+        expected_decision(contract, expected_fired(contract, column))
+    except KernelError:
+        # Nothing fires on this column and there is no accept-grade fallback (R5): no
+        # conforming report exists for it.
+        assume(False)
+    dissent = None
+    if draw(st.booleans()):
+        dim = draw(st.sampled_from(contract.dimension_ids))
+        dissent = {dim: " ".join(draw(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4)))}
+    text = render_phase2(contract, column, dissent=dissent, plan=plan)
+    if draw(st.booleans()):
+        text = text.replace("\n", "\r\n")
+    return text
+
+
+def phase2_documents(
+    contract: Contract | Mapping[str, Any] | str,
+    *,
+    plan: Mapping[str, Mapping[str, str]] | None = None,
+) -> st.SearchStrategy[str]:
+    """Conforming Phase 2 documents for ``contract``: any scores, at most one dissent, LF or
+    CRLF line endings. Each passes :func:`kernel.lint_phase2` on its own and against the
+    Phase 1 document ``render_phase1(contract, plan)`` (the default plan when ``plan`` is
+    ``None``)."""
+    c = _contract(contract)
+    return _phase2(c, default_plan(c) if plan is None else plan)

@@ -1,0 +1,185 @@
+"""decide on a mapping or a template name reuses compiled contracts, by content: a mapping
+mutated in place never meets a stale entry. decide_many equals deciding each matrix."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from kernel import decide, decide_many, load_contract, shipped_template
+from kernel.contract.quantifiers import ACTIONS, QUANTIFIERS
+from kernel.decision import cache
+from kernel.errors import ContractError, KernelError, MatrixError, PanelShrunk
+from kernel.testing import contracts, matrices
+
+FULL = load_contract("reviewer/full")
+PASS = {d: ["pass"] * 5 for d in FULL.dimension_ids}
+BLOCK_D4 = PASS | {"D4": ["block", "pass", "pass", "pass", "pass"]}
+
+
+def _outcome(contract: Any, matrix: Any) -> object:
+    """The decision, or the class and message of the error."""
+    try:
+        return decide(contract, matrix)
+    except KernelError as exc:
+        return (type(exc), exc.message)
+
+
+def _fresh(document: dict[str, Any], matrix: Any) -> object:
+    """What deciding on a never-seen copy gives."""
+    try:
+        contract = load_contract(copy.deepcopy(document))
+    except KernelError as exc:
+        return (type(exc), exc.message)
+    return _outcome(contract, matrix)
+
+
+def _mutations(document: dict[str, Any]) -> st.SearchStrategy[tuple[str, Any, Any]]:
+    """(path description, setter target, new value) edits of the document in place."""
+    n = len(document["failure_conditions"])
+    return st.one_of(
+        st.tuples(st.just("action"), st.integers(0, n - 1), st.sampled_from(ACTIONS)),
+        st.tuples(st.just("quantifier"), st.integers(0, n - 1), st.sampled_from(QUANTIFIERS)),
+        st.tuples(st.just("severity"), st.integers(0, n - 1), st.integers(0, 100)),
+        st.tuples(
+            st.just("priority"),
+            st.integers(0, len(document["acceptance_dimensions"]) - 1),
+            st.sampled_from(("mandatory", "high", "normal", "urgent")),
+        ),
+        st.tuples(st.just("panel_size"), st.just(0), st.sampled_from((1, 2, 5, True, 5.0))),
+        st.tuples(st.just("drop_condition"), st.integers(0, n - 1), st.just(None)),
+    )
+
+
+def _apply(document: dict[str, Any], edit: tuple[str, Any, Any]) -> None:
+    kind, i, value = edit
+    conditions = document["failure_conditions"]
+    if kind == "action":
+        conditions[i]["action"] = value
+    elif kind == "quantifier":
+        conditions[i]["cross_reviewer_quantifier"] = value
+    elif kind == "severity":
+        conditions[i]["severity"] = value
+    elif kind == "priority":
+        document["acceptance_dimensions"][i]["priority"] = value
+    elif kind == "panel_size":
+        document["panel_size"] = value
+    else:
+        del conditions[i]
+
+
+@settings(max_examples=40)
+@given(st.data(), contracts(max_dimensions=3, max_conditions=3, panel_sizes=st.integers(1, 5)))
+def test_a_mapping_mutated_in_place_is_a_different_contract(
+    data: st.DataObject, document: dict[str, Any]
+) -> None:
+    matrix = data.draw(matrices(document))
+    assert _outcome(document, matrix) == _fresh(document, matrix)
+    assert _outcome(document, matrix) == decide(load_contract(document), matrix)
+    for _ in range(3):
+        _apply(document, data.draw(_mutations(document)))
+        for m in (matrix, {d: row[:1] * 5 for d, row in matrix.items()}):
+            assert _outcome(document, m) == _fresh(document, m)
+
+
+def test_same_content_hits_and_types_matter() -> None:
+    document = shipped_template("reviewer/full")
+    first = cache.compiled(document)
+    assert cache.compiled(document) is first
+    assert cache.compiled(copy.deepcopy(document)) is first
+    as_tuple = copy.deepcopy(document)
+    as_tuple["acceptance_dimensions"] = tuple(as_tuple["acceptance_dimensions"])
+    with pytest.raises(ContractError):
+        decide(as_tuple, PASS)
+    as_bool = copy.deepcopy(document) | {"panel_size": 1}
+    cache.compiled(as_bool)
+    as_bool["panel_size"] = True
+    with pytest.raises(ContractError):
+        decide(as_bool, {d: ["pass"] for d in FULL.dimension_ids})
+
+
+class _Lying(dict[str, Any]):
+    """A dict whose repr does not show its content."""
+
+    def __repr__(self) -> str:
+        return "{}"
+
+
+def test_a_nested_value_whose_repr_lies_still_never_meets_a_stale_entry() -> None:
+    document = shipped_template("reviewer/full")
+    document["acceptance_dimensions"][3] = _Lying(document["acceptance_dimensions"][3])
+    assert decide(document, BLOCK_D4).condition_id == "F3"  # D4 is high-priority
+    document["acceptance_dimensions"][3]["priority"] = "normal"
+    assert decide(document, BLOCK_D4).condition_id == "F0"  # nothing reads a normal D4
+
+
+def test_other_mappings_and_odd_values_are_compiled_each_time() -> None:
+    from types import MappingProxyType
+
+    proxy = MappingProxyType(shipped_template("reviewer/full"))
+    try:
+        expected: object = decide(load_contract(proxy), PASS)
+    except KernelError as exc:
+        expected = (type(exc), exc.message)
+    assert _outcome(proxy, PASS) == expected
+
+    import threading
+
+    odd = shipped_template("reviewer/full") | {"agent_amendments": threading.Lock()}
+    with pytest.raises(TypeError):
+        copy.deepcopy(odd)
+    assert _outcome(odd, PASS)[0] is ContractError  # type: ignore[index]
+
+
+def test_template_names_map_to_one_pristine_contract() -> None:
+    assert cache.compiled("reviewer/full") is cache.compiled("reviewer/full")
+    assert cache.compiled("reviewer/full") == FULL
+    shipped_template("reviewer/full")["panel_size"] = 1  # a copy: the template is untouched
+    assert decide("reviewer/full", PASS) == decide(FULL, PASS)
+    with pytest.raises(ContractError):
+        decide("reviewer/missing", PASS)
+
+
+def test_the_cache_is_bounded() -> None:
+    cache.cache_clear()
+    base = shipped_template("reviewer/methodology_focus")
+    matrix = {key: ["pass", "pass"] for key in (d["id"] for d in base["acceptance_dimensions"])}
+    for i in range(cache.CACHE_SIZE + 5):
+        variant = copy.deepcopy(base)
+        variant["failure_conditions"][0]["severity"] = i % 100
+        variant["stage"] = f"stage_{i}"
+        decide(variant, matrix)
+    info = cache.cache_info()
+    assert info["size"] == info["maxsize"] == cache.CACHE_SIZE
+    cache.cache_clear()
+    assert cache.cache_info()["size"] == 0
+
+
+# --- decide_many ----------------------------------------------------------------------------
+
+
+@settings(max_examples=30)
+@given(st.data(), contracts(max_dimensions=3, max_conditions=3, panel_sizes=st.integers(1, 11)))
+def test_decide_many_equals_deciding_each(data: st.DataObject, document: dict[str, Any]) -> None:
+    ms = data.draw(st.lists(matrices(document), max_size=8))
+    contract = load_contract(document)
+    expected = [decide(contract, m) for m in ms]
+    assert decide_many(contract, ms) == expected
+    assert decide_many(document, iter(ms)) == expected
+
+
+def test_decide_many_names_the_first_bad_matrix() -> None:
+    short = {d: ["pass"] * 4 for d in FULL.dimension_ids}
+    with pytest.raises(MatrixError, match=r"^matrices\[1\]: matrix\[.D9.\]: unknown dimension"):
+        decide_many(FULL, [PASS, PASS | {"D9": ["pass"] * 5}, short])
+    with pytest.raises(PanelShrunk, match=r"^matrices\[2\]: ") as info:
+        decide_many("reviewer/full", [PASS, BLOCK_D4, short])
+    assert info.value.tag == "[PANEL-SHRUNK: usable=4, panel_size=5]"
+    assert info.value.errors == [str(info.value)]
+    with pytest.raises(MatrixError, match=r"^matrices\[0\]: matrix must map"):
+        decide_many(FULL, ["not a matrix"])  # type: ignore[list-item]
+    assert decide_many(FULL, []) == []
