@@ -58,7 +58,6 @@ DOCTEST_FLAGS = doctest.ELLIPSIS
 #: have all landed.
 PAGES_WRITTEN_ELSEWHERE = frozenset(
     {
-        "docs/analyzer.md",
         "docs/arena.md",
         "docs/benchmarks.md",
         "docs/consensus.md",

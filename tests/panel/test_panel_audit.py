@@ -243,7 +243,7 @@ def test_jsonl_round_trip_and_schema(record: SessionRecord) -> None:
     assert text.endswith("\n") and "\n\n" not in text
     schema = _shipped_schema()
     check = jsonschema.Draft202012Validator(schema, format_checker=jsonschema.FormatChecker())
-    lines = [json.loads(line) for line in text.splitlines()]
+    lines = [json.loads(line) for line in text.split("\n") if line]
     for line in lines:
         check.validate(line)
     assert lines[0]["event"] == "session"
