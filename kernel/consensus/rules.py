@@ -29,6 +29,7 @@ __all__ = [
     "check_quorum",
     "consensus_reached",
     "disagreement",
+    "proposes_change",
     "quorum",
     "required_approvals",
     "stop_checks",
@@ -147,7 +148,8 @@ def stop_checks(
     change: Fraction | None,
     change_threshold: Fraction,
 ) -> tuple[StopCheck, ...]:
-    """The three stop rules in their order: max rounds, small change, no edits proposed.
+    """The three stop rules in their order: max rounds, small change, no change proposed
+    (the last keeps its tag ``no_edits``; see ``proposes_change``).
 
     ``change`` is ``None`` when there is no previous candidate to compare with.
     """
@@ -173,17 +175,23 @@ def stop_checks(
                 f"candidate changed by {change} {relation} threshold {change_threshold}",
             )
         )
-    editors = sum(1 for c in critiques if c.edits)
+    proposers = sum(1 for c in critiques if proposes_change(c))
     checks.append(
         StopCheck(
             "no_edits",
-            editors == 0,
-            "no critique proposed edits"
-            if editors == 0
-            else f"{editors} critique(s) proposed edits",
+            proposers == 0,
+            "no critique proposed a change (no objections, missing items or edits)"
+            if proposers == 0
+            else f"{proposers} critique(s) proposed a change (objections, missing items or edits)",
         )
     )
     return tuple(checks)
+
+
+def proposes_change(critique: CritiqueResponse) -> bool:
+    """A critique proposes a change when any of its objections, missing or edits is non-empty
+    (an objection without an edit still asks for one)."""
+    return bool(critique.objections or critique.missing or critique.edits)
 
 
 def candidate_change(previous: str | None, current: str | None) -> Fraction | None:
