@@ -47,7 +47,7 @@ _OBJECT_START: Final = re.compile(r'\{[ \t\n\r]*["}]')
 FIRST_OBJECT_BUDGET: Final = 1000
 #: A text with more lines is not read as Markdown: the ``fenced`` stage is refused at once
 #: (markdown-it-py spends up to ~0.4 ms on a line of nested list markers).
-MARKDOWN_LINE_LIMIT: Final = 5000
+MARKDOWN_LINE_LIMIT: Final = 2000
 
 # Reads a JSON value's syntax only (no strict hooks, no number conversion), to find where a
 # candidate object ends even when the strict decoder rejects it.
