@@ -10,6 +10,7 @@ import attrs
 import jsonschema
 
 from kernel._io import InputError, check_size, loads_strict
+from kernel.arena.values import json_value_problems
 from kernel.errors import KernelError
 
 __all__ = [
@@ -139,8 +140,11 @@ def record_schema_errors(record: object) -> list[str]:
     """Why ``record`` is not a well-formed audit record (empty when it is)."""
     if not isinstance(record, Mapping):
         return [f"record must be a JSON object, got {type(record).__name__}"]
+    problems = json_value_problems(record)
+    if problems:
+        return problems
     event = record.get("event")
-    if event not in RECORD_FIELDS:
+    if not isinstance(event, str) or event not in RECORD_FIELDS:
         shown = event if isinstance(event, str) else type(event).__name__
         return [f"unknown event {shown!r} (expected one of {', '.join(EVENTS)})"]
     errors = []
