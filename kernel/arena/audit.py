@@ -150,7 +150,14 @@ def record_schema_errors(record: object) -> list[str]:
     errors = []
     if not is_timestamp(record.get("timestamp")):
         errors.append("timestamp: missing or not an RFC 3339 date-time")
-    for err in sorted(_VALIDATORS[str(event)].iter_errors(dict(record)), key=str):
+    try:
+        found = sorted(
+            _VALIDATORS[str(event)].iter_errors(dict(record)),
+            key=lambda e: ([str(p) for p in e.absolute_path], e.message),
+        )
+    except RecursionError:
+        return [*errors, "record: nested too deeply to check"]
+    for err in found:
         where = ".".join(str(p) for p in err.absolute_path) or "record"
         errors.append(f"{where}: {err.message}")
     return errors

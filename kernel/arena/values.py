@@ -11,10 +11,12 @@ import math
 from collections.abc import Iterator, Mapping
 from typing import Final
 
-__all__ = ["MAX_INT_BITS", "json_value_problems", "shown"]
+__all__ = ["MAX_DEPTH", "MAX_INT_BITS", "json_value_problems", "shown"]
 
 #: Larger integers cannot be printed (Python refuses ints over 4,300 digits) nor read back.
 MAX_INT_BITS: Final = 14_000
+#: Deeper values are refused: schema checks and messages recurse through them.
+MAX_DEPTH: Final = 100
 _LIMIT: Final = 5  # problems reported per value
 
 
@@ -30,10 +32,13 @@ def shown(value: object, width: int = 60) -> str:
 
 
 def _problems(value: object, path: str) -> Iterator[str]:
-    stack: list[tuple[object, str]] = [(value, path)]
+    stack: list[tuple[object, str, int]] = [(value, path, 0)]
     while stack:
-        node, where = stack.pop()
+        node, where, depth = stack.pop()
         if node is None or isinstance(node, bool | str):
+            continue
+        if depth > MAX_DEPTH:
+            yield f"{where}: nested deeper than {MAX_DEPTH} levels"
             continue
         if isinstance(node, int):
             if node.bit_length() > MAX_INT_BITS:
@@ -46,9 +51,9 @@ def _problems(value: object, path: str) -> Iterator[str]:
                 if not isinstance(key, str):
                     yield f"{where}: key {shown(key)} is not a string"
                 else:
-                    stack.append((child, f"{where}.{key}"))
+                    stack.append((child, f"{where}.{key}", depth + 1))
         elif isinstance(node, list | tuple):
-            stack.extend((child, f"{where}[{i}]") for i, child in enumerate(node))
+            stack.extend((child, f"{where}[{i}]", depth + 1) for i, child in enumerate(node))
         else:
             yield f"{where}: a {type(node).__name__} is not a JSON value"
 

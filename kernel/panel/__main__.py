@@ -54,7 +54,13 @@ VOTES_SCHEMA: dict[str, Any] = {
 
 def _problems(doc: Any) -> list[str]:
     validator = jsonschema.Draft202012Validator(VOTES_SCHEMA)
-    errors = sorted(validator.iter_errors(doc), key=lambda e: list(e.absolute_path))
+    try:
+        errors = sorted(
+            validator.iter_errors(doc),
+            key=lambda e: [(isinstance(p, str), p) for p in e.absolute_path],
+        )
+    except RecursionError:  # messages quote the offending value
+        return ["/: nested too deeply to check"]
     out = [f"/{'/'.join(str(p) for p in e.absolute_path)}: {e.message}" for e in errors]
     if out:
         return out
