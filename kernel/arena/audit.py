@@ -144,9 +144,11 @@ def record_schema_errors(record: object) -> list[str]:
     if problems:
         return problems
     event = record.get("event")
-    if not isinstance(event, str) or event not in RECORD_FIELDS:
-        shown = event if isinstance(event, str) else type(event).__name__
-        return [f"unknown event {shown!r} (expected one of {', '.join(EVENTS)})"]
+    if not isinstance(event, str):
+        got = "missing" if event is None else f"a {type(event).__name__}, not a string"
+        return [f"event: {got} (expected one of {', '.join(EVENTS)})"]
+    if event not in RECORD_FIELDS:
+        return [f"unknown event {event!r} (expected one of {', '.join(EVENTS)})"]
     errors = []
     if not is_timestamp(record.get("timestamp")):
         errors.append("timestamp: missing or not an RFC 3339 date-time")
