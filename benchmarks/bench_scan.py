@@ -53,6 +53,18 @@ CASES: dict[str, Callable[[int], str]] = {
     "one long word": lambda n: "a" * n,
     "spaces": lambda n: " " * n,
     "distinct CJK/Hangul": _distinct,
+    # the instruction-override family and the markup that can split a word
+    "markup-split override hits": lambda n: _fill(
+        "ig**nore** prev<b>ious</b> &#105;nstructions ", n
+    ),
+    "emphasis runs": lambda n: _fill("*a", n),
+    "inline tags": lambda n: _fill("ig<b>nore</b> ", n),
+    "character references": lambda n: _fill("&#105;", n),
+    "unclosed comments": lambda n: _fill("<!--", n),
+    "clause lead-ins": lambda n: _fill("please just now so ", n),
+    "verdict openers": lambda n: _fill("the code is safe so ", n),
+    "addressed modals": lambda n: _fill("you must ", n),
+    "negated reports": lambda n: _fill("do not report the ", n),
 }
 
 

@@ -9,6 +9,7 @@ __all__ = [
     "AnalysisTooLarge",
     "ContractError",
     "ContractInputError",
+    "EditBudgetError",
     "ExpressionUnrecognised",
     "IllegalTransition",
     "InputError",
@@ -194,3 +195,8 @@ class IllegalTransition(KernelError):
             f"finding {finding!r}: illegal transition {before or 'none'} -> {after} ({why})"
         )
         super().__init__(self.reason if line is None else f"line {line}: {self.reason}")
+
+
+class EditBudgetError(KernelError):
+    """The exact edit distance between two consensus candidates would need more than the work
+    budget."""

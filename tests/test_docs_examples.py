@@ -58,9 +58,7 @@ DOCTEST_FLAGS = doctest.ELLIPSIS
 #: have all landed.
 PAGES_WRITTEN_ELSEWHERE = frozenset(
     {
-        "docs/arena.md",
         "docs/benchmarks.md",
-        "docs/consensus.md",
         "docs/reviewer-documents.md",
     }
 )

@@ -9,6 +9,7 @@ from typing import Any
 
 import attrs
 
+from kernel.arena.values import json_value_problems
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES, loads_jsonl
 from kernel.schema import is_date_time, schema_errors, strict_validator
@@ -134,10 +135,15 @@ def record_schema_errors(record: object) -> list[str]:
     """Why ``record`` is not a well-formed audit record (empty when it is)."""
     if not isinstance(record, Mapping):
         return [f"record must be a JSON object, got {type(record).__name__}"]
+    problems = json_value_problems(record)
+    if problems:
+        return problems
     event = record.get("event")
+    if not isinstance(event, str):
+        got = "missing" if event is None else f"a {type(event).__name__}, not a string"
+        return [f"event: {got} (expected one of {', '.join(EVENTS)})"]
     if event not in RECORD_FIELDS:
-        shown = event if isinstance(event, str) else type(event).__name__
-        return [f"unknown event {shown!r} (expected one of {', '.join(EVENTS)})"]
+        return [f"unknown event {event!r} (expected one of {', '.join(EVENTS)})"]
     errors = []
     if not is_timestamp(record.get("timestamp")):
         errors.append("timestamp: missing or not an RFC 3339 date-time")

@@ -11,6 +11,7 @@ from typing import Any
 
 import attrs
 
+from kernel.arena.values import shown
 from kernel.errors import InputsError
 from kernel.strict import is_int
 
@@ -105,7 +106,8 @@ def session_id_valid(value: object) -> bool:
 
 def _unknown(name: str, mapping: Mapping[Any, Any], known: tuple[str, ...]) -> list[str]:
     return [
-        f"{name}.{key}: unknown field (allowed: {', '.join(known)})"
+        f"{name}.{key if isinstance(key, str) else shown(key)}: unknown field "
+        f"(allowed: {', '.join(known)})"
         for key in mapping
         if key not in known
     ]
@@ -124,7 +126,7 @@ def _check_config(config: object) -> list[str]:
                 f"got {_type_name(value)}"
             )
         elif not lo <= value <= hi:
-            errors.append(f"ProtocolConfig.max_rounds: must be in [{lo}, {hi}], got {value}")
+            errors.append(f"ProtocolConfig.max_rounds: must be in [{lo}, {hi}], got {shown(value)}")
     if "session_resume_required" not in config:
         errors.append("ProtocolConfig.session_resume_required: missing (must be true)")
     elif config["session_resume_required"] is not True:

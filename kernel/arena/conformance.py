@@ -18,6 +18,7 @@ from kernel.arena.config import (
 from kernel.arena.credentials import find_credentials
 from kernel.arena.machine import REASON_MISSING_VERDICT, REASON_NOTEBOOK_UNAVAILABLE
 from kernel.arena.states import TERMINAL, TRANSITIONS, State
+from kernel.arena.values import shown
 from kernel.arena.verdict import (
     PARSER_ERROR_MISSING_VERDICT,
     PARSER_WARNING_MULTIPLE_VERDICTS,
@@ -390,6 +391,12 @@ def _c6_retry(t: _Trail) -> Iterator[Finding]:
                         f"terminated for a missing verdict after {count} missing verdict(s); "
                         "§9.1 retries exactly once",
                     )
+                elif count >= 2 and not t.reason.startswith(REASON_MISSING_VERDICT):
+                    yield Finding(
+                        item.line,
+                        f"two missing verdicts in round {item.round}, but the run ended for "
+                        "another reason: the second one ends it (§9.1.2)",
+                    )
             elif count >= 2:
                 yield Finding(
                     item.line,
@@ -573,14 +580,67 @@ def _c12_trail(t: _Trail) -> Iterator[Finding]:
         reviewed = frm == State.REVIEWING and to in (State.FINALIZING, State.REVISING)
         if reviewed and item.stay not in recorded:
             yield Finding(item.line, f"REVIEWING -> {to} without a ROUND_RECORDED record")
+    yield from _repeats(t)
+
+
+def _repeats(t: _Trail) -> Iterator[Finding]:
+    """The trail is a sequence: within one state visit a round is recorded once, each hook
+    phase runs once and before the review, one PARSER_WARNING at most, nothing after the round
+    is recorded but the way out."""
+    for stay in t.stays.values():
+        first: dict[tuple[str, str], _Item] = {}
+        recorded: _Item | None = None
+        outcome: _Item | None = None  # the first parser record or the round record
+        for item in stay:
+            if item.event == audit.HOOK_EXECUTED:
+                key = (item.event, str(item.rec["phase"]))
+                what = f"{item.rec['phase']} hook"
+            elif item.event in (audit.ROUND_RECORDED, audit.PARSER_WARNING):
+                key = (item.event, "")
+                what = item.event
+            else:
+                key = ("", "")
+                what = item.event
+            if key[0] and key in first:
+                yield Finding(
+                    item.line,
+                    f"a second {what} record in this state visit (the first on line "
+                    f"{first[key].line}): a record is written once",
+                )
+            first.setdefault(key, item)
+            if recorded is not None and item.event in (
+                audit.HOOK_EXECUTED,
+                audit.PARSER_WARNING,
+                audit.PARSER_ERROR,
+            ):
+                yield Finding(
+                    item.line,
+                    f"{what} after round {recorded.rec['round_index']} was recorded (line "
+                    f"{recorded.line})",
+                )
+            elif (
+                outcome is not None
+                and item.event == audit.HOOK_EXECUTED
+                and item.rec["phase"] == "during"
+            ):
+                yield Finding(
+                    item.line,
+                    f"during hook after the reviewer's outcome (line {outcome.line}): the hook "
+                    "runs before the reviewer (§8.2)",
+                )
+            if item.event in _OUTCOMES and outcome is None:
+                outcome = item
+            if item.event == audit.ROUND_RECORDED and recorded is None:
+                recorded = item
 
 
 def _c13_excess(t: _Trail) -> Iterator[Finding]:
     for tl in t.lines:
         rec = tl.record
-        if isinstance(rec, Mapping) and rec.get("event") in RECORD_FIELDS:
-            allowed = {"event", "timestamp", *RECORD_FIELDS[str(rec["event"])]}
-            extra = sorted(str(k) for k in rec if k not in allowed)
+        event = rec.get("event") if isinstance(rec, Mapping) else None
+        if isinstance(event, str) and event in RECORD_FIELDS:
+            allowed = {"event", "timestamp", *RECORD_FIELDS[event]}
+            extra = sorted(k if isinstance(k, str) else shown(k) for k in rec if k not in allowed)
             if extra:
                 yield Finding(tl.line, f"fields outside the §11 record: {', '.join(extra)}")
         for path, text in _strings(rec, "record"):
@@ -596,8 +656,9 @@ def _strings(value: object, path: str) -> Iterator[tuple[str, str]]:
             yield where, node
         elif isinstance(node, Mapping):
             for key, child in node.items():
-                yield f"{where} key", str(key)
-                stack.append((child, f"{where}.{key}"))
+                name = key if isinstance(key, str) else shown(key)
+                yield f"{where} key", name
+                stack.append((child, f"{where}.{name}"))
         elif isinstance(node, list | tuple):
             stack.extend((child, f"{where}[{i}]") for i, child in enumerate(node))
 

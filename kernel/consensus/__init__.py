@@ -45,7 +45,14 @@ from kernel.consensus.rules import (
     quorum,
     required_approvals,
 )
-from kernel.consensus.tokens import change_ratio, levenshtein, tokens
+from kernel.consensus.tokens import (
+    Change,
+    EditBudgetError,
+    change_ratio,
+    levenshtein,
+    measure_change,
+    tokens,
+)
 
 __all__ = [
     "DEFAULT_APPROVAL_RATIO",
@@ -55,8 +62,10 @@ __all__ = [
     "KINDS",
     "SCHEMAS",
     "Attempt",
+    "Change",
     "CritiqueResponse",
     "Disagreement",
+    "EditBudgetError",
     "ParseResult",
     "ParticipantResponse",
     "Prompt",
@@ -75,6 +84,7 @@ __all__ = [
     "disagreement",
     "evaluate_round",
     "levenshtein",
+    "measure_change",
     "parse_response",
     "participant_prompt",
     "quorum",

@@ -24,6 +24,7 @@ from kernel.text.markdown import block_tokens
 
 __all__ = [
     "FIRST_OBJECT_BUDGET",
+    "MARKDOWN_LINE_LIMIT",
     "METHODS",
     "Attempt",
     "Method",
@@ -44,6 +45,18 @@ _OBJECT_START: Final = re.compile(r'\{[ \t\n\r]*["}]')
 
 #: At most this many '{' positions that could begin an object are decoded by ``first_object``.
 FIRST_OBJECT_BUDGET: Final = 1000
+#: A text with more lines is not read as Markdown: the ``fenced`` stage is refused at once
+#: (markdown-it-py spends up to ~0.4 ms on a line of nested list markers).
+MARKDOWN_LINE_LIMIT: Final = 2000
+
+# Reads a JSON value's syntax only (no strict hooks, no number conversion), to find where a
+# candidate object ends even when the strict decoder rejects it.
+_SYNTAX_ONLY: Final = json.JSONDecoder(
+    object_pairs_hook=lambda _pairs: None,
+    parse_constant=lambda _name: None,
+    parse_int=lambda _text: 0,
+    parse_float=lambda _text: 0,
+)
 
 
 @attrs.frozen
@@ -179,9 +192,18 @@ _NO_FENCE: Final[_Stage] = (
 )
 
 
+def _line_count(text: str) -> int:
+    """CommonMark lines: LF, CR LF and CR each end one."""
+    return text.count("\n") + text.count("\r") - text.count("\r\n") + 1
+
+
 def _fenced(text: str, kind: Kind) -> _Stage:
     if _FENCE_HINT.search(text) is None:  # no json fence can open: skip the Markdown parse
         return _NO_FENCE
+    lines = _line_count(text)
+    if lines > MARKDOWN_LINE_LIMIT:
+        message = f"not read as Markdown: {lines} lines, over the limit of {MARKDOWN_LINE_LIMIT}"
+        return Attempt("fenced", "absent", message), None, ()
     for token in block_tokens(text):
         words = unescapeAll(token.info).split()
         if token.type != "fence" or not words:
@@ -199,22 +221,39 @@ def _fenced(text: str, kind: Kind) -> _Stage:
     return _NO_FENCE
 
 
+def _extent(text: str, pos: int) -> int:
+    """Where the candidate object at ``pos`` ends: after its closing brace when its syntax is
+    JSON (whatever the strict hooks say about duplicate keys or NaN), else where the syntax
+    breaks; everything from ``pos`` up to there is inside it."""
+    try:
+        return int(_SYNTAX_ONLY.raw_decode(text, pos)[1])
+    except json.JSONDecodeError as exc:
+        return max(exc.pos, pos + 1)
+    except RecursionError:
+        return len(text)
+
+
 def _first_object(text: str, kind: Kind) -> _Stage:
     tried = 0
     first_failure = ""
     # Only a '{' followed by optional whitespace and '"' or '}' can begin an object, so the
-    # other '{' need no decoding; the budget bounds the work on adversarial text.
-    for match in _OBJECT_START.finditer(text):
+    # other '{' need no decoding; the budget bounds the work on adversarial text. A '{' inside
+    # an earlier candidate is never a candidate: the search goes on after that one's extent.
+    pos = 0
+    while (match := _OBJECT_START.search(text, pos)) is not None:
         if tried == FIRST_OBJECT_BUDGET:
             message = f"gave up after {tried} candidate '{{' positions{first_failure}"
             return Attempt("first_object", "absent", message), None, ()
         tried += 1
-        pos = match.start()
-        decoded = _decode_at(text, pos, whole=False)
+        start = match.start()
+        decoded = _decode_at(text, start, whole=False)
         if decoded.error is None:
-            return _check("first_object", attrs.evolve(decoded, line=_line_of(text, pos)), kind, 0)
+            return _check(
+                "first_object", attrs.evolve(decoded, line=_line_of(text, start)), kind, 0
+            )
         if not first_failure:
-            first_failure = f"; the first, at line {_line_of(text, pos)}: {decoded.error}"
+            first_failure = f"; the first, at line {_line_of(text, start)}: {decoded.error}"
+        pos = _extent(text, start)
     message = (
         "no '{' that could start a JSON object"
         if tried == 0

@@ -25,10 +25,10 @@ from kernel.consensus.rules import (
     StopCheck,
     StopRule,
     as_critiques,
-    candidate_change,
     ceil_share,
     check_participants,
     disagreement,
+    measure_candidate_change,
     stop_checks,
 )
 from kernel.errors import KernelError, RoundError
@@ -116,7 +116,11 @@ class RoundInput:
 
 @attrs.frozen
 class RoundDecision:
-    """The verdict on one round; ``reasons`` say why, in the order the rules were applied."""
+    """The verdict on one round; ``reasons`` say why, in the order the rules were applied.
+
+    ``change`` is ``None`` when there is no previous candidate, or when the exact change is
+    over the edit-distance work budget (its check then states a lower bound).
+    """
 
     round_index: int
     config: RoundConfig
@@ -207,9 +211,12 @@ def evaluate_round(round_input: RoundInput) -> RoundDecision:
             ),
         )
     tally = f"{approvals} of {config.participants} approved, {needed} required"
-    change = candidate_change(round_input.previous_candidate, round_input.candidate)
+    measured = measure_candidate_change(
+        round_input.previous_candidate, round_input.candidate, config.change_threshold
+    )
+    change = None if measured is None else measured.ratio
     checks = stop_checks(
-        round_input.round_index, config.max_rounds, critiques, change, config.change_threshold
+        round_input.round_index, config.max_rounds, critiques, measured, config.change_threshold
     )
     if approvals >= needed and critical == 0:
         reason = f"consensus: {tally}, no critique critical"

@@ -10,8 +10,8 @@ import attrs
 
 from kernel.consensus.ratios import to_ratio
 from kernel.consensus.responses import CritiqueResponse, from_mapping
-from kernel.consensus.tokens import change_ratio
-from kernel.errors import KernelError, QuorumError
+from kernel.consensus.tokens import Change, change_ratio, measure_change
+from kernel.errors import EditBudgetError, KernelError, QuorumError
 from kernel.strict import is_int
 
 __all__ = [
@@ -30,6 +30,8 @@ __all__ = [
     "check_quorum",
     "consensus_reached",
     "disagreement",
+    "measure_candidate_change",
+    "proposes_change",
     "quorum",
     "required_approvals",
     "stop_checks",
@@ -132,12 +134,15 @@ def stop_checks(
     round_index: int,
     max_rounds: int,
     critiques: Sequence[CritiqueResponse],
-    change: Fraction | None,
+    change: Fraction | Change | None,
     change_threshold: Fraction,
 ) -> tuple[StopCheck, ...]:
-    """The three stop rules in their order: max rounds, small change, no edits proposed.
+    """The three stop rules in their order: max rounds, small change, no change proposed
+    (the last keeps its tag ``no_edits``; see ``proposes_change``).
 
-    ``change`` is ``None`` when there is no previous candidate to compare with.
+    ``change`` is ``None`` when there is no previous candidate to compare with; a ``Change``
+    whose exact ratio is unknown still settles the rule when its lower bound reaches the
+    threshold, else ``EditBudgetError``.
     """
     last = round_index >= max_rounds
     checks = [
@@ -147,9 +152,25 @@ def stop_checks(
             f"round {round_index} of {max_rounds}" + (" is the last" if last else ""),
         )
     ]
+    if isinstance(change, Change) and change.ratio is not None:
+        change = change.ratio
     if change is None:
         checks.append(
             StopCheck("change_below_threshold", False, "no previous candidate to compare")
+        )
+    elif isinstance(change, Change):  # only a lower bound is known
+        if change.below(change_threshold) is None:
+            raise EditBudgetError(
+                f"cannot tell whether the candidate changed by less than {change_threshold}: "
+                f"the edit distance over {change.longest} tokens needs more than the work budget"
+            )
+        checks.append(
+            StopCheck(
+                "change_below_threshold",
+                False,
+                f"candidate changed by at least {change.floor} >= threshold {change_threshold} "
+                "(the exact change is over the edit-distance work budget)",
+            )
         )
     else:
         small = change < change_threshold
@@ -161,17 +182,23 @@ def stop_checks(
                 f"candidate changed by {change} {relation} threshold {change_threshold}",
             )
         )
-    editors = sum(1 for c in critiques if c.edits)
+    proposers = sum(1 for c in critiques if proposes_change(c))
     checks.append(
         StopCheck(
             "no_edits",
-            editors == 0,
-            "no critique proposed edits"
-            if editors == 0
-            else f"{editors} critique(s) proposed edits",
+            proposers == 0,
+            "no critique proposed a change (no objections, missing items or edits)"
+            if proposers == 0
+            else f"{proposers} critique(s) proposed a change (objections, missing items or edits)",
         )
     )
     return tuple(checks)
+
+
+def proposes_change(critique: CritiqueResponse) -> bool:
+    """A critique proposes a change when any of its objections, missing or edits is non-empty
+    (an objection without an edit still asks for one)."""
+    return bool(critique.objections or critique.missing or critique.edits)
 
 
 def candidate_change(previous: str | None, current: str | None) -> Fraction | None:
@@ -179,6 +206,16 @@ def candidate_change(previous: str | None, current: str | None) -> Fraction | No
     if previous is None or current is None:
         return None
     return change_ratio(previous, current)
+
+
+def measure_candidate_change(
+    previous: str | None, current: str | None, threshold: Fraction
+) -> Change | None:
+    """The two candidates' ``measure_change`` (settling ``< threshold`` even when the exact
+    change is over the work budget), or ``None`` when either is missing."""
+    if previous is None or current is None:
+        return None
+    return measure_change(previous, current, threshold=threshold)
 
 
 @attrs.frozen

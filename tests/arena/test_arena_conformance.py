@@ -442,3 +442,106 @@ def test_a_leaked_credential_is_caught_by_check_13(
 )
 def test_session_ids_and_prose_are_not_credentials(harmless: str) -> None:
     assert find_credentials(harmless) == []
+
+
+# ---- arbitrary JSON in any field; the trail as a sequence -----------------------------------
+
+any_json = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.sampled_from(["RUN_STARTED", "ROUND_RECORDED", "REVIEWING", "during", "SUCCESS", TS]),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+_FIELDS = sorted(
+    {"event", "timestamp", "reviewer_output", "reviewer_attempt", "round_index", "phase"}
+    | {"from", "to", "verdict", "status", "query", "state", "reason", "code", "issues"}
+    | {"config", "task", "notebook", "evidence_refs", "planner_output_ref"}
+)
+
+
+def _judged(records: list[Any]) -> None:
+    """A conformance result or a KernelError, for the records and for their JSON Lines text."""
+    for trail in (records, "".join(json.dumps(r) + "\n" for r in records)):
+        try:
+            report = check_conformance(trail)
+        except KernelError:
+            continue
+        assert report.level in ("Compliant", "Conditionally Compliant", "Non-Compliant")
+        json.dumps(report.to_dict())
+
+
+@pytest.mark.parametrize(
+    "record",
+    [
+        {"event": {}},  # the issue's reproducer: 401 of 3,000 fuzzed trails crashed so
+        {"event": []},
+        {"event": ["RUN_STARTED"], "timestamp": TS},
+        {"event": "RUN_STARTED", "timestamp": TS, "config": {"max_rounds": 10**5000}},
+        {"event": "STATE_TRANSITION", "timestamp": TS, "from": "INIT", "to": "DRAFTING",
+         "round_index": 10**5000},
+        {"event": "RUN_STARTED", "timestamp": TS, 7: "int key"},
+        {"event": "RUN_STARTED", "timestamp": TS, "config": {10**5000: 1}},
+        {"event": "HOOK_EXECUTED", "timestamp": TS, "phase": "during", "query": float("nan")},
+        {"event": "ROUND_RECORDED", "timestamp": TS, "issues": {1, 2}},
+    ],
+)  # fmt: skip
+def test_a_record_of_any_shape_is_judged(record: dict[Any, Any]) -> None:
+    records: list[Any] = base()
+    for i in (0, 3, len(records)):
+        trail = [*records[:i], record, *records[i:]]
+        report = check_conformance(trail)
+        assert report.level == "Non-Compliant"
+        assert any(f.line == i + 1 for f in report.check(12).findings)
+
+
+@given(driven_runs(), st.data())
+def test_any_json_value_in_any_field_is_judged(d: Driven, data: st.DataObject) -> None:
+    records: list[Any] = d.records
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(0, len(records) - 1))
+        if data.draw(st.booleans()) and isinstance(records[i], dict):
+            records[i][data.draw(st.sampled_from(_FIELDS))] = data.draw(any_json)
+        elif data.draw(st.booleans()) and isinstance(records[0], dict):
+            inner = data.draw(st.sampled_from(["config", "task", "notebook"]))
+            records[0][inner] = data.draw(
+                st.dictionaries(st.sampled_from(["max_rounds", "notebook_enabled", "tools",
+                                                 "session_id", "notebook_required"]), any_json)
+            )  # fmt: skip
+        else:
+            records[i] = data.draw(any_json)
+    _judged(records)
+
+
+def test_a_repeated_round_record_is_non_compliant() -> None:
+    records = base()
+    i = find(records, "ROUND_RECORDED")
+    report = check_conformance([*records[: i + 1], records[i], *records[i + 1 :]])
+    assert report.level == "Non-Compliant"
+    assert [f.line for f in report.check(12).findings] == [i + 2]
+    assert "a second ROUND_RECORDED" in report.check(12).findings[0].message
+
+
+@given(driven_runs(), st.data())
+def test_a_copy_of_any_record_anywhere_is_non_compliant(d: Driven, data: st.DataObject) -> None:
+    records = d.records
+    i = data.draw(st.integers(0, len(records) - 1))
+    j = data.draw(st.integers(0, len(records)))
+    trail = [*records[:j], copy.deepcopy(records[i]), *records[j:]]
+    report = check_conformance(trail)
+    assert report.level == "Non-Compliant", (records[i], j, report.to_dict())
+
+
+@given(driven_runs(), st.data())
+def test_a_round_index_going_backwards_is_non_compliant(d: Driven, data: st.DataObject) -> None:
+    records = d.records
+    indexed = [i for i, r in enumerate(records) if r.get("round_index", 0) >= 1]
+    assume(indexed)
+    i = data.draw(st.sampled_from(indexed))
+    records[i]["round_index"] -= 1
+    assert check_conformance(records).level == "Non-Compliant"

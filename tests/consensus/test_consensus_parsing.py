@@ -12,7 +12,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import unescapeAll
 
 from kernel.consensus import parse_response
-from kernel.consensus.parsing import FIRST_OBJECT_BUDGET, METHODS
+from kernel.consensus.parsing import FIRST_OBJECT_BUDGET, MARKDOWN_LINE_LIMIT, METHODS
 from kernel.consensus.responses import (
     KINDS,
     CritiqueResponse,
@@ -197,6 +197,46 @@ CORPUS: list[tuple[str, str, str | None, bool, tuple[str, ...]]] = [
         ("schema", "absent", "schema"),
     ),
     ("missing-required", '{"approve": true}', None, False, ("schema", "absent", "schema")),
+    # A '{' inside an earlier candidate is never a candidate (companions B), whatever made
+    # the strict decoder reject the candidate around it.
+    (
+        "duplicate-key-around-nested-approval",
+        '{"approve": false, "critical": true, "approve": false, '
+        '"m": {"approve": true, "critical": false}}',
+        None,
+        False,
+        ("malformed", "absent", "absent"),
+    ),
+    (
+        "nan-before-nested-approval",
+        '{"approve": false, "critical": true, "c": NaN, "m": {"approve": true, "critical": false}}',
+        None,
+        False,
+        ("malformed", "absent", "absent"),
+    ),
+    (
+        "huge-int-before-nested-approval",
+        '{"approve": false, "critical": true, "n": ' + "9" * 5000 + ", "
+        '"m": {"approve": true, "critical": false}}',
+        None,
+        False,
+        ("malformed", "absent", "absent"),
+    ),
+    (
+        "syntax-error-after-nested-approval",
+        'Result: {"approve": false, "critical": true, "m": {"approve": true, "critical": false} '
+        "oops",
+        None,
+        False,
+        ("malformed", "absent", "absent"),
+    ),
+    (
+        "object-after-a-rejected-one-is-a-candidate",
+        '{"approve": true, "approve": false, "critical": true} and ' + GOOD,
+        "first_object",
+        False,
+        ("malformed", "absent", "ok"),
+    ),
 ]
 
 
@@ -280,6 +320,19 @@ def test_first_object_budget_bounds_the_scan() -> None:
     assert "gave up after" in result.errors[-1]
     within = '{"a" ' * (FIRST_OBJECT_BUDGET - 1) + GOOD
     assert parse_response(within, "critique").method == "first_object"
+
+
+def test_markdown_line_limit_refuses_the_fenced_stage_at_once() -> None:
+    fence = f"```json\n{GOOD}\n```\n"
+    within = "a\n" * (MARKDOWN_LINE_LIMIT - 4) + fence
+    assert parse_response(within, "critique").method == "fenced"
+    over = "a\n" * (MARKDOWN_LINE_LIMIT - 3) + fence
+    result = parse_response(over, "critique")
+    assert result.method == "first_object"
+    assert result.attempts[1].outcome == "absent"
+    assert f"over the limit of {MARKDOWN_LINE_LIMIT}" in result.attempts[1].message
+    crlf = "a\r\n" * (MARKDOWN_LINE_LIMIT - 4) + fence  # a CR LF pair ends one line
+    assert parse_response(crlf, "critique").method == "fenced"
 
 
 @pytest.mark.parametrize(
@@ -474,3 +527,33 @@ def test_fenced_stage_agrees_with_a_full_markdown_parse(text: str) -> None:
     assert (fenced[0].outcome == "absent") is (expected is None)
     if expected is not None and expected.strip() == GOOD:
         assert fenced[0].outcome == "ok"
+
+
+REJECTED_MEMBERS = st.sampled_from(
+    ['"approve": false', '"c": NaN', '"c": -Infinity', '"n": ' + "7" * 4400, '"x": 1']
+)
+
+
+@given(
+    st.builds(CritiqueResponse, st.just(True), st.just(False), _LIST, _LIST, _LIST, _CONFIDENCE),
+    REJECTED_MEMBERS,
+    st.sampled_from(["}", "} trailing", ", oops}", " oops", ""]),
+    PROSE,
+    PROSE,
+    st.booleans(),
+)
+@example(
+    CritiqueResponse(True, False), '"approve": false', "}", "", "", True
+)  # the reproducer
+def test_an_object_nested_in_a_rejected_candidate_never_stands_in(
+    inner: CritiqueResponse, member: str, close: str, before: str, after: str, dup: bool
+) -> None:
+    body = serialized(inner, drop_defaults=True, ascii_only=False, indent=None)
+    head = '{"approve": false, "critical": true, "approve": false' if dup else '{"critical": true'
+    outer = f'{head}, {member}, "m": {body}{close}'
+    result = parse_response(before + outer + after, "critique")
+    # The outer object is rejected, off-schema (no "approve") or critical: the approval
+    # nested in it never comes back.
+    response = result.response
+    assert response is None or (isinstance(response, CritiqueResponse) and response.critical)
+    assert result.response != inner

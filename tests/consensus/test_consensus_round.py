@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kernel.consensus import (
@@ -23,6 +23,7 @@ from kernel.errors import KernelError
 YES = CritiqueResponse(approve=True, critical=False)
 NO = CritiqueResponse(approve=False, critical=False, objections=("vague",), edits=("fix",))
 NO_EDITS = CritiqueResponse(approve=False, critical=False, objections=("vague",))
+SILENT = CritiqueResponse(approve=False, critical=False)  # proposes no change at all
 
 
 def make(
@@ -84,19 +85,41 @@ def test_below_quorum() -> None:
 
 def test_stop_rules_are_checked_in_order() -> None:
     # All three fire: max_rounds wins.
-    every = make([NO_EDITS, NO_EDITS], round_index=3, previous="a b c", candidate="a b c")
+    every = make([SILENT, SILENT], round_index=3, previous="a b c", candidate="a b c")
     decision = evaluate_round(every)
     assert decision.outcome == "stop"
     assert decision.stop_reason == "max_rounds"
     assert [c.triggered for c in decision.checks] == [True, True, True]
-    # Not the last round: the small change wins over no edits.
-    second = make([NO_EDITS, NO_EDITS], round_index=2, previous="a b c", candidate="a b c")
+    # Not the last round: the small change wins over no proposed change.
+    second = make([SILENT, SILENT], round_index=2, previous="a b c", candidate="a b c")
     assert evaluate_round(second).stop_reason == "change_below_threshold"
-    # Big change, nobody proposes edits.
-    third = make([NO_EDITS, NO_EDITS], previous="a b c", candidate="x y z")
+    # Big change, nobody proposes a change.
+    third = make([SILENT, SILENT], previous="a b c", candidate="x y z")
     assert evaluate_round(third).stop_reason == "no_edits"
+    assert evaluate_round(third).checks[2].detail.startswith("no critique proposed a change")
     # Someone proposes edits, the candidate moved a lot, rounds remain.
-    assert evaluate_round(make([NO, NO_EDITS], previous="a", candidate="b")).outcome == "continue"
+    assert evaluate_round(make([NO, SILENT], previous="a", candidate="b")).outcome == "continue"
+
+
+_ITEMS = st.lists(st.sampled_from(["x", "cite a source"]), max_size=2).map(tuple)
+
+
+@given(
+    st.lists(
+        st.builds(CritiqueResponse, st.just(False), st.just(False), _ITEMS, _ITEMS, _ITEMS),
+        min_size=2,
+        max_size=3,
+    )
+)
+@example([NO_EDITS, SILENT])  # an objection without an edit is still a proposed change
+@example([CritiqueResponse(False, False, missing=("population",)), SILENT])
+@example([SILENT, SILENT])
+def test_early_stop_when_no_critique_proposes_a_change(critiques: list[CritiqueResponse]) -> None:
+    decision = evaluate_round(make(critiques, previous="a b c", candidate="x y z"))
+    quiet = all(not (c.objections or c.missing or c.edits) for c in critiques)
+    assert decision.checks[2].rule == "no_edits"
+    assert decision.checks[2].triggered is quiet
+    assert decision.outcome == ("stop" if quiet else "continue")
 
 
 def test_change_threshold_is_strict_and_exact() -> None:

@@ -1,0 +1,128 @@
+"""Markup that can split a word without showing: the injection scan's second view of a text.
+
+``unmarked(text)`` removes what renders as nothing inside a word and keeps a map back to the
+original, so ``ig**nore**``, ``ig`nore```, ``&#105;gnore``, ``ig<b>nore</b>`` and
+``ig<!-- x -->nore`` all read ``ignore``:
+
+* HTML comments (``<!-- … -->``; one left open runs to the end of the text) are removed;
+* inline HTML tags (``<b>``, ``</span>``, ``<x attr="…">`` — any tag but the block-level ones)
+  are removed, block-level tags (``<br>``, ``<p>``, ``<div>``, ``<li>`` …) become a space;
+* character references (``&#105;``, ``&#x69;``, ``&shy;``, ``&nbsp;``) are decoded;
+* the Markdown emphasis, strikethrough and code-span characters ``*``, ``~`` and `````` ` ``````
+  are removed (underscores are left: the scan already reads them as separators).
+
+Everything is one pass of one regex plus C-level translations: linear in the text.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import re
+from array import array
+from bisect import bisect_right
+from collections.abc import Iterable
+from itertools import accumulate
+from typing import Final
+
+import attrs
+
+__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "unmarked"]
+
+#: Tags that break a line or a box: read as a space, never as nothing.
+BLOCK_TAGS: Final = frozenset(
+    {
+        "address", "article", "aside", "blockquote", "br", "caption", "dd", "details",
+        "dialog", "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form",
+        "h1", "h2", "h3", "h4", "h5", "h6", "header", "hr", "li", "main", "nav", "ol", "p",
+        "pre", "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr",
+        "ul",
+    }
+)  # fmt: skip
+_EMPHASIS: Final = "*~`"
+_HINT: Final = re.compile(r"[*~`]|<[!/A-Za-z]|&[#A-Za-z]")
+_MARKUP: Final = re.compile(
+    r"<!--"
+    r"|</?([A-Za-z][A-Za-z0-9-]{0,30}+)(?:[ \t\r\n/][^<>]{0,500}+)?>"
+    r"|&(?:#[0-9]{1,8}+|#[xX][0-9A-Fa-f]{1,7}+|[A-Za-z][A-Za-z0-9]{1,31}+);"
+)
+
+
+@functools.lru_cache(maxsize=4096)
+def _widths(span: int, produced: int) -> bytes:
+    """The widths of a markup span's code points: the first produces ``produced`` characters."""
+    return bytes([produced]) + bytes(span - 1)
+
+
+@functools.lru_cache(maxsize=4096)
+def _decoded(reference: str) -> str:
+    return html.unescape(reference)
+
+
+def has_markup(text: str) -> bool:
+    """Whether ``unmarked`` could change ``text`` (a cheap necessary condition)."""
+    return _HINT.search(text) is not None
+
+
+@attrs.frozen
+class Unmarked:
+    """The text without hiding markup, and the way back to the original.
+
+    ``_ends[i]`` is the length of ``text`` produced by the original's first ``i + 1`` code
+    points (``None`` when nothing changed).
+    """
+
+    text: str
+    _ends: array[int] | None = attrs.field(repr=False)
+
+    @property
+    def changed(self) -> bool:
+        return self._ends is not None
+
+    def spans(self, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+        """Map ``[start, end)`` ranges of ``text`` (non-empty) to the original: from the code
+        point that produced the first character through the markup that follows the last."""
+        ends = self._ends
+        items = list(ranges)
+        if ends is None:
+            return items
+        out = []
+        for start, end in items:
+            first = bisect_right(ends, start)
+            last = bisect_right(ends, end - 1)
+            out.append((first, bisect_right(ends, ends[last])))
+        return out
+
+
+def unmarked(text: str) -> Unmarked:
+    """``text`` with hiding markup removed (see the module docstring)."""
+    if not has_markup(text):
+        return Unmarked(text, None)
+    pieces: list[str] = []
+    # One byte per original code point: how many characters of the result it produces.
+    table = {ord(c): "\x00" if c in _EMPHASIS else "\x01" for c in set(text)}
+    base = text.translate(table).encode("latin-1")
+    widths: list[bytes] = []
+    kept = 0
+    while (match := _MARKUP.search(text, kept)) is not None:
+        start, end = match.span()
+        tag = match.group(1)
+        if tag is not None:
+            replacement = " " if tag.lower() in BLOCK_TAGS else ""
+        elif end - start == 4 and text.startswith("<!--", start):
+            close = text.find("-->", end)
+            end = len(text) if close < 0 else close + 3
+            replacement = ""
+        else:
+            replacement = _decoded(match.group(0))
+        pieces.append(text[kept:start])
+        pieces.append(replacement)
+        widths.append(base[kept:start])
+        widths.append(_widths(end - start, len(replacement)))
+        kept = end
+    pieces.append(text[kept:])
+    widths.append(base[kept:])
+    body = "".join(pieces).translate({ord(c): None for c in _EMPHASIS})
+    if body == text:
+        return Unmarked(text, None)
+    return Unmarked(body, array("q", accumulate(b"".join(widths))))
