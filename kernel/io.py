@@ -16,6 +16,7 @@ __all__ = [
     "load_json_file",
     "loads_strict",
     "read_text",
+    "require_utf8",
     "strict_decoder",
 ]
 
@@ -32,6 +33,20 @@ def check_size(text: str, *, source: str = "<input>", max_bytes: int = MAX_INPUT
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > max_bytes:
         raise InputError(f"{source}: input is {size} bytes, over the {max_bytes}-byte limit")
+
+
+def require_utf8(text: str, where: str) -> str:
+    """``text`` itself when it can be encoded as UTF-8, else :class:`InputError` naming
+    ``where``: text holding an unpaired surrogate (``"\\ud800"``) is bad input everywhere."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise InputError(
+            f"{where}: not encodable as UTF-8: unpaired surrogate "
+            f"U+{ord(text[exc.start]):04X} at character {exc.start} (line {line})"
+        ) from None
+    return text
 
 
 def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> str:

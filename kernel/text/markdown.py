@@ -6,41 +6,126 @@ quotes and list items. Headings inside fenced or indented code, HTML blocks or c
 block quotes are text, because CommonMark says so, not because of a regex. Only CommonMark
 line endings (LF, CRLF, CR) end a line; U+2028, U+0085, VT, FF and the like are characters.
 
+Trimming: CommonMark trims paragraph and heading text, and markdown-it trims more than spaces
+and tabs (VT, FF, NBSP, U+2028 and other Unicode spaces, depending on its version). Here the
+text of a paragraph or ATX heading is trimmed of **spaces and tabs only**: any other character
+at its edges stays, so ``\u00a0score: block`` is not a key line and ``### D1: x\u00a0`` is not
+the heading ``D1: x``.
+
+Work bound: the block parse costs time per line and per container marker, so before parsing,
+:func:`structure_units` counts them and :func:`check_structure` refuses a document over
+:data:`MAX_STRUCTURE_UNITS` (R13: every input the size limit admits is read quickly or refused
+at once).
+
 Inline parsing is skipped for the whole document (it is the slow part of markdown-it and the
-lints only need line text); :func:`plain_words_text` runs it on demand for the prose whose
-words the consistency check reads.
+lints only need line text); :func:`prose_word_text` gives the words of prose, parsing inline
+markup only where it can change them.
 """
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 import attrs
 from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
 from markdown_it.token import Token
 
 from kernel.errors import KernelError
-from kernel.io import MAX_INPUT_BYTES, check_size
+from kernel.io import MAX_INPUT_BYTES, check_size, require_utf8
 
 __all__ = [
+    "MAX_INLINE_MARKUP",
+    "MAX_STRUCTURE_UNITS",
     "Block",
     "Document",
     "KeyValue",
     "Section",
     "block_tokens",
+    "check_structure",
     "collapse",
     "key_values",
     "parse_document",
     "plain_words_text",
+    "prose_word_text",
     "sections",
     "split_lines",
+    "structure_units",
 ]
 
 BlockKind = Literal["heading", "paragraph", "code", "html", "hr"]
 
-_BLOCK_MD: Final = MarkdownIt("commonmark").disable("inline")
+#: Characters markdown-it may trim from the edges of a paragraph or heading besides spaces
+#: and tabs (every Unicode white space character lies below U+3001).
+_OTHER_BLANKS: Final = frozenset(c for c in map(chr, range(0x3001)) if c.isspace()) - {" ", "\t"}
+
+
+def _space_tab_trimmed_paragraph(rule: Any) -> Any:
+    """The paragraph rule, but the content keeps every edge character except spaces and tabs."""
+
+    def paragraph(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        if not rule(state, start, end, silent):
+            return False
+        if silent:
+            return True
+        src = state.src
+        head = state.bMarks[start]
+        while src[head] in " \t":
+            head += 1
+        tail = state.eMarks[state.line - 1]
+        while src[tail - 1] in " \t":
+            tail -= 1
+        if src[head] in _OTHER_BLANKS or src[tail - 1] in _OTHER_BLANKS:
+            raw = state.getLines(start, state.line, state.blkIndent, False)
+            state.tokens[first + 1].content = raw.strip(" \t")
+        return True
+
+    return paragraph
+
+
+def _space_tab_trimmed_heading(rule: Any) -> Any:
+    """The ATX heading rule, but the content keeps every edge character except spaces and
+    tabs (the optional closing ``#`` sequence is still removed, as CommonMark says)."""
+
+    def heading(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+        first = len(state.tokens)
+        if not rule(state, start, end, silent):
+            return False
+        if silent:
+            return True
+        src = state.src
+        pos = state.bMarks[start] + state.tShift[start] + len(state.tokens[first].markup)
+        stop = state.eMarks[start]
+        while stop > pos and src[stop - 1] in " \t":
+            stop -= 1
+        hashes = stop
+        while hashes > pos and src[hashes - 1] == "#":
+            hashes -= 1
+        if hashes > pos and src[hashes - 1] in " \t":
+            stop = hashes
+        state.tokens[first + 1].content = src[pos:stop].strip(" \t")
+        return True
+
+    return heading
+
+
+def _block_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark").disable("inline")
+    ruler = md.block.ruler
+    for name, wrap in (
+        ("paragraph", _space_tab_trimmed_paragraph),
+        ("heading", _space_tab_trimmed_heading),
+    ):
+        rule = next(r for r in ruler.__rules__ if r.name == name)
+        ruler.at(name, wrap(rule.fn), {"alt": list(rule.alt)})
+    return md
+
+
+_BLOCK_MD: Final = _block_parser()
 #: Inline parsing for words only: links, images and emphasis are left as text (their
 #: delimiters are punctuation to the tokeniser, and skipping them keeps pathological input
 #: such as 100k ``[`` fast); code spans, escapes, autolinks and inline HTML are still parsed.
@@ -72,6 +157,8 @@ class Block:
     listed: bool
     #: ATX (``#``) rather than setext (underlined) heading.
     atx: bool = False
+    #: A fenced (not indented) code block.
+    fenced: bool = False
 
     @property
     def structural(self) -> bool:
@@ -87,6 +174,8 @@ class Block:
 class Document:
     lines: tuple[str, ...]
     blocks: tuple[Block, ...]
+    #: The text as parsed: BOM dropped, every line ending turned into LF.
+    source: str = ""
 
     def last_nonblank(self) -> int | None:
         """1-based number of the last line holding anything but spaces and tabs."""
@@ -133,20 +222,86 @@ def block_tokens(text: str) -> list[Token]:
     return _BLOCK_MD.parse(text)
 
 
+#: The most :func:`structure_units` a document may have (R13 work bound).
+MAX_STRUCTURE_UNITS: Final = 20_000
+#: Units per container or block marker at a line start.
+_MARKER_UNITS: Final = 3
+#: The run of block markers that starts a line: block quote ``>``, list bullets and ordered
+#: markers (each followed by a space, a tab or the line end), then an ATX ``#`` or a ``[``
+#: (a link reference definition).
+_LINE_MARKERS: Final = re.compile(
+    r"^[ \t]*+(?:(?:>|[-+*](?=[ \t\n]|$)|[0-9]{1,9}[.)](?=[ \t\n]|$))[ \t]*+)*+[#\[]?",
+    re.MULTILINE,
+)
+
+
+def normalise(text: str) -> str:
+    """``text`` as the parser reads it: a leading BOM dropped, CRLF and CR turned into LF."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _LINE_END.sub("\n", text) if "\r" in text else text
+
+
+def structure_units(text: str, *, limit: int | None = None) -> int:
+    """The work a block parse of ``text`` (normalised) costs, in lines plus
+    ``3`` per block marker at a line start (``>``, a list marker, ``#``, ``[``): a heading or
+    list line costs about four plain lines. With ``limit``, counting stops early once the
+    total is known to exceed it (the result is then some number over ``limit``)."""
+    lines = text.count("\n") + 1
+    if limit is not None and lines > limit:
+        return lines
+    # A prefix holds only markers, digits, spaces and tabs, and one ``.`` or ``)`` ends each
+    # ordered marker: counting these characters counts the markers.
+    prefixes = "".join(_LINE_MARKERS.findall(text))
+    markers = sum(prefixes.count(c) for c in ">-+*.)#[")
+    return lines + _MARKER_UNITS * markers
+
+
+def check_structure(text: str, *, limit: int = MAX_STRUCTURE_UNITS) -> str | None:
+    """``None`` when ``text`` (normalised) is within the work bound, else what is over it."""
+    units = structure_units(text, limit=limit)
+    if units <= limit:
+        return None
+    lines = text.count("\n") + 1
+    if lines > limit:
+        return f"{lines} lines, over the limit of {limit}"
+    return (
+        f"{lines} lines and {(units - lines) // _MARKER_UNITS} block markers at line starts "
+        f"(list, quote, heading or reference markers) cost {units} units, over the limit of "
+        f"{limit} (a line is 1 unit, a marker {_MARKER_UNITS})"
+    )
+
+
 def parse_document(
     text: str, *, source: str = "<document>", max_bytes: int = MAX_INPUT_BYTES
 ) -> Document:
-    """Parse ``text`` once; a leading BOM is dropped. Over ``max_bytes`` → :class:`KernelError`."""
+    """Parse ``text`` once; a leading BOM is dropped. Not a str, over ``max_bytes``, not
+    encodable as UTF-8 or over the work bound (:func:`check_structure`) →
+    :class:`KernelError`."""
+    text = readable(text, source=source, max_bytes=max_bytes)
+    problem = check_structure(text)
+    if problem is not None:
+        raise KernelError(f"{source}: too large to read: {problem}")
+    return parse_normalised(text)
+
+
+def readable(text: object, *, source: str, max_bytes: int = MAX_INPUT_BYTES) -> str:
+    """``text`` normalised (:func:`normalise`) after the checks every document passes: a
+    str, at most ``max_bytes`` of UTF-8, no unpaired surrogate."""
     if not isinstance(text, str):
         raise KernelError(f"{source}: a document must be a str, got {type(text).__name__}")
     check_size(text, source=source, max_bytes=max_bytes)
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    require_utf8(text, source)
+    return normalise(text)
+
+
+def parse_normalised(text: str) -> Document:
+    """Parse text already :func:`normalise`-d and within the work bound."""
     try:
         tokens = block_tokens(text)
     except RecursionError:  # pragma: no cover - markdown-it bounds nesting itself
-        raise KernelError(f"{source}: markdown nested too deeply") from None
-    return Document(tuple(split_lines(text)), tuple(_blocks(tokens)))
+        raise KernelError("markdown nested too deeply") from None
+    return Document(tuple(text.split("\n")), tuple(_blocks(tokens)), text)
 
 
 def _blocks(tokens: Sequence[object]) -> Iterator[Block]:
@@ -178,8 +333,9 @@ def _blocks(tokens: Sequence[object]) -> Iterator[Block]:
         elif ttype in ("fence", "code_block", "html_block", "hr") and tmap is not None:
             kind = "hr" if ttype == "hr" else "html" if ttype == "html_block" else "code"
             content = tok.content  # type: ignore[attr-defined]
+            end = max(tmap[1], tmap[0] + 1)
             yield Block(
-                kind, 0, content, tmap[0] + 1, max(tmap[1], tmap[0] + 1), quoted > 0, listed > 0
+                kind, 0, content, tmap[0] + 1, end, quoted > 0, listed > 0, False, ttype == "fence"
             )
 
 
@@ -239,3 +395,62 @@ def plain_words_text(blocks: Sequence[Block]) -> str:
                     parts.append("\n")
         parts.append("\n")
     return "".join(parts)
+
+
+#: At most this many ``&`` and ``<`` (entities, inline HTML, autolinks) in the prose handed to
+#: markdown-it's inline parser by :func:`prose_word_text` (R13 work bound).
+MAX_INLINE_MARKUP: Final = 5_000
+_BACKTICKS: Final = re.compile(r"`+")
+_ESCAPE_OR_TICKS: Final = re.compile(r"\\[\s\S]|`+")
+
+
+def prose_word_text(blocks: Sequence[Block]) -> str | None:
+    """Text with exactly the words (maximal runs of letters and digits) of
+    :func:`plain_words_text` of the same blocks, computed without the inline parser where it
+    cannot change them.
+
+    Without ``&`` or ``<`` only code spans change which characters are adjacent (their
+    backtick delimiters go, so ``sam`ple``` reads ``sample``), and that is done here; a block
+    with ``&`` or ``<`` goes through the inline parser. ``None`` when those blocks hold more
+    than :data:`MAX_INLINE_MARKUP` such characters (the words cannot be read within the bound).
+    """
+    parts: list[str] = []
+    budget = MAX_INLINE_MARKUP
+    for block in blocks:
+        if block.kind not in ("heading", "paragraph"):
+            continue
+        text = block.text
+        if "&" in text or "<" in text:
+            budget -= text.count("&") + text.count("<")
+            if budget < 0:
+                return None
+            parts.append(plain_words_text((block,)))
+        else:
+            parts.append(_without_code_span_marks(text))
+            parts.append("\n")
+    return "".join(parts)
+
+
+def _without_code_span_marks(text: str) -> str:
+    """``text`` (no ``&`` or ``<``) with the backtick runs that open and close CommonMark code
+    spans removed, as markdown-it reads them: a backslash escapes the next character outside
+    code spans; an opening run closes at the next run of exactly its length, else is text."""
+    if "`" not in text:
+        return text
+    runs: dict[int, list[int]] = {}
+    for run in _BACKTICKS.finditer(text):
+        runs.setdefault(run.end() - run.start(), []).append(run.start())
+    out: list[str] = []
+    keep = pos = 0
+    while (m := _ESCAPE_OR_TICKS.search(text, pos)) is not None:
+        start, end = m.span()
+        pos = end
+        if text[start] == "\\":
+            continue
+        starts = runs.get(end - start, [])
+        i = bisect_left(starts, end)
+        if i < len(starts):
+            out += (text[keep:start], text[end : starts[i]])
+            keep = pos = starts[i] + end - start
+    out.append(text[keep:])
+    return "".join(out)

@@ -12,7 +12,15 @@ from kernel.contract.model import Contract, Dimension, load_contract
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, outline, stray_headings, subsections
 from kernel.reviewer.lint.report import Finding, LintReport
-from kernel.text.markdown import Block, Document, Section, key_values, parse_document
+from kernel.text.markdown import (
+    Block,
+    Document,
+    Section,
+    check_structure,
+    key_values,
+    parse_normalised,
+    readable,
+)
 
 __all__ = [
     "PHASE1_SECTIONS",
@@ -22,6 +30,7 @@ __all__ = [
     "analyse_phase1",
     "lint_phase1",
     "max_matching",
+    "too_large_finding",
 ]
 
 TAG: Final = "[CONTRACT-ACKNOWLEDGED]"
@@ -52,9 +61,23 @@ def lint_phase1(text: str, contract: Contract | Mapping[str, Any] | str) -> Lint
     that cannot be read at all (not a str, over the size limit) or an invalid contract.
     """
     loaded = _require_contract(contract)
-    doc = parse_document(text, source="Phase 1 document")
-    analysis = analyse_phase1(doc, loaded)
+    text = readable(text, source="Phase 1 document")
+    problem = check_structure(text)
+    if problem is not None:
+        return LintReport(phase=1, findings=(too_large_finding("P1-015", problem),))
+    analysis = analyse_phase1(parse_normalised(text), loaded)
     return LintReport(phase=1, findings=analysis.findings)
+
+
+def too_large_finding(code: str, problem: str) -> Finding:
+    """The one finding of a document refused before parsing (R13 work bound)."""
+    return Finding(
+        code,
+        f"the document is too large to lint: {problem}; nothing else was checked (shorten it, "
+        "or join short lines into paragraphs)",
+        None,
+        "sections",
+    )
 
 
 def _require_contract(contract: object) -> Contract:
@@ -125,7 +148,7 @@ def analyse_phase1(
             "advisory",
             "warning",
         )
-        for hit in (() if plans_only else advisory.scan("\n".join(doc.lines)))
+        for hit in (() if plans_only else advisory.scan(doc.source))
     ]
     return Phase1Analysis(
         tuple(sections_findings + coverage + plan_findings + field_findings + other + advisories),
@@ -207,8 +230,12 @@ def _paraphrase_findings(section: Section, contract: Contract) -> list[Finding]:
     cap = len(dims)
     neighbours: list[list[int]] = [[] for _ in dims]
     paragraphs = [b for b in section.blocks if b.kind == "paragraph" and not b.quoted]
+    names = tuple(index)
     for p, block in enumerate(paragraphs):
-        for i in {index[m.group(0)] for m in pattern.finditer(block.text)}:
+        text = block.text
+        if not any(name in text for name in names):
+            continue
+        for i in {index[m.group(0)] for m in pattern.finditer(text)}:
             if len(neighbours[i]) < cap:
                 neighbours[i].append(p)
     matched = max_matching(neighbours)

@@ -16,6 +16,7 @@ Rule, exactly:
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 __all__ = ["STOP_WORDS", "trigger_tokens", "words"]
@@ -37,19 +38,14 @@ STOP_WORDS: Final = frozenset(
 )
 
 
+#: A word: a maximal run of characters for which ``str.isalnum()`` is true (``re``'s ``\w``
+#: is exactly ``isalnum()`` or ``_``).
+_WORD: Final = re.compile(r"[^\W_]+")
+
+
 def words(text: str) -> set[str]:
     """The case-folded words of ``text``."""
-    found: set[str] = set()
-    current: list[str] = []
-    for ch in text:
-        if ch.isalnum():
-            current.append(ch)
-        elif current:
-            found.add("".join(current).casefold())
-            current = []
-    if current:
-        found.add("".join(current).casefold())
-    return found
+    return {w.casefold() for w in set(_WORD.findall(text))}
 
 
 def trigger_tokens(trigger: str) -> frozenset[str]:

@@ -1,0 +1,156 @@
+"""Phase 2 check 8 (wire-format.md): key lines live only in their own place.
+
+A *score line* is a line that, after any block-quote, list, heading or table markers and any
+white space, starts with ``score`` (optionally wrapped in ``*``, ``_``, `````` ` `````` or
+``~``) followed by optional white space and ``:``; a *fired line* likewise with ``fired``. A
+*decision statement* is ``editorial_decision`` followed by optional white space and ``=``,
+anywhere on a line. Line starts are counted generously here: besides LF, every character
+that some reader takes for a line break (VT, FF, U+001C-U+001E, U+0085, U+2028, U+2029)
+starts a line, because the check looks for statements a reader could see.
+
+Outside fenced code, each of them must be where the document states it:
+
+* a score line must be a ``score`` key line (check 2's reading: an unquoted paragraph line,
+  only spaces and tabs around it) in a ``###`` subsection of ``## Dimension Scores``;
+* a fired line must be a ``fired`` key line in a ``###`` subsection of
+  ``## Failure Condition Checks``;
+* a decision statement must be inside ``## Editorial Decision`` (check 6 then wants exactly
+  one, alone on its line).
+
+Anything else is a finding, ``P2-060``: a document that states two decisions, or a score
+where none belongs, is ambiguous, and ambiguity fails closed. At most
+:data:`MAX_REPORTED` lines are reported one by one; one more finding counts the rest.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from collections.abc import Iterator
+from typing import Final
+
+from kernel.reviewer.lint._structure import Outline
+from kernel.reviewer.lint.report import Finding
+from kernel.text.markdown import Block, Document, key_values, sections
+
+__all__ = ["CHECK", "CODE", "MAX_REPORTED", "misplaced_key_lines"]
+
+CODE: Final = "P2-060"
+CHECK: Final = "key_lines"
+MAX_REPORTED: Final = 20
+
+_BREAKS: Final = "\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_KEY_LINE: Final = re.compile(
+    rf"(?:^|(?<=[{_BREAKS}]))"
+    r"[^\S\n]*+(?:(?:[>#|*+\-_`~]|[0-9]{1,9}[.)])[^\S\n]*+)*+"
+    r"(score|fired)[*_`~]*+[^\S\n]*+:",
+    re.MULTILINE,
+)
+_DECISION: Final = re.compile(r"editorial_decision[*_`~]*+[^\S\n]*+=")
+_PLACES: Final = {
+    "score": ("Dimension Scores", "a '### <Dn>: <name>' subsection of '## Dimension Scores'"),
+    "fired": (
+        "Failure Condition Checks",
+        "a '### <Fn>' subsection of '## Failure Condition Checks'",
+    ),
+}
+
+
+def _statements(source: str) -> Iterator[tuple[int, str, bool]]:
+    """(offset, what, at a real line start) of every key line and decision statement."""
+    for m in _KEY_LINE.finditer(source):
+        start = m.start()
+        yield start, m.group(1), start == 0 or source[start - 1] == "\n"
+    for m in _DECISION.finditer(source):
+        yield m.start(), "editorial_decision", False
+
+
+def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
+    """Check 8 over ``doc`` (whose sections ``out`` holds)."""
+    source = doc.source
+    if "score" not in source and "fired" not in source and "editorial_decision" not in source:
+        return []
+    found = sorted(_statements(source))
+    if not found:
+        return []
+    fences = [(b.line, b.end) for b in doc.blocks if b.kind == "code" and b.fenced]
+    fence_starts = [start for start, _ in fences]
+    heads = [b for b in doc.blocks if b.kind == "heading" and b.level <= 2 and not b.quoted]
+    heads = [b for b in heads if not b.listed]
+    head_lines = [b.line for b in heads]
+    valid = {key: _key_lines(out, section, key) for key, (section, _) in _PLACES.items()}
+    findings: list[Finding] = []
+    extra = 0
+    line = 1
+    previous = 0
+    for offset, what, line_start in found:
+        line += source.count("\n", previous, offset)
+        previous = offset
+        i = bisect_right(fence_starts, line) - 1
+        if i >= 0 and fences[i][0] <= line <= fences[i][1]:
+            continue
+        k = bisect_right(head_lines, line) - 1
+        section = heads[k] if k >= 0 else None
+        where = _where(section)
+        if what == "editorial_decision":
+            if section is not None and _is(section, "Editorial Decision"):
+                continue
+            message = (
+                f"'editorial_decision=' {where}: a document states its decision once, in "
+                "'## Editorial Decision'; quote examples in fenced code"
+            )
+        elif line_start and line in valid[what]:
+            continue
+        elif not line_start:
+            message = (
+                f"'{what}:' after U+{ord(source[offset - 1]):04X} {where}: that character is no "
+                "CommonMark line break, but a reader may see a new line there, so the line "
+                f"states a second '{what}:'; keep one statement per line"
+            )
+        else:
+            name, place = _PLACES[what]
+            if section is not None and _is(section, name):
+                message = (
+                    f"a line that reads as a '{what}:' line {where} is not a '{what}:' key line "
+                    "(a key line is an unquoted paragraph line in a '###' subsection, with "
+                    "only spaces and tabs around it); write it as one or remove it"
+                )
+            else:
+                message = (
+                    f"a '{what}:' line {where}: it belongs only in {place}; quote examples "
+                    "in fenced code"
+                )
+        if len(findings) < MAX_REPORTED:
+            findings.append(Finding(CODE, message, line, CHECK))
+        else:
+            extra += 1
+    if extra:
+        findings.append(
+            Finding(
+                CODE,
+                f"{extra} more key line(s) or decision statement(s) out of place (only the "
+                f"first {MAX_REPORTED} are listed)",
+                None,
+                CHECK,
+            )
+        )
+    return findings
+
+
+def _is(heading: Block, name: str) -> bool:
+    return heading.atx and heading.level == 2 and heading.title == name
+
+
+def _where(section: Block | None) -> str:
+    if section is None:
+        return "before the first section"
+    return f"in '{'#' * section.level} {section.title}'"
+
+
+def _key_lines(out: Outline, name: str, key: str) -> frozenset[int]:
+    """Lines of the ``key`` key lines in the ``###`` subsections of every ``## name``."""
+    lines: set[int] = set()
+    for section in out.found.get(name, ()):
+        _, subs = sections(section.blocks, 3)
+        lines.update(kv.line for sub in subs for kv in key_values(sub.blocks) if kv.key == key)
+    return frozenset(lines)
