@@ -38,6 +38,7 @@ from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES, check_size, require_utf8
 
 __all__ = [
+    "MAX_BACKTICKS",
     "MAX_INLINE_MARKUP",
     "MAX_STRUCTURE_UNITS",
     "Block",
@@ -397,9 +398,11 @@ def plain_words_text(blocks: Sequence[Block]) -> str:
     return "".join(parts)
 
 
-#: At most this many ``&`` and ``<`` (entities, inline HTML, autolinks) in the prose handed to
-#: markdown-it's inline parser by :func:`prose_word_text` (R13 work bound).
-MAX_INLINE_MARKUP: Final = 5_000
+#: At most this many ``&`` and ``<`` characters (entities, inline HTML, autolinks: the inline
+#: parser's slow paths) in the prose read by :func:`prose_word_text` (R13 work bound) ...
+MAX_INLINE_MARKUP: Final = 2_000
+#: ... and at most this many backticks (code spans).
+MAX_BACKTICKS: Final = 10_000
 _BACKTICKS: Final = re.compile(r"`+")
 _ESCAPE_OR_TICKS: Final = re.compile(r"\\[\s\S]|`+")
 
@@ -411,23 +414,27 @@ def prose_word_text(blocks: Sequence[Block]) -> str | None:
 
     Without ``&`` or ``<`` only code spans change which characters are adjacent (their
     backtick delimiters go, so ``sam`ple``` reads ``sample``), and that is done here; a block
-    with ``&`` or ``<`` goes through the inline parser. ``None`` when those blocks hold more
-    than :data:`MAX_INLINE_MARKUP` such characters (the words cannot be read within the bound).
+    with ``&`` or ``<`` goes through the inline parser. ``None`` when the blocks hold more
+    than :data:`MAX_INLINE_MARKUP` ``&`` and ``<`` or more than :data:`MAX_BACKTICKS`
+    backticks (the words cannot be read within the bound).
     """
     parts: list[str] = []
-    budget = MAX_INLINE_MARKUP
+    markup = ticks = 0
     for block in blocks:
         if block.kind not in ("heading", "paragraph"):
             continue
         text = block.text
+        here = text.count("`")
+        ticks += here
         if "&" in text or "<" in text:
-            budget -= text.count("&") + text.count("<")
-            if budget < 0:
+            markup += text.count("&") + text.count("<")
+            if markup > MAX_INLINE_MARKUP or ticks > MAX_BACKTICKS:
                 return None
             parts.append(plain_words_text((block,)))
         else:
-            parts.append(_without_code_span_marks(text))
-            parts.append("\n")
+            if ticks > MAX_BACKTICKS:
+                return None
+            parts += (_without_code_span_marks(text) if here else text, "\n")
     return "".join(parts)
 
 

@@ -17,6 +17,7 @@ from kernel.reviewer.lint.placement import misplaced_key_lines
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.lint.tokens import trigger_tokens, words
 from kernel.text.markdown import (
+    MAX_BACKTICKS,
     MAX_INLINE_MARKUP,
     Document,
     Section,
@@ -430,9 +431,9 @@ def _consistency(
             prose = prose_word_text(body.blocks)
             if prose is None:
                 too_much = (
-                    f"'## Review Body' holds more than {MAX_INLINE_MARKUP} '&' and '<' "
-                    "characters in its prose, so its words cannot be read within the work bound "
-                    "and no trigger can be met"
+                    f"'## Review Body' holds more than {MAX_INLINE_MARKUP} '&' and '<' or "
+                    f"more than {MAX_BACKTICKS} '`' in its prose, so its words cannot be read "
+                    "within the work bound and no trigger can be met"
                 )
                 return [*findings, Finding("P2-045", too_much, body.line, "consistency")]
             body_words = words(prose)
