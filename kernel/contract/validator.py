@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
+from kernel.contract.encoding import unencodable
 from kernel.contract.quantifiers import ACCEPT
 from kernel.contract.templates import schema as _schema_copy
 from kernel.errors import ExpressionUnrecognised, KernelError
@@ -89,7 +90,8 @@ def _default_validator() -> Any:
 
 
 def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
-    """Schema 13 violations, each prefixed with its JSON path. Empty means valid.
+    """Schema 13 violations, each prefixed with its JSON path, and text that cannot be encoded
+    as UTF-8 (:mod:`kernel.contract.encoding`). Empty means valid.
 
     ``schema`` replaces Schema 13 (for tests of schema evolution).
     """
@@ -102,7 +104,7 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
         errors = list(validator.iter_errors(contract))
     except RecursionError:
         return ["$: contract is nested too deeply"]
-    return sorted(f"{e.json_path}: {e.message}" for e in errors)
+    return sorted([*(f"{e.json_path}: {e.message}" for e in errors), *unencodable(contract)])
 
 
 def _items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:
