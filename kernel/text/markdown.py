@@ -74,7 +74,7 @@ def _space_tab_trimmed_paragraph(rule: Any) -> Any:
         if silent:
             return True
         src = state.src
-        head = state.bMarks[start]
+        head = state.bMarks[start] + state.tShift[start]
         while src[head] in " \t":
             head += 1
         tail = state.eMarks[state.line - 1]

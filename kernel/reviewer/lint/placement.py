@@ -1,12 +1,12 @@
 """Phase 2 check 8 (wire-format.md): key lines live only in their own place.
 
-A *score line* is a line that, after any block-quote, list, heading or table markers and any
-white space, starts with ``score`` (optionally wrapped in ``*``, ``_``, `````` ` `````` or
-``~``) followed by optional white space and ``:``; a *fired line* likewise with ``fired``. A
-*decision statement* is ``editorial_decision`` followed by optional white space and ``=``,
-anywhere on a line. Line starts are counted generously here: besides LF, every character
-that some reader takes for a line break (VT, FF, U+001C-U+001E, U+0085, U+2028, U+2029)
-starts a line, because the check looks for statements a reader could see.
+A *score line* is a line that, after any block-quote, list, heading or table markers, HTML
+tags or comment openers and any white space, starts with ``score`` (optionally wrapped in
+``*``, ``_``, a backtick or ``~``) followed by optional white space and ``:``; a *fired line*
+likewise with ``fired``. A *decision statement* is ``editorial_decision`` followed by optional
+white space and ``=``, anywhere on a line. Line starts are counted generously here: besides
+LF, every character that some reader takes for a line break (VT, FF, U+001C-U+001E, U+0085,
+U+2028, U+2029) starts a line, because the check looks for statements a reader could see.
 
 Outside fenced code, each of them must be where the document states it:
 
@@ -42,7 +42,7 @@ MAX_REPORTED: Final = 20
 _BREAKS: Final = "\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
 _KEY_LINE: Final = re.compile(
     rf"(?:^|(?<=[{_BREAKS}]))"
-    r"[^\S\n]*+(?:(?:[>#|*+\-_`~]|[0-9]{1,9}[.)])[^\S\n]*+)*+"
+    r"[^\S\n]*+(?:(?:[>#|*+\-_`~]|[0-9]{1,9}[.)]|<!--|<[A-Za-z/][^>\n]{0,200}+>)[^\S\n]*+)*+"
     r"(score|fired)[*_`~]*+[^\S\n]*+:",
     re.MULTILINE,
 )
