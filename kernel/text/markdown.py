@@ -142,6 +142,13 @@ _KEY_VALUE: Final = re.compile(
 
 
 @attrs.frozen
+class KeyValue:
+    key: str
+    value: str
+    line: int
+
+
+@attrs.frozen
 class Block:
     """One CommonMark leaf block."""
 
@@ -160,6 +167,9 @@ class Block:
     atx: bool = False
     #: A fenced (not indented) code block.
     fenced: bool = False
+    #: The ``key: value`` lines of an unquoted paragraph, found by the one walk that builds
+    #: the blocks (:func:`key_values` reads them).
+    keys: tuple[KeyValue, ...] = ()
 
     @property
     def structural(self) -> bool:
@@ -198,13 +208,6 @@ class Section:
         if self.heading is not None:
             return self.heading.line
         return self.blocks[0].line if self.blocks else 1
-
-
-@attrs.frozen
-class KeyValue:
-    key: str
-    value: str
-    line: int
 
 
 def split_lines(text: str) -> list[str]:
@@ -330,7 +333,10 @@ def _blocks(tokens: Sequence[object]) -> Iterator[Block]:
             kind, level, atx, start, stop = pending
             pending = None
             content: str = tok.content  # type: ignore[attr-defined]
-            yield Block(kind, level, content, start + 1, stop, quoted > 0, listed > 0, atx)
+            keys = _keys(content, start + 1) if kind == "paragraph" and not quoted else ()
+            yield Block(
+                kind, level, content, start + 1, stop, quoted > 0, listed > 0, atx, False, keys
+            )
         elif ttype in ("fence", "code_block", "html_block", "hr") and tmap is not None:
             kind = "hr" if ttype == "hr" else "html" if ttype == "html_block" else "code"
             content = tok.content  # type: ignore[attr-defined]
@@ -361,23 +367,26 @@ def sections(blocks: Sequence[Block], level: int) -> tuple[tuple[Block, ...], li
     return tuple(head), out
 
 
+def _keys(text: str, line: int) -> tuple[KeyValue, ...]:
+    """The ``key: value`` lines of one paragraph whose first line is ``line``."""
+    if ":" not in text:
+        return ()
+    found: list[KeyValue] = []
+    for i, raw in enumerate(text.split("\n")):
+        m = _KEY_VALUE.fullmatch(raw.strip(" \t"))
+        if m is not None:
+            key = m.group("k1") or m.group("k2") or m.group("k3")
+            found.append(KeyValue(key, m.group("value").strip(" \t"), line + i))
+    return tuple(found)
+
+
 def key_values(blocks: Sequence[Block]) -> list[KeyValue]:
     """Every ``key: value`` line of the unquoted paragraphs (list items included), in order.
 
     A line is one CommonMark line of a paragraph; the list marker has already been taken off
-    by the parser. The value is trimmed of spaces and tabs and must not be empty.
+    by the parser. Key and value are trimmed of spaces and tabs (nothing else).
     """
-    found: list[KeyValue] = []
-    for block in blocks:
-        if block.kind != "paragraph" or block.quoted:
-            continue
-        for i, raw in enumerate(block.text.split("\n")):
-            m = _KEY_VALUE.fullmatch(raw.strip(" \t"))
-            if m is None:
-                continue
-            key = m.group("k1") or m.group("k2") or m.group("k3")
-            found.append(KeyValue(key, m.group("value").strip(" \t"), block.line + i))
-    return found
+    return [kv for block in blocks if not block.quoted for kv in block.keys]
 
 
 def plain_words_text(blocks: Sequence[Block]) -> str:

@@ -39,14 +39,17 @@ CODE: Final = "P2-060"
 CHECK: Final = "key_lines"
 MAX_REPORTED: Final = 20
 
-_BREAKS: Final = "\n\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_BREAKS: Final = "\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+_BREAK: Final = re.compile(f"[{_BREAKS}]")
+#: The words a statement starts with.
+_WORDS: Final = ("score", "fired", "editorial_decision")
+#: A key line, matched at the start of a line or of a piece after another break character.
 _KEY_LINE: Final = re.compile(
-    rf"(?:^|(?<=[{_BREAKS}]))"
     r"[^\S\n]*+(?:(?:[>#|*+\-_`~]|[0-9]{1,9}[.)]|<!--|<[A-Za-z/][^>\n]{0,200}+>)[^\S\n]*+)*+"
-    r"(score|fired)[*_`~]*+[^\S\n]*+:",
-    re.MULTILINE,
+    r"(score|fired)[*_`~]*+[^\S\n]*+:"
 )
 _DECISION: Final = re.compile(r"editorial_decision[*_`~]*+[^\S\n]*+=")
+_NAMES: Final = ("Dimension Scores", "Failure Condition Checks", "Editorial Decision")
 _PLACES: Final = {
     "score": ("Dimension Scores", "a '### <Dn>: <name>' subsection of '## Dimension Scores'"),
     "fired": (
@@ -56,72 +59,75 @@ _PLACES: Final = {
 }
 
 
-def _statements(source: str) -> Iterator[tuple[int, str, bool]]:
-    """(offset, what, at a real line start) of every key line and decision statement."""
-    for m in _KEY_LINE.finditer(source):
-        start = m.start()
-        yield start, m.group(1), start == 0 or source[start - 1] == "\n"
-    for m in _DECISION.finditer(source):
-        yield m.start(), "editorial_decision", False
+def _statements(doc: Document) -> Iterator[tuple[int, str, bool]]:
+    """(line, what, at the real line start) of every key line and decision statement, in
+    document order: only the lines holding one of the words are matched."""
+    source = doc.source
+    offsets: list[int] = []
+    for word in _WORDS:
+        at = source.find(word)
+        while at >= 0:
+            offsets.append(at)
+            at = source.find(word, at + len(word))
+    line = 1
+    previous = 0
+    last = 0
+    for offset in sorted(offsets):
+        line += source.count("\n", previous, offset)
+        previous = offset
+        if line == last:
+            continue
+        last = line
+        text = doc.lines[line - 1]
+        pieces = _BREAK.split(text) if _BREAK.search(text) is not None else (text,)
+        for i, piece in enumerate(pieces):
+            m = _KEY_LINE.match(piece)
+            if m is not None:
+                yield line, m.group(1), i == 0
+        if "editorial_decision" in text:
+            for _ in _DECISION.finditer(text):
+                yield line, "editorial_decision", False
 
 
 def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
     """Check 8 over ``doc`` (whose sections ``out`` holds)."""
-    source = doc.source
-    if "score" not in source and "fired" not in source and "editorial_decision" not in source:
-        return []
-    found = sorted(_statements(source))
+    found = list(_statements(doc))
     if not found:
         return []
     fences = [(b.line, b.end) for b in doc.blocks if b.kind == "code" and b.fenced]
     fence_starts = [start for start, _ in fences]
-    heads = [b for b in doc.blocks if b.kind == "heading" and b.level <= 2 and not b.quoted]
-    heads = [b for b in heads if not b.listed]
+    heads = [
+        b
+        for b in doc.blocks
+        if b.kind == "heading" and b.level <= 2 and not b.quoted and not b.listed
+    ]
     head_lines = [b.line for b in heads]
-    valid = {key: _key_lines(out, section, key) for key, (section, _) in _PLACES.items()}
+    known = {name: {s.line for s in out.found.get(name, ())} for name in _NAMES}
+    valid: dict[str, frozenset[int]] = {}
     findings: list[Finding] = []
     extra = 0
-    line = 1
-    previous = 0
-    for offset, what, line_start in found:
-        line += source.count("\n", previous, offset)
-        previous = offset
+    for line, what, line_start in found:
         i = bisect_right(fence_starts, line) - 1
         if i >= 0 and fences[i][0] <= line <= fences[i][1]:
             continue
         k = bisect_right(head_lines, line) - 1
         section = heads[k] if k >= 0 else None
-        where = _where(section)
+        head_line = section.line if section is not None else 0
         if what == "editorial_decision":
-            if section is not None and _is(section, "Editorial Decision"):
+            if head_line in known["Editorial Decision"]:
                 continue
-            message = (
-                f"'editorial_decision=' {where}: a document states its decision once, in "
-                "'## Editorial Decision'; quote examples in fenced code"
-            )
-        elif line_start and line in valid[what]:
-            continue
+            problem = "decision"
         elif not line_start:
-            message = (
-                f"'{what}:' after U+{ord(source[offset - 1]):04X} {where}: that character is no "
-                "CommonMark line break, but a reader may see a new line there, so the line "
-                f"states a second '{what}:'; keep one statement per line"
-            )
+            problem = "break"
         else:
-            name, place = _PLACES[what]
-            if section is not None and _is(section, name):
-                message = (
-                    f"a line that reads as a '{what}:' line {where} is not a '{what}:' key line "
-                    "(a key line is an unquoted paragraph line in a '###' subsection, with "
-                    "only spaces and tabs around it); write it as one or remove it"
-                )
-            else:
-                message = (
-                    f"a '{what}:' line {where}: it belongs only in {place}; quote examples "
-                    "in fenced code"
-                )
+            name = _PLACES[what][0]
+            if what not in valid:
+                valid[what] = _key_lines(out, name, what)
+            if line in valid[what]:
+                continue
+            problem = "look-alike" if head_line in known[name] else "place"
         if len(findings) < MAX_REPORTED:
-            findings.append(Finding(CODE, message, line, CHECK))
+            findings.append(Finding(CODE, _message(problem, what, section), line, CHECK))
         else:
             extra += 1
     if extra:
@@ -137,8 +143,29 @@ def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
     return findings
 
 
-def _is(heading: Block, name: str) -> bool:
-    return heading.atx and heading.level == 2 and heading.title == name
+def _message(problem: str, what: str, section: Block | None) -> str:
+    where = _where(section)
+    if problem == "decision":
+        return (
+            f"'editorial_decision=' {where}: a document states its decision once, in "
+            "'## Editorial Decision'; quote examples in fenced code"
+        )
+    if problem == "break":
+        return (
+            f"'{what}:' after a character that is no CommonMark line break (VT, FF, U+0085, "
+            f"U+2028 …) {where}: a reader may see a new line there, so the line states a "
+            f"second '{what}:'; keep one statement per line"
+        )
+    if problem == "look-alike":
+        return (
+            f"a line that reads as a '{what}:' line {where} is not a '{what}:' key line (a key "
+            "line is an unquoted paragraph line in a '###' subsection, with only spaces and "
+            "tabs around it); write it as one or remove it"
+        )
+    return (
+        f"a '{what}:' line {where}: it belongs only in {_PLACES[what][1]}; quote examples in "
+        "fenced code"
+    )
 
 
 def _where(section: Block | None) -> str:
