@@ -232,10 +232,10 @@ MAX_STRUCTURE_UNITS: Final = 20_000
 _MARKER_UNITS: Final = 3
 #: The run of block markers that starts a line: block quote ``>``, list bullets and ordered
 #: markers (each followed by a space, a tab or the line end), then an ATX ``#`` or a ``[``
-#: (a link reference definition).
+#: (a link reference definition). It starts with the line's LF, a literal the regex engine
+#: finds fast; the caller puts an LF before the first line.
 _LINE_MARKERS: Final = re.compile(
-    r"^[ \t]*+(?:(?:>|[-+*](?=[ \t\n]|$)|[0-9]{1,9}[.)](?=[ \t\n]|$))[ \t]*+)*+[#\[]?",
-    re.MULTILINE,
+    r"\n[ \t]*+(?:(?:>|[-+*](?=[ \t\n]|\Z)|[0-9]{1,9}[.)](?=[ \t\n]|\Z))[ \t]*+)*+[#\[]?"
 )
 
 
@@ -256,7 +256,7 @@ def structure_units(text: str, *, limit: int | None = None) -> int:
         return lines
     # A prefix holds only markers, digits, spaces and tabs, and one ``.`` or ``)`` ends each
     # ordered marker: counting these characters counts the markers.
-    prefixes = "".join(_LINE_MARKERS.findall(text))
+    prefixes = "".join(_LINE_MARKERS.findall("\n" + text))
     markers = sum(prefixes.count(c) for c in ">-+*.)#[")
     return lines + _MARKER_UNITS * markers
 
@@ -454,8 +454,13 @@ def _without_code_span_marks(text: str) -> str:
     if "`" not in text:
         return text
     runs: dict[int, list[int]] = {}
+    joins = False
     for run in _BACKTICKS.finditer(text):
-        runs.setdefault(run.end() - run.start(), []).append(run.start())
+        start, end = run.span()
+        runs.setdefault(end - start, []).append(start)
+        joins = joins or _may_join(text, start, end)
+    if not joins:
+        return text
     out: list[str] = []
     keep = pos = 0
     while (m := _ESCAPE_OR_TICKS.search(text, pos)) is not None:
@@ -466,7 +471,28 @@ def _without_code_span_marks(text: str) -> str:
         starts = runs.get(end - start, [])
         i = bisect_left(starts, end)
         if i < len(starts):
-            out += (text[keep:start], text[end : starts[i]])
+            content = text[end : starts[i]].replace("\n", " ")
+            if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+                content = content[1:-1]
+            out += (text[keep:start], content)
             keep = pos = starts[i] + end - start
     out.append(text[keep:])
     return "".join(out)
+
+
+def _alnum(text: str, i: int) -> bool:
+    return 0 <= i < len(text) and text[i].isalnum()
+
+
+def _may_join(text: str, start: int, end: int) -> bool:
+    """Whether removing the backtick run ``text[start:end]`` (as an opener or a closer, with
+    the one space a code span loses at each side) could join two letters or digits."""
+    space_after = end < len(text) and text[end] in " \n"
+    space_before = start > 0 and text[start - 1] in " \n"
+    as_opener = _alnum(text, start - 1) and (
+        _alnum(text, end) or (space_after and _alnum(text, end + 1))
+    )
+    as_closer = _alnum(text, end) and (
+        _alnum(text, start - 1) or (space_before and _alnum(text, start - 2))
+    )
+    return as_opener or as_closer

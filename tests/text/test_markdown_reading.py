@@ -200,11 +200,22 @@ PROSE = st.lists(
 @example("x\\\\`y` z")
 @example("``a`b`` c")
 @example("ig<b>nore</b> caf&eacute;")
+@example("a` b `c")
+@example("a`\nb\n`c d")
+@example("a`  b `c")
+@example("a` `b")
 def test_prose_words_match_the_inline_parse(text: str) -> None:
     blocks = parse_document(text).blocks
     prose = prose_word_text(blocks)
     assert prose is not None
     assert words(prose) == words(plain_words_text(blocks))
+
+
+@settings(max_examples=100)
+@given(st.text(alphabet=st.sampled_from("ab1 `\n\\"), max_size=24))
+def test_prose_words_match_on_dense_code_spans(text: str) -> None:
+    blocks = parse_document(text).blocks
+    assert words(prose_word_text(blocks) or "") == words(plain_words_text(blocks))
 
 
 def test_code_spans_join_words() -> None:
