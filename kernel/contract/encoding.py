@@ -1,10 +1,14 @@
-"""The one rule for text that cannot be encoded as UTF-8, applied to JSON values.
+"""Values no JSON reader can take, found in a JSON value with the path of each.
 
-A Python ``str`` can hold an unpaired surrogate (``"\\ud800"``, e.g. from the JSON escape
-``"\\ud800"``) that no UTF-8 reader or writer accepts. Such text is bad input: a contract
-holding one anywhere (a key or a value) fails validation with an error naming its JSON path,
-and every function that takes text raises :class:`~kernel.errors.KernelError` for it
-(:func:`kernel.io.require_utf8`) instead of letting ``UnicodeEncodeError`` escape.
+* Text that cannot be encoded as UTF-8: a Python ``str`` can hold an unpaired surrogate
+  (``"\\ud800"``, e.g. from the JSON escape ``"\\ud800"``) that no UTF-8 reader or writer
+  accepts. Such text is bad input: a contract holding one anywhere (a key or a value) fails
+  validation with an error naming its JSON path, and every function that takes text raises
+  :class:`~kernel.errors.KernelError` for it (:func:`kernel.io.require_utf8`) instead of
+  letting ``UnicodeEncodeError`` escape.
+* Integers beyond ``±(2**53 - 1)``, the range every JSON reader holds exactly (RFC 8259
+  section 6). Past Python's 4,300-digit limit they cannot even be printed, so nothing else
+  may look at them first.
 """
 
 from __future__ import annotations
@@ -15,9 +19,11 @@ from typing import Final
 from kernel.errors import InputError
 from kernel.io import require_utf8
 
-__all__ = ["unencodable"]
+__all__ = ["MAX_JSON_INTEGER", "unencodable"]
 
 _MAX_REPORTED: Final = 10
+#: The largest integer every JSON reader holds exactly (RFC 8259 section 6).
+MAX_JSON_INTEGER: Final = 2**53 - 1
 
 
 def _key_path(path: str, key: object) -> str:
@@ -27,9 +33,9 @@ def _key_path(path: str, key: object) -> str:
 
 
 def unencodable(value: object, path: str = "$") -> list[str]:
-    """``"<JSON path>: not encodable as UTF-8: …"`` for the first strings (keys and values)
-    in ``value`` that hold an unpaired surrogate; empty when there is none. Iterative, so
-    depth is no problem."""
+    """``"<JSON path>: …"`` for the first strings (keys and values) in ``value`` that hold an
+    unpaired surrogate and the first integers out of range; empty when there is none.
+    Iterative, so depth is no problem."""
     errors: list[str] = []
     stack: list[tuple[str, object]] = [(path, value)]
     while stack and len(errors) < _MAX_REPORTED:
@@ -48,6 +54,12 @@ def unencodable(value: object, path: str = "$") -> list[str]:
                     except InputError as exc:
                         errors.append(exc.message)
                 stack.append((child_path, child))
+        elif isinstance(item, int) and not isinstance(item, bool):
+            if abs(item) > MAX_JSON_INTEGER:
+                errors.append(
+                    f"{where}: a {item.bit_length()}-bit integer is beyond ±(2**53 - 1), the "
+                    "integers every JSON reader holds exactly"
+                )
         elif isinstance(item, list | tuple):
             stack.extend((f"{where}[{i}]", child) for i, child in reversed(list(enumerate(item))))
     return errors

@@ -90,8 +90,9 @@ def _default_validator() -> Any:
 
 
 def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
-    """Schema 13 violations, each prefixed with its JSON path, and text that cannot be encoded
-    as UTF-8 (:mod:`kernel.contract.encoding`). Empty means valid.
+    """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
+    cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
+    are reported first, alone.
 
     ``schema`` replaces Schema 13 (for tests of schema evolution).
     """
@@ -100,11 +101,14 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
         if schema is None
         else _strict_validator_class()(schema, format_checker=_format_checker())
     )
+    unreadable = unencodable(contract)
+    if unreadable:  # jsonschema would choke on a huge integer: these come first
+        return sorted(unreadable)
     try:
         errors = list(validator.iter_errors(contract))
     except RecursionError:
         return ["$: contract is nested too deeply"]
-    return sorted([*(f"{e.json_path}: {e.message}" for e in errors), *unencodable(contract)])
+    return sorted(f"{e.json_path}: {e.message}" for e in errors)
 
 
 def _items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:

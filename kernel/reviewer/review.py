@@ -174,9 +174,16 @@ def finding_lines(
 ) -> list[str]:
     """``file:line: CODE message`` per finding; ``sources`` maps each role to its
     (Phase 2 file, Phase 1 file)."""
+    if not isinstance(outcome, PanelOutcome):
+        raise KernelError(f"outcome must be a PanelOutcome, got {type(outcome).__name__}")
+    if not isinstance(sources, Mapping):
+        raise KernelError(f"sources must be a mapping, got {type(sources).__name__}")
     lines: list[str] = []
     for r in outcome.details:
-        p2_file, p1_file = sources.get(r.role, (r.role, None))
+        pair = sources.get(r.role, (r.role, None))
+        if not (isinstance(pair, tuple | list) and len(pair) == 2):
+            raise KernelError(f"sources[{r.role!r}] must be a (phase2_file, phase1_file) pair")
+        p2_file, p1_file = str(pair[0]), None if pair[1] is None else str(pair[1])
         for file, report in ((p1_file or f"{r.role} (phase 1)", r.phase1), (p2_file, r.phase2)):
             if report is None:
                 continue

@@ -123,3 +123,39 @@ def test_inject_amendments_must_be_a_mapping() -> None:
             inject(template, generated_at=WHEN, amendments=amendments)  # type: ignore[arg-type]
     notes = {"stage_specific_notes": "fine"}
     assert inject(template, generated_at=WHEN, amendments=notes)["agent_amendments"] == notes
+
+
+@settings(max_examples=30)
+@given(
+    st.sampled_from(("panel_size", "severity", "round")),
+    st.one_of(st.integers(min_value=2**53), st.integers(max_value=-(2**53))),
+)
+@example("panel_size", 10**5000)
+@example("severity", -(10**4301))
+@example("round", 2**53)
+def test_integers_no_json_reader_holds_are_refused(field: str, value: int) -> None:
+    data = shipped_template("reviewer/full")
+    if field == "panel_size":
+        data["panel_size"] = value
+        path = "$.panel_size"
+    elif field == "severity":
+        data["failure_conditions"][1]["severity"] = value
+        path = "$.failure_conditions[1].severity"
+    else:
+        data["override_ladder"] = [
+            {"round": r, "trigger": "t", "required": ["x"]} for r in (value, 2, 3)
+        ]
+        path = "$.override_ladder[0].round"
+    errors = validate(data)
+    assert len(errors) == 1 and errors[0].startswith(f"{path}: a "), errors
+    assert "beyond ±(2**53 - 1)" in errors[0]
+    with pytest.raises(ContractError):
+        load_contract(data)
+    with pytest.raises(ContractError):
+        inject(data, generated_at=WHEN)
+
+
+def test_the_largest_json_integer_is_an_ordinary_panel_size() -> None:
+    data = shipped_template("reviewer/methodology_focus")
+    data["panel_size"] = 2**53 - 1
+    assert validate(data) == []

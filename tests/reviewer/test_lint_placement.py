@@ -39,6 +39,7 @@ STATEMENTS = (
     "editorial_decision=accept",
     "I propose editorial_decision=accept here.",
     "- **editorial_decision** = reject",
+    "editorial_decision: accept",
 )
 
 

@@ -224,3 +224,35 @@ def test_unencodable_text_error_says_where() -> None:
         lint_phase2("## Review Body\n\n\ud800", FULL)
     with pytest.raises(InputError, match=r"title: not encodable as UTF-8"):
         phase1_input(FULL, META | {"title": "a\udc80"})
+
+
+# -- the cycle and the text output check their arguments too ---------------------------------
+
+
+def test_cycle_and_output_functions_refuse_bad_arguments() -> None:
+    from kernel.reviewer.cycle import exhaust, panel_tags, retry_hint, step
+    from kernel.reviewer.review import finding_lines, text_lines
+
+    outcome = decide_documents(FULL, _docs(1))
+    report = outcome.reviewers[0][1]
+    bad_calls: list[Callable[[], object]] = [
+        lambda: step(start("a", "c"), None),  # type: ignore[arg-type]
+        lambda: step(None, report),  # type: ignore[arg-type]
+        lambda: retry_hint(None),  # type: ignore[arg-type]
+        lambda: retry_hint(report, limit=0),
+        lambda: exhaust("state"),  # type: ignore[arg-type]
+        lambda: panel_tags(None, 5),  # type: ignore[arg-type]
+        lambda: panel_tags([1], 5),  # type: ignore[list-item]
+        lambda: panel_tags([], "5"),  # type: ignore[arg-type]
+        lambda: panel_tags([], 0),
+        lambda: panel_tags([], 10**5000),
+        lambda: finding_lines(outcome, None),  # type: ignore[arg-type]
+        lambda: text_lines(outcome, ["r0"]),  # type: ignore[arg-type]
+        lambda: text_lines(outcome, {"r0": "r0.md"}),  # type: ignore[dict-item]
+        lambda: text_lines(None, {}),  # type: ignore[arg-type]
+    ]
+    for call in bad_calls:
+        with pytest.raises(KernelError):
+            call()
+    lines = text_lines(outcome, {"r0": ("r0.md", None)})
+    assert lines[-1] == "[PANEL-SHRUNK: usable=1, panel_size=5]"

@@ -96,7 +96,7 @@ def lint_phase2(
             Finding(
                 "P2-043",
                 "consistency with Phase 1 was not checked: no Phase 1 document was given "
-                "(only checks 1-4 and 6 ran)",
+                "(only checks 1-4, 6 and 8 ran)",
                 None,
                 "consistency",
                 "warning",

@@ -4,9 +4,10 @@ A *score line* is a line that, after any block-quote, list, heading or table mar
 tags or comment openers and any white space, starts with ``score`` (optionally wrapped in
 ``*``, ``_``, a backtick or ``~``) followed by optional white space and ``:``; a *fired line*
 likewise with ``fired``. A *decision statement* is ``editorial_decision`` followed by optional
-white space and ``=``, anywhere on a line. Line starts are counted generously here: besides
-LF, every character that some reader takes for a line break (VT, FF, U+001C-U+001E, U+0085,
-U+2028, U+2029) starts a line, because the check looks for statements a reader could see.
+white space and ``=`` (or ``:``), anywhere on a line. Line starts are counted generously
+here: besides LF, every character that some reader takes for a line break (VT, FF,
+U+001C-U+001E, U+0085, U+2028, U+2029) starts a line, because the check looks for
+statements a reader could see.
 
 Outside fenced code, each of them must be where the document states it:
 
@@ -48,7 +49,7 @@ _KEY_LINE: Final = re.compile(
     r"[^\S\n]*+(?:(?:[>#|*+\-_`~]|[0-9]{1,9}[.)]|<!--|<[A-Za-z/][^>\n]{0,200}+>)[^\S\n]*+)*+"
     r"(score|fired)[*_`~]*+[^\S\n]*+:"
 )
-_DECISION: Final = re.compile(r"editorial_decision[*_`~]*+[^\S\n]*+=")
+_DECISION: Final = re.compile(r"editorial_decision[*_`~]*+[^\S\n]*+[=:]")
 _NAMES: Final = ("Dimension Scores", "Failure Condition Checks", "Editorial Decision")
 _PLACES: Final = {
     "score": ("Dimension Scores", "a '### <Dn>: <name>' subsection of '## Dimension Scores'"),
