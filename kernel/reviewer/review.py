@@ -19,6 +19,7 @@ import attrs
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import Decision, decide
 from kernel.errors import KernelError, MatrixError
+from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.cycle import ReviewerState, exhaust, panel_tags, start, step
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
@@ -90,17 +91,19 @@ class PanelOutcome:
         return out
 
 
-def _review(contract: Contract, role: str, phase2: str, phase1: str | None) -> ReviewerResult:
+def _review(
+    contract: Contract, role: str, phase2: str, phase1: str | None, max_bytes: int
+) -> ReviewerResult:
     state = start(role, contract.contract_id)
     report1: LintReport | None = None
     if phase1 is not None:
-        report1 = lint_phase1(phase1, contract)
+        report1 = lint_phase1(phase1, contract, max_bytes=max_bytes)
         state = step(state, report1)
         if state.next_call != "phase2":
             return ReviewerResult(role, report1, None, exhaust(state))
     else:
         state = attrs.evolve(state, stage="phase2")
-    report2 = lint_phase2(phase2, contract, phase1)
+    report2 = lint_phase2(phase2, contract, phase1, max_bytes=max_bytes)
     return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
 
 
@@ -142,6 +145,8 @@ def _entries(reviewers: object, panel_size: int) -> list[tuple[str, str, str | N
 def decide_documents(
     contract: Contract | Mapping[str, Any] | str,
     reviewers: Iterable[tuple[str, str, str | None]],
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> PanelOutcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort.
 
@@ -149,14 +154,14 @@ def decide_documents(
     3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. A ``None``
     Phase 1 text skips the consistency check (the Phase 2 report carries a warning saying
     so). Anything else, more reviewers than ``panel_size`` (:class:`MatrixError`) or repeated
-    roles are a :class:`KernelError` naming the entry.
+    roles are a :class:`KernelError` naming the entry. ``max_bytes`` limits each document.
     """
     contract = load_contract(contract)
     reviewers = _entries(reviewers, contract.panel_size)
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
-    details = tuple(_review(contract, role, p2, p1) for role, p2, p1 in reviewers)
+    details = tuple(_review(contract, role, p2, p1, max_bytes) for role, p2, p1 in reviewers)
     tags = panel_tags([d.state for d in details], contract.panel_size)
     decision: Decision | None = None
     matrix: dict[str, list[str]] | None = None

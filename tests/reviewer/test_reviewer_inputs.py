@@ -256,3 +256,18 @@ def test_cycle_and_output_functions_refuse_bad_arguments() -> None:
             call()
     lines = text_lines(outcome, {"r0": ("r0.md", None)})
     assert lines[-1] == "[PANEL-SHRUNK: usable=1, panel_size=5]"
+
+
+def test_max_bytes_reaches_every_document() -> None:
+    p1 = render_phase1(FULL)
+    p2 = render_phase2(FULL, PASS)
+    limit = len(p2.encode()) - 1
+    with pytest.raises(InputError, match="Phase 2 document"):
+        lint_phase2(p2, FULL, max_bytes=limit)
+    with pytest.raises(InputError, match="Phase 1 document"):
+        lint_phase2("x", FULL, p1, max_bytes=len(p1.encode()) - 1)
+    with pytest.raises(InputError, match="Phase 1 document"):
+        lint_phase1(p1, FULL, max_bytes=len(p1.encode()) - 1)
+    with pytest.raises(InputError):
+        decide_documents(FULL, [("r0", p2, None)], max_bytes=limit)
+    assert lint_phase2(p2, FULL, p1, max_bytes=max(len(p1), len(p2))).ok

@@ -9,6 +9,7 @@ from typing import Any, Final
 import attrs
 
 from kernel.contract.model import Contract, Dimension, load_contract
+from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, outline, stray_headings, subsections
 from kernel.reviewer.lint.report import Finding, LintReport
@@ -53,15 +54,21 @@ class Phase1Analysis:
     plans: Mapping[str, Mapping[str, str] | None]
 
 
-def lint_phase1(text: str, contract: Contract | Mapping[str, Any] | str) -> LintReport:
+def lint_phase1(
+    text: str,
+    contract: Contract | Mapping[str, Any] | str,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> LintReport:
     """Lint one reviewer's Phase 1 output against ``contract``.
 
     ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over the size limit) or an invalid contract.
+    that cannot be read at all (not a str, over ``max_bytes``, not encodable as UTF-8) or an
+    invalid contract. A document over the work bound gets the one finding ``P1-015``.
     """
     loaded = _require_contract(contract)
-    text = readable(text, source="Phase 1 document")
+    text = readable(text, source="Phase 1 document", max_bytes=max_bytes)
     problem = check_structure(text)
     if problem is not None:
         return LintReport(phase=1, findings=(too_large_finding("P1-015", problem),))

@@ -10,6 +10,7 @@ from typing import Any, Final
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import winner
 from kernel.expression.ast import SCORE_RANK, SCORES
+from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, Outline, outline, stray_headings, subsections
 from kernel.reviewer.lint.phase1 import _require_contract, analyse_phase1, too_large_finding
@@ -58,18 +59,27 @@ _SEPARATORS: Final = re.compile(r"[ \t,]+")
 
 
 def lint_phase2(
-    text: str, contract: Contract | Mapping[str, Any] | str, phase1: str | None = None
+    text: str,
+    contract: Contract | Mapping[str, Any] | str,
+    phase1: str | None = None,
+    *,
+    max_bytes: int = MAX_INPUT_BYTES,
 ) -> LintReport:
     """Lint one reviewer's Phase 2 output against ``contract`` (and, when given, that
     reviewer's Phase 1 text, for the consistency check).
 
     ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over the size limit) or an invalid contract.
+    that cannot be read at all (not a str, over ``max_bytes``, not encodable as UTF-8) or an
+    invalid contract. A document over the work bound gets the one finding ``P2-006``.
     """
     contract = _require_contract(contract)
-    text = readable(text, source="Phase 2 document")
-    phase1_text = readable(phase1, source="Phase 1 document") if phase1 is not None else None
+    text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
+    phase1_text = (
+        readable(phase1, source="Phase 1 document", max_bytes=max_bytes)
+        if phase1 is not None
+        else None
+    )
     too_large = check_structure(text)
     if too_large is not None:
         return LintReport(phase=2, findings=(too_large_finding("P2-006", too_large),))
