@@ -449,50 +449,79 @@ def prose_word_text(blocks: Sequence[Block]) -> str | None:
 
 def _without_code_span_marks(text: str) -> str:
     """``text`` (no ``&`` or ``<``) with the backtick runs that open and close CommonMark code
-    spans removed, as markdown-it reads them: a backslash escapes the next character outside
-    code spans; an opening run closes at the next run of exactly its length, else is text."""
-    if "`" not in text:
-        return text
-    runs: dict[int, list[int]] = {}
-    joins = False
-    for run in _BACKTICKS.finditer(text):
-        start, end = run.span()
-        runs.setdefault(end - start, []).append(start)
-        joins = joins or _may_join(text, start, end)
-    if not joins:
+    spans removed and each span's content as markdown-it gives it: a backslash escapes the
+    next character outside code spans; an opening run closes at the next run of exactly its
+    length, else is text; a span's line breaks become spaces, and one space goes from each
+    side when both sides have one. ``text`` itself when no span joins two words."""
+    spans = _code_spans(text)
+    if not any(_joins(text, *span) for span in spans):
         return text
     out: list[str] = []
-    keep = pos = 0
-    while (m := _ESCAPE_OR_TICKS.search(text, pos)) is not None:
-        start, end = m.span()
-        pos = end
-        if text[start] == "\\":
-            continue
-        starts = runs.get(end - start, [])
-        i = bisect_left(starts, end)
-        if i < len(starts):
-            content = text[end : starts[i]].replace("\n", " ")
-            if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
-                content = content[1:-1]
-            out += (text[keep:start], content)
-            keep = pos = starts[i] + end - start
+    keep = 0
+    for opener, first, last, closer in spans:
+        out += (text[keep:opener], _span_content(text, first, last))
+        keep = closer
     out.append(text[keep:])
     return "".join(out)
 
 
-def _alnum(text: str, i: int) -> bool:
-    return 0 <= i < len(text) and text[i].isalnum()
+def _code_spans(text: str) -> list[tuple[int, int, int, int]]:
+    """(opener start, content start, content end, closer end) of each code span."""
+    found: list[tuple[int, int]] = []
+    runs: dict[int, list[int]] = {}
+    at = text.find("`")
+    while at >= 0:
+        end = at + 1
+        while end < len(text) and text[end] == "`":
+            end += 1
+        found.append((at, end))
+        runs.setdefault(end - at, []).append(at)
+        at = text.find("`", end)
+    spans: list[tuple[int, int, int, int]] = []
+    if "\\" in text:  # escapes decide where an opener starts: read on from each span's end
+        pos = 0
+        while (m := _ESCAPE_OR_TICKS.search(text, pos)) is not None:
+            start, end = m.span()
+            pos = end
+            if text[start] == "`":
+                closer = _closer(runs, start, end)
+                if closer is not None:
+                    pos = closer + end - start
+                    spans.append((start, end, closer, pos))
+        return spans
+    pos = 0
+    for start, end in found:
+        if start >= pos:
+            closer = _closer(runs, start, end)
+            if closer is not None:
+                pos = closer + end - start
+                spans.append((start, end, closer, pos))
+    return spans
 
 
-def _may_join(text: str, start: int, end: int) -> bool:
-    """Whether removing the backtick run ``text[start:end]`` (as an opener or a closer, with
-    the one space a code span loses at each side) could join two letters or digits."""
-    space_after = end < len(text) and text[end] in " \n"
-    space_before = start > 0 and text[start - 1] in " \n"
-    as_opener = _alnum(text, start - 1) and (
-        _alnum(text, end) or (space_after and _alnum(text, end + 1))
-    )
-    as_closer = _alnum(text, end) and (
-        _alnum(text, start - 1) or (space_before and _alnum(text, start - 2))
-    )
-    return as_opener or as_closer
+def _closer(runs: dict[int, list[int]], start: int, end: int) -> int | None:
+    """Where the next run as long as ``start:end`` starts, after it."""
+    starts = runs.get(end - start, [])
+    i = bisect_left(starts, end)
+    return starts[i] if i < len(starts) else None
+
+
+def _span_content(text: str, first: int, last: int) -> str:
+    content = text[first:last].replace("\n", " ")
+    if content.startswith(" ") and content.endswith(" ") and content.strip(" "):
+        return content[1:-1]
+    return content
+
+
+def _joins(text: str, opener: int, first: int, last: int, closer: int) -> bool:
+    """Whether dropping this span's backticks puts a letter or digit next to another."""
+    before = opener > 0 and text[opener - 1].isalnum()
+    after = closer < len(text) and text[closer].isalnum()
+    if not (before or after) or first == last:
+        return False
+    if text[first] in " \n":  # the content may lose a space at each side
+        content = _span_content(text, first, last)
+        head, tail = content[0], content[-1]
+    else:
+        head, tail = text[first], text[last - 1]
+    return (before and head.isalnum()) or (after and tail.isalnum())
