@@ -96,3 +96,23 @@ def phase2(size: int) -> str:
             head += [f"For {d} the {warn} impression comes from the appendix.", ""]
     tail = ["## Editorial Decision", "", DECISION, ""]
     return _pad("\n".join(head) + "\n", "\n".join(tail), size, seed=2)
+
+
+def _short(rng: random.Random) -> str:
+    return _paragraph(rng, 60)
+
+
+def phase2_paragraphs(size: int) -> str:
+    """A Phase 2 document whose Review Body is many short paragraphs (a sentence each): the
+    paragraph-heavy shape, where per-block costs dominate."""
+    full = phase2(0)
+    head, tail = full.split("## Editorial Decision", 1)
+    tail = "## Editorial Decision" + tail
+    rng = random.Random(3)
+    paragraphs: list[str] = []
+    length = len(head) + len(tail)
+    while length < size:
+        p = _short(rng)
+        paragraphs.append(p)
+        length += len(p) + 2
+    return head + "".join(p + "\n\n" for p in paragraphs) + tail

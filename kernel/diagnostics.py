@@ -141,6 +141,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("P1-013", "error", "a Phase 2 section in a Phase 1 document", "Phase 1 check 5", _P1),
     ("P1-014", "error", "a scoring-plan field is written more than once",
      "Phase 1 check 4", _P1),
+    ("P1-015", "error", "the document is over the work bound and was not parsed",
+     "Reviewer documents: work bounds", _P1),
     ("P1-090", "warning", "advisory: instruction-override or forged-delimiter text",
      "Phase 1 check 6", _P1),
     # --- Phase 2 lint ------------------------------------------------------------------
@@ -150,6 +152,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 2 check 1", _P2),
     ("P2-004", "error", "an unexpected section or heading", "Phase 2 check 1", _P2),
     ("P2-005", "error", "text before the first section", "Phase 2 check 1", _P2),
+    ("P2-006", "error", "the document is over the work bound and was not parsed",
+     "Reviewer documents: work bounds", _P2),
     ("P2-010", "error", "a dimension has no '### <Dn>: <name>' score subsection",
      "Phase 2 check 2", _P2),
     ("P2-011", "error", "a score subsection appears twice", "Phase 2 check 2", _P2),
@@ -180,6 +184,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 2 check 5", _P2),
     ("P2-043", "warning", "consistency with Phase 1 was not checked: no Phase 1 document",
      "Phase 2 check 7", _P2),
+    ("P2-045", "error", "the Review Body's prose is over the inline-markup bound",
+     "Reviewer documents: work bounds", _P2),
     ("P2-050", "error", "'## Editorial Decision' does not hold exactly one "
      "editorial_decision=<action> line", "Phase 2 check 6", _P2),
     ("P2-051", "error", "the action is not an action of the contract", "Phase 2 check 6", _P2),
@@ -189,6 +195,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 2 check 6, R5", _P2),
     ("P2-090", "warning", "advisory: instruction-override or forged-delimiter text",
      "Phase 1 check 6 (also in Phase 2)", _P2),
+    ("P2-060", "error", "a score, fired or decision statement outside its own place",
+     "Phase 2 check 8", _P2),
     # --- analyzer ----------------------------------------------------------------------
     ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
      "R5", _AN),

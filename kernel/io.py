@@ -22,6 +22,7 @@ __all__ = [
     "loads_strict",
     "read_bytes",
     "read_text",
+    "require_utf8",
     "strict_decoder",
 ]
 
@@ -53,6 +54,20 @@ def check_size(text: str, *, source: str = "<input>", max_bytes: int = MAX_INPUT
         raise InputError(
             f"{source}: input is {size} bytes, over the {max_bytes}-byte limit", code="E-SIZE"
         )
+
+
+def require_utf8(text: str, where: str) -> str:
+    """``text`` itself when it can be encoded as UTF-8, else :class:`InputError` naming
+    ``where``: text holding an unpaired surrogate (``"\\ud800"``) is bad input everywhere."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = text.count("\n", 0, exc.start) + 1
+        raise InputError(
+            f"{where}: not encodable as UTF-8: unpaired surrogate "
+            f"U+{ord(text[exc.start]):04X} at character {exc.start} (line {line})"
+        ) from None
+    return text
 
 
 def _not_regular(mode: int) -> str | None:

@@ -59,7 +59,6 @@ DOCTEST_FLAGS = doctest.ELLIPSIS
 PAGES_WRITTEN_ELSEWHERE = frozenset(
     {
         "docs/benchmarks.md",
-        "docs/reviewer-documents.md",
     }
 )
 

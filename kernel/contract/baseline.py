@@ -9,6 +9,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from kernel.contract.encoding import unencodable
 from kernel.contract.validator import BASELINE_FIELDS
 from kernel.errors import ContractError
 
@@ -24,6 +25,9 @@ def baseline_digest(contract: object) -> str:
     if not isinstance(data, Mapping):
         raise ContractError(f"a contract must be a JSON object, got {type(data).__name__}")
     subset = {k: data[k] for k in BASELINE_FIELDS if k in data}
+    bad = unencodable(subset)
+    if bad:
+        raise ContractError(f"baseline fields are not UTF-8 text: {bad[0]}", errors=bad)
     try:
         text = json.dumps(
             subset, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
@@ -42,10 +46,17 @@ def inject(
     """A validated deep copy of ``template`` with the runtime fields set.
 
     ``generated_at`` is an RFC 3339 string or a timezone-aware datetime; ``amendments``
-    becomes ``agent_amendments``. Baseline fields are never touched, so
-    ``baseline_digest(result) == baseline_digest(template)``.
+    (a mapping) becomes ``agent_amendments``. Baseline fields are never touched, so
+    ``baseline_digest(result) == baseline_digest(template)``. Anything that does not make a
+    valid contract (text that is not UTF-8 included) is a :class:`ContractError`.
     """
     from kernel.contract.model import Contract, load_contract
+
+    if amendments is not None and not isinstance(amendments, Mapping):
+        raise ContractError(
+            f"amendments must be a mapping (agent_amendments is a JSON object), got "
+            f"{type(amendments).__name__}"
+        )
 
     if isinstance(template, Contract):
         source: Any = template.to_dict()

@@ -12,6 +12,7 @@ from typing import Any
 
 import attrs
 
+from kernel.contract.encoding import unencodable
 from kernel.contract.templates import schema as _schema_copy
 from kernel.diagnostics import Diagnostic
 from kernel.errors import ExpressionUnrecognised, KernelError
@@ -52,11 +53,16 @@ def _default_validator() -> Any:
 
 
 def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
-    """Schema 13 violations, each prefixed with its JSON path. Empty means valid.
+    """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
+    cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
+    are reported first, alone.
 
     ``schema`` replaces Schema 13 (for tests of schema evolution).
     """
     validator = _default_validator() if schema is None else strict_validator(schema)
+    unreadable = unencodable(contract)
+    if unreadable:  # jsonschema would choke on a huge integer: these come first
+        return sorted(unreadable)
     return [str(e) for e in schema_errors(validator, contract)]
 
 

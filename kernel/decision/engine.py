@@ -152,4 +152,3 @@ def _build(contract: Contract) -> Engine:
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     lookup: Lookup = namespace["lookup"]
     return Engine(lookup, source)
-

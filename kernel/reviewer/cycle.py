@@ -30,6 +30,7 @@ from kernel.reviewer.lint.report import LintReport
 
 __all__ = [
     "MAX_CALLS",
+    "MAX_PANEL_SIZE",
     "ReviewerState",
     "duplicate",
     "exhaust",
@@ -42,6 +43,8 @@ __all__ = [
 
 Stage = Literal["phase1", "phase2", "usable", "unusable"]
 MAX_CALLS: Final = 6
+#: The largest panel a tag can name: the largest integer every JSON reader holds exactly.
+MAX_PANEL_SIZE: Final = 2**53 - 1
 _MULTI_DISSENT: Final = "P2-031"
 _FORBIDDEN: Final = frozenset("[],=")
 
@@ -105,9 +108,23 @@ def start(role: str, contract_id: str) -> ReviewerState:
     return ReviewerState(role, contract_id)
 
 
+def _report(report: object) -> LintReport:
+    if not isinstance(report, LintReport):
+        raise KernelError(f"expected a LintReport, got {type(report).__name__}")
+    return report
+
+
+def _state(state: object) -> ReviewerState:
+    if not isinstance(state, ReviewerState):
+        raise KernelError(f"expected a ReviewerState, got {type(state).__name__}")
+    return state
+
+
 def retry_hint(report: LintReport, *, limit: int = 10) -> str:
     """The amended-prompt hint naming the lint gap (seed §5.3)."""
-    errors = report.errors
+    if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
+        raise KernelError(f"limit must be an int >= 1, got {limit!r}")
+    errors = _report(report).errors
     lines = [
         f"- {f.code}" + (f" (line {f.line})" if f.line is not None else "") + f": {f.message}"
         for f in errors[:limit]
@@ -127,6 +144,7 @@ def _unusable(state: ReviewerState, detail: str) -> ReviewerState:
 
 def step(state: ReviewerState, report: LintReport) -> ReviewerState:
     """The state after the call ``state.next_call`` returned a document with this ``report``."""
+    state, report = _state(state), _report(report)
     if state.next_call is None:
         raise KernelError(f"reviewer {state.role} is done; no further call was requested")
     if report.phase != (1 if state.next_call == "phase1" else 2):
@@ -163,7 +181,7 @@ def step(state: ReviewerState, report: LintReport) -> ReviewerState:
 def exhaust(state: ReviewerState) -> ReviewerState:
     """End a reviewer whose requested call cannot be made; it is unusable with the tag that
     call's failure would carry."""
-    if state.done:
+    if _state(state).done:
         return state
     if state.stage == "phase2":
         return _unusable(state, "phase2_lint_failed=sections")
@@ -183,6 +201,13 @@ def duplicate(state: ReviewerState) -> ReviewerState:
 def panel_tags(states: Sequence[ReviewerState], panel_size: int) -> tuple[str, ...]:
     """The audit tags of a finished panel: each unusable reviewer's violation (in order), then
     ``[PANEL-SHRUNK: …]`` when fewer than ``panel_size`` are usable (no decision then, R9)."""
+    if isinstance(panel_size, bool) or not isinstance(panel_size, int):
+        raise KernelError(f"panel_size must be an int, got {type(panel_size).__name__}")
+    if not 1 <= panel_size <= MAX_PANEL_SIZE:
+        raise KernelError("panel_size must be between 1 and 2**53 - 1 (R9)")
+    if isinstance(states, str | bytes) or not isinstance(states, Sequence):
+        raise KernelError(f"states must be a sequence, got {type(states).__name__}")
+    states = [_state(s) for s in states]
     if len(states) > panel_size:
         raise KernelError(f"{len(states)} reviewers for panel_size={panel_size} (R9)")
     pending = [s.role for s in states if not s.done]

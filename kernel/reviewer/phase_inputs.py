@@ -22,10 +22,17 @@ from typing import Any, Final
 
 from kernel.contract.model import Contract, load_contract
 from kernel.errors import KernelError
-from kernel.strict import is_int
+from kernel.io import require_utf8
 from kernel.text import delimit
 
-__all__ = ["DELIMITER", "METADATA_FIELDS", "phase1_from_input", "phase1_input", "phase2_input"]
+__all__ = [
+    "DELIMITER",
+    "MAX_WORD_COUNT",
+    "METADATA_FIELDS",
+    "phase1_from_input",
+    "phase1_input",
+    "phase2_input",
+]
 
 METADATA_FIELDS: Final = ("title", "field", "word_count")
 DELIMITER: Final = "phase1_output"
@@ -43,17 +50,24 @@ def _fenced(text: str) -> str:
     return f"{fence}json\n{text}\n{fence}"
 
 
+#: The largest ``word_count``: the largest integer every JSON reader holds exactly
+#: (2**53 - 1, RFC 8259 section 6).
+MAX_WORD_COUNT: Final = 2**53 - 1
+
+
 def _require_text(value: object, what: str) -> str:
     if not isinstance(value, str):
         raise KernelError(f"{what} must be a str, got {type(value).__name__}")
-    return value
+    return require_utf8(value, what)
 
 
 def phase1_input(contract: Contract | Mapping[str, Any] | str, metadata: Mapping[str, Any]) -> str:
     """The Phase 1 user content: the contract JSON and the paper metadata.
 
     ``metadata`` must hold exactly ``title`` (str), ``field`` (str) and ``word_count`` (an
-    int >= 0, not a bool); any other key (an abstract, the paper) is a :class:`KernelError`.
+    int from 0 to :data:`MAX_WORD_COUNT`, not a bool); any other key (an abstract, the paper)
+    is a :class:`KernelError`. Text that cannot be encoded as UTF-8 (an unpaired surrogate) is
+    a :class:`KernelError` here and in :func:`phase2_input`.
     """
     if not isinstance(metadata, Mapping):
         raise KernelError(f"metadata must be a mapping, got {type(metadata).__name__}")
@@ -69,8 +83,11 @@ def phase1_input(contract: Contract | Mapping[str, Any] | str, metadata: Mapping
     title = _require_text(metadata["title"], "title")
     field = _require_text(metadata["field"], "field")
     count = metadata["word_count"]
-    if not is_int(count) or count < 0:
-        raise KernelError(f"word_count must be an int >= 0, got {count!r}")
+    if isinstance(count, bool) or not isinstance(count, int):
+        raise KernelError(f"word_count must be an int, got {type(count).__name__}")
+    if not 0 <= count <= MAX_WORD_COUNT:
+        shown = f"a {count.bit_length()}-bit integer" if count.bit_length() > 64 else str(count)
+        raise KernelError(f"word_count must be between 0 and 2**53 - 1, got {shown}")
     meta = json.dumps(
         {"title": title, "field": field, "word_count": count}, indent=2, ensure_ascii=True
     ).replace("<", "\\u003c")

@@ -3,20 +3,25 @@
 The output is the exact format the lints read, so a render doubles as the example shown to
 prompt authors, and ``lint(render(x))`` gives back ``x`` (the round-trip property tests).
 Values that would not survive the trip (line breaks, leading or trailing spaces, NUL, an empty
-value, prose that would open or close a section) raise :class:`KernelError`.
+value, prose that would open or close a section) raise :class:`KernelError`. Every function
+takes the contract as a :class:`Contract` or anything :func:`load_contract` accepts (a
+mapping, a shipped template name, a path), as the lints do.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Final
+from typing import Any, Final
 
-from kernel.contract.model import Contract
+from kernel.contract.model import Contract, load_contract
 from kernel.contract.quantifiers import winner
 from kernel.errors import KernelError
 from kernel.expression.ast import SCORE_RANK
+from kernel.io import require_utf8
+from kernel.reviewer.lint._structure import Outline
 from kernel.reviewer.lint.phase1 import TAG
+from kernel.reviewer.lint.placement import misplaced_key_lines
 from kernel.text.markdown import parse_document
 
 __all__ = ["default_plan", "expected_decision", "expected_fired", "render_phase1", "render_phase2"]
@@ -24,10 +29,23 @@ __all__ = ["default_plan", "expected_decision", "expected_fired", "render_phase1
 _BAD: Final = ("\n", "\r", "\x00")
 _KEY: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
+ContractSource = Contract | Mapping[str, Any] | str
+
+
+def _contract(contract: object) -> Contract:
+    return contract if isinstance(contract, Contract) else load_contract(contract)
+
+
+def _mapping(value: object, what: str) -> Mapping[Any, Any]:
+    if not isinstance(value, Mapping):
+        raise KernelError(f"{what} must be a mapping, got {type(value).__name__}")
+    return value
+
 
 def _value(text: str, what: str) -> str:
     if not isinstance(text, str) or not text:
         raise KernelError(f"{what} must be a non-empty str")
+    require_utf8(text, what)
     if any(c in text for c in _BAD) or text != text.strip(" \t"):
         raise KernelError(
             f"{what} must be one line without NUL and without leading or trailing spaces: {text!r}"
@@ -41,6 +59,7 @@ def _prose(text: str, what: str) -> str:
         raise KernelError(f"{what} must be non-empty text")
     if "\x00" in text:
         raise KernelError(f"{what} must not contain NUL")
+    require_utf8(text, what)
     probe = parse_document(text.strip("\r\n") + "\n\n## Probe\n", source=what)
     structural = [b for b in probe.blocks if b.structural and b.level <= 2]
     if len(structural) != 1 or structural[0].title != "Probe" or not structural[0].atx:
@@ -48,11 +67,18 @@ def _prose(text: str, what: str) -> str:
             f"{what} would change the section structure (a level-1/2 heading, or a fence, "
             "HTML block or list left open at its end)"
         )
+    misplaced = misplaced_key_lines(probe, Outline({}))
+    if misplaced:
+        raise KernelError(
+            f"{what} states a score, a fired flag or a decision outside its place (check 8, "
+            f"line {misplaced[0].line} of the {what}); quote such lines in fenced code"
+        )
     return text.strip("\r\n")
 
 
-def default_plan(contract: Contract) -> dict[str, dict[str, str]]:
+def default_plan(contract: ContractSource) -> dict[str, dict[str, str]]:
     """A plain scoring plan built from the contract's own descriptions."""
+    contract = _contract(contract)
     plan: dict[str, dict[str, str]] = {}
     for d in contract.dimensions:
         words = d.name.replace("_", " ")
@@ -67,7 +93,7 @@ def default_plan(contract: Contract) -> dict[str, dict[str, str]]:
 
 
 def render_phase1(
-    contract: Contract,
+    contract: ContractSource,
     plan: Mapping[str, Mapping[str, str]] | None = None,
     paraphrase: Mapping[str, str] | None = None,
 ) -> str:
@@ -78,14 +104,16 @@ def render_phase1(
     fields at least; ``dimension_id`` is filled in when absent). ``paraphrase`` maps dimension
     ids to one-line paraphrases; each paragraph starts with the id and name.
     """
-    plan = default_plan(contract) if plan is None else plan
+    contract = _contract(contract)
+    plan = default_plan(contract) if plan is None else _mapping(plan, "plan")
+    paraphrase = {} if paraphrase is None else _mapping(paraphrase, "paraphrase")
     out = ["## Contract Paraphrase", ""]
     for d in contract.dimensions:
-        text = (paraphrase or {}).get(d.id, d.description)
+        text = paraphrase.get(d.id, d.description)
         out += [f"{d.id} ({d.name}): {_value(text, f'paraphrase of {d.id}')}", ""]
     out += ["## Scoring Plan", ""]
     for d in contract.dimensions:
-        fields = dict(plan.get(d.id) or {})
+        fields = dict(_mapping(plan.get(d.id) or {}, f"plan for {d.id}"))
         fields.setdefault("dimension_id", d.id)
         missing = [k for k in contract.scoring_plan_required if k not in fields]
         if missing:
@@ -105,7 +133,7 @@ def _key(key: str) -> str:
 
 
 def _scores(contract: Contract, scores: Mapping[str, str]) -> list[int]:
-    if set(scores) != set(contract.dimension_ids):
+    if set(_mapping(scores, "scores")) != set(contract.dimension_ids):
         raise KernelError(
             f"scores must give exactly the dimensions {', '.join(contract.dimension_ids)}"
         )
@@ -115,17 +143,18 @@ def _scores(contract: Contract, scores: Mapping[str, str]) -> list[int]:
         raise KernelError("every score must be 'block', 'warn' or 'pass'") from None
 
 
-def expected_fired(contract: Contract, scores: Mapping[str, str]) -> dict[str, bool]:
+def expected_fired(contract: ContractSource, scores: Mapping[str, str]) -> dict[str, bool]:
     """Each condition's predicate on one reviewer's own scores (R12)."""
+    contract = _contract(contract)
     column = _scores(contract, scores)
     return {c.condition_id: c.predicate.holds(column) for c in contract.conditions}
 
 
-def expected_decision(contract: Contract, fired: Mapping[str, bool]) -> str:
+def expected_decision(contract: ContractSource, fired: Mapping[str, bool]) -> str:
     """The action R6 precedence (with the R5 fallback) gives from ``fired`` flags."""
-    position = winner(
-        contract.precedence, [bool(fired[c.condition_id]) for c in contract.conditions]
-    )
+    contract = _contract(contract)
+    _flags(contract, fired)
+    position = winner(contract.precedence, [fired[c.condition_id] for c in contract.conditions])
     if position is None:
         if contract.fallback is None:
             raise KernelError("nothing fired and the contract has no accept-grade fallback (R5)")
@@ -133,8 +162,16 @@ def expected_decision(contract: Contract, fired: Mapping[str, bool]) -> str:
     return contract.conditions[position].action
 
 
+def _flags(contract: Contract, fired: object) -> None:
+    flags = _mapping(fired, "fired")
+    if set(flags) != {c.condition_id for c in contract.conditions}:
+        raise KernelError("fired must give exactly the contract's condition ids")
+    if not all(isinstance(flag, bool) for flag in flags.values()):
+        raise KernelError("every fired flag must be True or False")
+
+
 def render_phase2(
-    contract: Contract,
+    contract: ContractSource,
     scores: Mapping[str, str],
     *,
     fired: Mapping[str, bool] | None = None,
@@ -151,13 +188,13 @@ def render_phase2(
     ``plan``'s trigger for every ``block``/``warn`` score, so it passes the consistency check
     against a Phase 1 rendered from the same plan.
     """
+    contract = _contract(contract)
     _scores(contract, scores)
     fired = expected_fired(contract, scores) if fired is None else fired
-    if set(fired) != {c.condition_id for c in contract.conditions}:
-        raise KernelError("fired must give exactly the contract's condition ids")
+    _flags(contract, fired)
     decision = expected_decision(contract, fired) if decision is None else decision
     out: list[str] = []
-    if dissent:
+    if dissent is not None and _mapping(dissent, "dissent"):
         out += ["## Scoring Plan Dissent", ""]
         for dim_id, reason in dissent.items():
             out += [f"- dimension_id: {_value(dim_id, 'dissent id')}"]
@@ -182,13 +219,15 @@ def render_phase2(
 def _body(
     contract: Contract, scores: Mapping[str, str], plan: Mapping[str, Mapping[str, str]] | None
 ) -> str:
-    plan = default_plan(contract) if plan is None else plan
+    plan = default_plan(contract) if plan is None else _mapping(plan, "plan")
     lines = []
     for d in contract.dimensions:
         score = scores[d.id]
         if score == "pass":
             lines.append(f"{d.id} ({d.name}) raises no concern.")
         else:
-            trigger = (plan.get(d.id) or {}).get(f"what_triggers_{score}", "")
+            fields = _mapping(plan.get(d.id) or {}, f"plan for {d.id}")
+            key = f"what_triggers_{score}"
+            trigger = _value(fields[key], f"{d.id} {key}") if key in fields else ""
             lines.append(f"{d.id} ({d.name}) scores {score}: {trigger}.")
     return "\n\n".join(lines)

@@ -12,7 +12,8 @@ for :func:`decide`; fewer than ``panel_size`` of them abort the round with
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import itertools
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from typing import Any
 
 import attrs
@@ -109,24 +110,57 @@ def _review(
     return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
 
 
+def _entries(reviewers: object, panel_size: int) -> list[tuple[str, str, str | None]]:
+    """``reviewers`` checked entry by entry; at most ``panel_size + 1`` entries are read, so
+    an endless iterable is refused too."""
+    if isinstance(reviewers, str | bytes | Mapping) or not isinstance(reviewers, Iterable):
+        raise KernelError(
+            "reviewers must be a list (or other iterable) of (role, phase2_text, phase1_text) "
+            f"tuples, got {type(reviewers).__name__}"
+        )
+    entries: list[tuple[str, str, str | None]] = []
+    for i, entry in enumerate(itertools.islice(reviewers, panel_size + 1)):
+        if isinstance(entry, str | bytes) or not isinstance(entry, Sequence) or len(entry) != 3:
+            size = f" of {len(entry)}" if isinstance(entry, Sequence) else ""
+            raise KernelError(
+                f"reviewers[{i}] must be a (role, phase2_text, phase1_text) tuple, got "
+                f"{type(entry).__name__}{size}"
+            )
+        role, phase2, phase1 = entry
+        for value, what in ((role, "role"), (phase2, "phase2_text")):
+            if not isinstance(value, str):
+                raise KernelError(
+                    f"reviewers[{i}]: {what} must be a str, got {type(value).__name__}"
+                )
+        if phase1 is not None and not isinstance(phase1, str):
+            raise KernelError(
+                f"reviewers[{i}]: phase1_text must be a str or None, got {type(phase1).__name__}"
+            )
+        entries.append((role, phase2, phase1))
+    if len(entries) > panel_size:
+        count = len(reviewers) if isinstance(reviewers, Sized) else f"more than {panel_size}"
+        raise MatrixError(
+            f"{count} reviewers for panel_size={panel_size}: more scores than the panel (R9)"
+        )
+    return entries
+
+
 def decide_documents(
     contract: Contract | Mapping[str, Any] | str,
-    reviewers: Sequence[tuple[str, str, str | None]],
+    reviewers: Iterable[tuple[str, str, str | None]],
     *,
     max_bytes: int = MAX_INPUT_BYTES,
 ) -> PanelOutcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort.
 
-    A ``None`` Phase 1 text skips the consistency check (the Phase 2 report carries a
-    warning saying so). More reviewers than ``panel_size`` or repeated roles are a
-    :class:`KernelError`. ``max_bytes`` limits each document's size.
+    ``reviewers`` is a list, tuple or any other iterable (a generator too) of 3-tuples (or
+    3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. A ``None``
+    Phase 1 text skips the consistency check (the Phase 2 report carries a warning saying
+    so). Anything else, more reviewers than ``panel_size`` (:class:`MatrixError`) or repeated
+    roles are a :class:`KernelError` naming the entry. ``max_bytes`` limits each document.
     """
     contract = load_contract(contract)
-    if len(reviewers) > contract.panel_size:
-        raise MatrixError(
-            f"{len(reviewers)} reviewers for panel_size={contract.panel_size}: more scores "
-            "than the panel (R9)"
-        )
+    reviewers = _entries(reviewers, contract.panel_size)
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
@@ -160,9 +194,16 @@ def finding_lines(
 ) -> list[str]:
     """``file:line: CODE message`` per finding; ``sources`` maps each role to its
     (Phase 2 file, Phase 1 file)."""
+    if not isinstance(outcome, PanelOutcome):
+        raise KernelError(f"outcome must be a PanelOutcome, got {type(outcome).__name__}")
+    if not isinstance(sources, Mapping):
+        raise KernelError(f"sources must be a mapping, got {type(sources).__name__}")
     lines: list[str] = []
     for r in outcome.details:
-        p2_file, p1_file = sources.get(r.role, (r.role, None))
+        pair = sources.get(r.role, (r.role, None))
+        if not (isinstance(pair, tuple | list) and len(pair) == 2):
+            raise KernelError(f"sources[{r.role!r}] must be a (phase2_file, phase1_file) pair")
+        p2_file, p1_file = str(pair[0]), None if pair[1] is None else str(pair[1])
         for file, report in ((p1_file or f"{r.role} (phase 1)", r.phase1), (p2_file, r.phase2)):
             if report is None:
                 continue

@@ -13,7 +13,15 @@ from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, outline, stray_headings, subsections
 from kernel.reviewer.lint.report import Finding, LintReport
-from kernel.text.markdown import Block, Document, Section, key_values, parse_document
+from kernel.text.markdown import (
+    Block,
+    Document,
+    Section,
+    check_structure,
+    key_values,
+    parse_normalised,
+    readable,
+)
 
 __all__ = [
     "PHASE1_SECTIONS",
@@ -23,6 +31,7 @@ __all__ = [
     "analyse_phase1",
     "lint_phase1",
     "max_matching",
+    "too_large_finding",
 ]
 
 TAG: Final = "[CONTRACT-ACKNOWLEDGED]"
@@ -55,12 +64,27 @@ def lint_phase1(
 
     ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over ``max_bytes``) or an invalid contract.
+    that cannot be read at all (not a str, over ``max_bytes``, not encodable as UTF-8) or an
+    invalid contract. A document over the work bound gets the one finding ``P1-015``.
     """
     loaded = _require_contract(contract)
-    doc = parse_document(text, source="Phase 1 document", max_bytes=max_bytes)
-    analysis = analyse_phase1(doc, loaded)
+    text = readable(text, source="Phase 1 document", max_bytes=max_bytes)
+    problem = check_structure(text)
+    if problem is not None:
+        return LintReport(phase=1, findings=(too_large_finding("P1-015", problem),))
+    analysis = analyse_phase1(parse_normalised(text), loaded)
     return LintReport(phase=1, findings=analysis.findings)
+
+
+def too_large_finding(code: str, problem: str) -> Finding:
+    """The one finding of a document refused before parsing (R13 work bound)."""
+    return Finding(
+        code,
+        f"the document is too large to lint: {problem}; nothing else was checked (shorten it, "
+        "or join short lines into paragraphs)",
+        None,
+        "sections",
+    )
 
 
 def _require_contract(contract: object) -> Contract:
@@ -131,7 +155,7 @@ def analyse_phase1(
             "advisory",
             "warning",
         )
-        for hit in (() if plans_only else advisory.scan("\n".join(doc.lines)))
+        for hit in (() if plans_only else advisory.scan(doc.source))
     ]
     return Phase1Analysis(
         tuple(sections_findings + coverage + plan_findings + field_findings + other + advisories),
@@ -213,8 +237,12 @@ def _paraphrase_findings(section: Section, contract: Contract) -> list[Finding]:
     cap = len(dims)
     neighbours: list[list[int]] = [[] for _ in dims]
     paragraphs = [b for b in section.blocks if b.kind == "paragraph" and not b.quoted]
+    names = tuple(index)
     for p, block in enumerate(paragraphs):
-        for i in {index[m.group(0)] for m in pattern.finditer(block.text)}:
+        text = block.text
+        if not any(name in text for name in names):
+            continue
+        for i in {index[m.group(0)] for m in pattern.finditer(text)}:
             if len(neighbours[i]) < cap:
                 neighbours[i].append(p)
     matched = max_matching(neighbours)

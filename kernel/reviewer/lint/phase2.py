@@ -1,4 +1,4 @@
-"""``lint_phase2``: wire-format.md, "Phase 2 document", checks 1-7 (and R12)."""
+"""``lint_phase2``: wire-format.md, "Phase 2 document", checks 1-8 (and R12)."""
 
 from __future__ import annotations
 
@@ -13,10 +13,22 @@ from kernel.expression.ast import SCORE_RANK, SCORES
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint._structure import Codes, Outline, outline, stray_headings, subsections
-from kernel.reviewer.lint.phase1 import _require_contract, analyse_phase1
+from kernel.reviewer.lint.phase1 import _require_contract, analyse_phase1, too_large_finding
+from kernel.reviewer.lint.placement import misplaced_key_lines
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.lint.tokens import trigger_tokens, words
-from kernel.text.markdown import Section, key_values, parse_document, plain_words_text, sections
+from kernel.text.markdown import (
+    MAX_BACKTICKS,
+    MAX_INLINE_MARKUP,
+    Document,
+    Section,
+    check_structure,
+    key_values,
+    parse_normalised,
+    prose_word_text,
+    readable,
+    sections,
+)
 
 __all__ = ["CHECKS", "DISSENT", "PHASE2_SECTIONS", "lint_phase2"]
 
@@ -36,6 +48,7 @@ CHECKS: Final = (
     "dissent",
     "consistency",
     "editorial_decision",
+    "key_lines",
 )
 _CODES: Final = Codes(
     missing="P2-001", duplicate="P2-002", order="P2-003", unexpected="P2-004", preamble="P2-005"
@@ -57,15 +70,26 @@ def lint_phase2(
 
     ``contract`` is a :class:`Contract` (fast) or anything :func:`load_contract` takes.
     Returns a :class:`LintReport`; raises :class:`~kernel.errors.KernelError` only for input
-    that cannot be read at all (not a str, over ``max_bytes``) or an invalid contract.
+    that cannot be read at all (not a str, over ``max_bytes``, not encodable as UTF-8) or an
+    invalid contract. A document over the work bound gets the one finding ``P2-006``.
     """
     contract = _require_contract(contract)
-    doc = parse_document(text, source="Phase 2 document", max_bytes=max_bytes)
-    phase1_doc = (
-        parse_document(phase1, source="Phase 1 document", max_bytes=max_bytes)
+    text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
+    phase1_text = (
+        readable(phase1, source="Phase 1 document", max_bytes=max_bytes)
         if phase1 is not None
         else None
     )
+    too_large = check_structure(text)
+    if too_large is not None:
+        return LintReport(phase=2, findings=(too_large_finding("P2-006", too_large),))
+    doc = parse_normalised(text)
+    phase1_doc: Document | None = None
+    phase1_problem: str | None = None
+    if phase1_text is not None:
+        phase1_problem = check_structure(phase1_text)
+        if phase1_problem is None:
+            phase1_doc = parse_normalised(phase1_text)
     out, findings = outline(doc, PHASE2_SECTIONS, _CODES)
     findings += _section_findings(out)
 
@@ -77,22 +101,28 @@ def lint_phase2(
 
     consistency: list[Finding] = []
     body = out.unique("Review Body")
-    if phase1_doc is None:
+    if phase1_text is None:
         consistency.append(
             Finding(
                 "P2-043",
                 "consistency with Phase 1 was not checked: no Phase 1 document was given "
-                "(only checks 1-4 and 6 ran)",
+                "(only checks 1-4, 6 and 8 ran)",
                 None,
                 "consistency",
                 "warning",
             )
         )
     elif scores is not None and body is not None:
-        plans = analyse_phase1(phase1_doc, contract, plans_only=True).plans
-        consistency = _consistency(contract, scores, dissent_ids, plans, body)
+        if phase1_doc is None:
+            unread = f"the Phase 1 document is too large to read: {phase1_problem}"
+            plans: Mapping[str, Mapping[str, str] | None] = dict.fromkeys(contract.dimension_ids)
+        else:
+            unread = ""
+            plans = analyse_phase1(phase1_doc, contract, plans_only=True).plans
+        consistency = _consistency(contract, scores, dissent_ids, plans, body, unread)
 
     decision, decision_findings = _decision(out.unique("Editorial Decision"), contract, fired)
+    decision_findings += misplaced_key_lines(doc, out)
     advisories = [
         Finding(
             "P2-090",
@@ -101,7 +131,7 @@ def lint_phase2(
             "advisory",
             "warning",
         )
-        for hit in advisory.scan("\n".join(doc.lines))
+        for hit in advisory.scan(doc.source)
     ]
     return LintReport(
         phase=2,
@@ -118,7 +148,7 @@ def lint_phase2(
         scores=MappingProxyType(scores) if scores is not None else None,
         fired=MappingProxyType(fired) if fired is not None else None,
         decision=decision,
-        consistency_checked=phase1_doc is not None and scores is not None and body is not None,
+        consistency_checked=phase1_text is not None and scores is not None and body is not None,
     )
 
 
@@ -373,6 +403,7 @@ def _consistency(
     dissent: set[str],
     plans: Mapping[str, Mapping[str, str] | None],
     body: Section,
+    unread: str = "",
 ) -> list[Finding]:
     findings: list[Finding] = []
     body_words: set[str] | None = None
@@ -387,7 +418,8 @@ def _consistency(
                 Finding(
                     "P2-042",
                     f"{d.id} scores {score!r} but the reviewer's Phase 1 plan for {d.id} is "
-                    f"missing or fails the Phase 1 lint, so no {field} can be met",
+                    + (unread if unread else "missing or fails the Phase 1 lint")
+                    + f", so no {field} can be met",
                     body.line,
                     "consistency",
                 )
@@ -406,7 +438,15 @@ def _consistency(
             )
             continue
         if body_words is None:
-            body_words = words(plain_words_text(body.blocks))
+            prose = prose_word_text(body.blocks)
+            if prose is None:
+                too_much = (
+                    f"'## Review Body' holds more than {MAX_INLINE_MARKUP} '&' and '<' or "
+                    f"more than {MAX_BACKTICKS} '`' in its prose, so its words cannot be read "
+                    "within the work bound and no trigger can be met"
+                )
+                return [*findings, Finding("P2-045", too_much, body.line, "consistency")]
+            body_words = words(prose)
         if not tokens & body_words:
             findings.append(
                 Finding(

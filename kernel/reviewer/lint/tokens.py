@@ -16,6 +16,7 @@ Rule, exactly:
 
 from __future__ import annotations
 
+import re
 from typing import Final
 
 __all__ = ["STOP_WORDS", "trigger_tokens", "words"]
@@ -37,18 +38,27 @@ STOP_WORDS: Final = frozenset(
 )
 
 
+#: A word: a maximal run of characters for which ``str.isalnum()`` is true (``re``'s ``\w``
+#: is exactly ``isalnum()`` or ``_``).
+_WORD: Final = re.compile(r"[^\W_]+")
+#: UTF-8 bytes with every ASCII character that is not a letter or digit turned into a space
+#: (bytes of multi-byte characters are never ASCII, so they pass unchanged).
+_ASCII_SEPARATORS: Final = bytes(b if b >= 0x80 or chr(b).isalnum() else 0x20 for b in range(256))
+
+
 def words(text: str) -> set[str]:
-    """The case-folded words of ``text``."""
+    """The case-folded words of ``text``.
+
+    The ASCII separators go in one C-speed pass; only the distinct pieces left that still
+    hold a non-ASCII separator (an NBSP, a curly quote) are split by the word pattern.
+    """
     found: set[str] = set()
-    current: list[str] = []
-    for ch in text:
-        if ch.isalnum():
-            current.append(ch)
-        elif current:
-            found.add("".join(current).casefold())
-            current = []
-    if current:
-        found.add("".join(current).casefold())
+    for raw in set(text.encode("utf-8", "surrogatepass").translate(_ASCII_SEPARATORS).split()):
+        piece = raw.decode("utf-8", "surrogatepass")
+        if piece.isalnum():
+            found.add(piece.casefold())
+        else:
+            found.update(w.casefold() for w in _WORD.findall(piece))
     return found
 
 
