@@ -108,3 +108,23 @@ def _skip_ws(text: str, pos: int) -> int:
 
 def load_json_file(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> Any:
     return loads_strict(read_text(path, max_bytes=max_bytes), source=str(path), max_bytes=max_bytes)
+
+
+def loads_jsonl(text: str, *, source: str = "<input>") -> list[tuple[int, Any]]:
+    """Decode JSON Lines strictly: ``(line number, value)`` per non-blank line; a leading BOM
+    is dropped; every error names ``file:line:col``."""
+    check_size(text, source=source)
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    out = []
+    for number, raw in enumerate(text.split("\n"), start=1):
+        if raw.strip(" \t\r") == "":
+            continue
+        where = f"{source}:{number}"
+        try:
+            value = loads_strict(raw, source=where)
+        except InputError as exc:
+            # A single line always reports JSON line 1: make it file:line:col.
+            raise InputError(exc.message.replace(f"{where}:1:", f"{where}:", 1)) from None
+        out.append((number, value))
+    return out

@@ -10,7 +10,7 @@ import attrs
 import jsonschema
 
 from kernel.errors import KernelError
-from kernel.io import InputError, check_size, loads_strict
+from kernel.io import loads_jsonl
 
 __all__ = [
     "EVENTS",
@@ -160,18 +160,4 @@ class TrailLine:
 
 def parse_trail(text: str, *, source: str = "<trail>") -> tuple[TrailLine, ...]:
     """Decode a JSON Lines trail strictly; blank lines are skipped; errors name the line."""
-    check_size(text, source=source)
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    out = []
-    for number, raw in enumerate(text.split("\n"), start=1):
-        if raw.strip(" \t\r") == "":
-            continue
-        where = f"{source}:{number}"
-        try:
-            value = loads_strict(raw, source=where)
-        except InputError as exc:
-            # A single line always reports JSON line 1: make it file:line:col.
-            raise InputError(exc.message.replace(f"{where}:1:", f"{where}:", 1)) from None
-        out.append(TrailLine(number, value))
-    return tuple(out)
+    return tuple(TrailLine(number, value) for number, value in loads_jsonl(text, source=source))

@@ -155,3 +155,203 @@ def test_module_entry_point(tmp_path: Path) -> None:
     )
     assert done.returncode == 1
     assert json.loads(done.stdout)["findings"][0]["category"] == "dangerous_command"
+
+
+# --- route, delta, audit ----------------------------------------------------------------
+
+ROOT = paths.ROOT
+EXAMPLES = ROOT / "examples" / "panel"
+ROUTE_FINDINGS = [
+    {"id": "A", "originator": "CORR", "domain": "injection"},
+    {"id": "B", "originator": "QUAL", "domain": "error-handling"},
+    {"id": "C", "originator": "SEC", "domain": "logging"},
+]
+
+
+def test_route_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "f.json", json.dumps(ROUTE_FINDINGS))
+    assert run(main, ["route", path]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"{path}: ROUTE SEC primary=A adjacent=B rest=-",
+        f"{path}: ROUTE PERF primary=- adjacent=- rest=A,B,C",
+        f"{path}: ROUTE QUAL primary=- adjacent=- rest=A,C",
+        f"{path}: ROUTE CORR primary=- adjacent=- rest=B,C",
+        f"{path}: ROUTE ARCH primary=- adjacent=- rest=A,B,C",
+        f"{path}: ROUTE-BANDS primary 1 (8.3 %), adjacent 1 (8.3 %), rest 10 (83.3 %) of 12 pairs",
+        f"{path}: UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is routed to "
+        "the rest",
+    ]
+
+
+def test_route_json_and_object_form(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "f.json", json.dumps({"findings": ROUTE_FINDINGS}))
+    assert run(main, ["route", path, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ok"] is True
+    assert doc["profile"] == "code"
+    assert doc["queues"]["SEC"] == ["A", "B"]
+    assert doc["bands"] == {"primary": 1, "adjacent": 1, "rest": 10}
+    assert doc["unlisted_domains"] == ["logging"]
+
+
+def test_route_wrong_profile_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "f.json", json.dumps({"findings": ROUTE_FINDINGS}))
+    assert run(main, ["route", path, "--profile", "strategy"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[0] == (
+        f"{path}: PANEL-INPUT /findings/0/originator: 'CORR' is not a specialist of the "
+        "strategy profile (expected one of FEAS, ARCH, SEC, USER, SCOP, TEST)"
+    )
+    assert len(err) == 2  # CORR and QUAL; SEC is on both panels
+    assert run(main, ["route", path, "--profile", "strategy", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_route_usage_and_unreadable_exit_2(tmp_path: Path) -> None:
+    path = _write(tmp_path, "f.json", json.dumps(ROUTE_FINDINGS))
+    with pytest.raises(SystemExit) as exc:
+        main(["route", path, "--profile", "ops"])
+    assert exc.value.code == 2
+    assert run(main, ["route", _write(tmp_path, "bad.json", "[{]")]) == 2
+    assert run(main, ["route", str(tmp_path / "missing.json")]) == 2
+
+
+def test_route_schema_error_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = _write(tmp_path, "f.json", json.dumps([{"id": "A", "originator": "SEC"}]))
+    assert run(main, ["route", path]) == 1
+    assert capsys.readouterr().err == (f"{path}: PANEL-INPUT /0: 'domain' is a required property\n")
+
+
+def test_delta_text(capsys: pytest.CaptureFixture[str]) -> None:
+    changed, findings = str(EXAMPLES / "changed.txt"), str(EXAMPLES / "findings.json")
+    assert run(main, ["delta", changed, findings]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == f"{changed}: DELTA-TARGET src/api/handlers.py"
+    assert f"{findings}: DELTA-DROPPED F5 ./src/api/routes.py" in out
+    assert out[-1] == f"{findings}: DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review"
+
+
+def test_delta_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    changed = _write(tmp_path, "changed.txt", "a.py\r\n\n./b.py\n")
+    findings = _write(
+        tmp_path, "f.json", json.dumps([{"id": "F1", "path": "b.py"}, {"id": "F2", "path": "c"}])
+    )
+    assert run(main, ["delta", changed, findings, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["targets"] == ["a.py", "b.py"]
+    assert doc["kept"] == [{"id": "F2", "path": "c"}]
+    assert doc["dropped"] == [{"id": "F1", "path": "b.py"}]
+
+
+def test_delta_bad_paths_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    changed = _write(tmp_path, "changed.txt", "a.py\n../outside.py\n")
+    findings = _write(tmp_path, "f.json", json.dumps([{"id": "F1", "path": "/abs.py"}]))
+    assert run(main, ["delta", changed, findings]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{changed}:2: PANEL-INPUT path '../outside.py' escapes the repository with '..'"
+    ]
+    good = _write(tmp_path, "good.txt", "a.py\n")
+    assert run(main, ["delta", good, findings]) == 1
+    assert capsys.readouterr().err.splitlines() == [
+        f"{findings}: PANEL-INPUT /0/path: path '/abs.py' is absolute; give it relative to the "
+        "repository root"
+    ]
+
+
+def test_delta_reads_git_diff_output_on_stdin(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    findings = _write(
+        tmp_path,
+        "f.json",
+        json.dumps({"findings": [{"id": "F1", "path": "café.txt"}, {"id": "F2", "path": "x"}]}),
+    )
+    git_output = 'src/a.py\n"caf\\303\\251.txt"\n'  # git diff --name-only quotes non-ASCII
+    done = subprocess.run(
+        [sys.executable, "-m", "kernel.panel", "delta", "-", findings, "--format", "json"],
+        input=git_output,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        cwd=ROOT,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["changed"] == "<stdin>"
+    assert doc["targets"] == ["src/a.py", "café.txt"]
+    assert [f["id"] for f in doc["dropped"]] == ["F1"]
+
+
+def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "session.jsonl")
+    assert run(main, ["audit", path]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert f"{path}: FINDING F1 validated: created -> challenged -> defended -> validated" in out
+    assert out[-1] == (
+        f"{path}: AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; 140350 of 350000 tokens"
+    )
+
+
+def test_audit_json(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "session.jsonl")
+    assert run(main, ["audit", path, "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["ok"] is True
+    assert doc["findings"]["F2"] == {"state": "dismissed", "lifecycle": ["created", "dismissed"]}
+    assert doc["agreement"] == "Split Decision"
+    assert doc["tokens"]["total"] == 140350
+
+
+def test_audit_illegal_transition_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(EXAMPLES / "session_illegal.jsonl")
+    assert run(main, ["audit", path]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:7: PANEL-LIFECYCLE finding 'F1': illegal transition challenged -> dismissed "
+        "(after challenged comes defended)\n"
+    )
+    assert run(main, ["audit", path, "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["ok"] is False
+
+
+def test_audit_schema_error_exit_1_unreadable_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = (EXAMPLES / "session.jsonl").read_text(encoding="utf-8").splitlines()
+    bad = [*session[:3], session[3].replace('"SEC"}', '"SEC", "severity": "Critical"}')]
+    path = _write(tmp_path, "s.jsonl", "\n".join(bad) + "\n")
+    assert run(main, ["audit", path]) == 1
+    assert capsys.readouterr().err == (
+        f"{path}:4: PANEL-INPUT Additional properties are not allowed ('severity' was unexpected)\n"
+    )
+    assert run(main, ["audit", _write(tmp_path, "n.jsonl", session[0] + "\n{oops\n")]) == 2
+    assert "n.jsonl:2:" in capsys.readouterr().err
+    assert run(main, ["audit", str(tmp_path / "missing.jsonl")]) == 2
+
+
+def _stdin(monkeypatch: pytest.MonkeyPatch, data: bytes) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+
+
+def test_audit_reads_stdin(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _stdin(monkeypatch, (EXAMPLES / "session.jsonl").read_bytes())
+    assert run(main, ["audit", "-", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["file"] == "<stdin>"
+    _stdin(monkeypatch, b'{"event": "session"}\n')
+    assert run(main, ["audit", "-"]) == 1
+    assert capsys.readouterr().err.startswith("<stdin>:1: PANEL-INPUT ")
+
+
+@pytest.mark.parametrize("data", [b"a.py\n\xff\n", b"a" * ((1 << 20) + 1)])
+def test_unreadable_stdin_exit_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], data: bytes
+) -> None:
+    _stdin(monkeypatch, data)
+    assert run(main, ["delta", "-", str(EXAMPLES / "findings.json")]) == 2
+    assert "<stdin>:" in capsys.readouterr().err
