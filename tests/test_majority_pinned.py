@@ -23,7 +23,9 @@ def test_least_count_over_half(n: int) -> None:
     assert 2 * (m - 1) <= n
 
 
-@pytest.mark.parametrize(("n", "message"), [(0, "got 0"), (-1, "got -1"), (-(10**20), f"got {-(10**20)}")])
+@pytest.mark.parametrize(
+    ("n", "message"), [(0, "got 0"), (-1, "got -1"), (-(10**20), f"got {-(10**20)}")]
+)
 def test_below_one_is_refused(n: int, message: str) -> None:
     with pytest.raises(KernelError) as info:
         strict_majority(n)
@@ -31,7 +33,8 @@ def test_below_one_is_refused(n: int, message: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("n", "name"), [(True, "bool"), (False, "bool"), (3.0, "float"), ("3", "str"), (None, "NoneType")]
+    ("n", "name"),
+    [(True, "bool"), (False, "bool"), (3.0, "float"), ("3", "str"), (None, "NoneType")],
 )
 def test_non_int_is_refused(n: Any, name: str) -> None:
     with pytest.raises(KernelError) as info:

@@ -142,7 +142,9 @@ def test_the_fast_path_declines_what_it_does_not_recognise(matrix: Any) -> None:
 
 
 @given(contracts(max_dimensions=3, max_conditions=5, with_accept=True), st.data())
-def test_decide_counts_fires_exactly_at_the_threshold(raw: dict[str, Any], data: st.DataObject) -> None:
+def test_decide_counts_fires_exactly_at_the_threshold(
+    raw: dict[str, Any], data: st.DataObject
+) -> None:
     contract = load_contract(raw)
     n = contract.panel_size
     counts = [data.draw(st.integers(0, n)) for _ in contract.conditions]
@@ -156,14 +158,18 @@ def test_decide_counts_fires_exactly_at_the_threshold(raw: dict[str, Any], data:
     if winners:
         first = contract.conditions[winners[0]]
         assert (decision.action, decision.condition_id, decision.fallback) == (
-            first.action, first.condition_id, False
+            first.action,
+            first.condition_id,
+            False,
         )
         severest = max(c.severity for c, f in zip(contract.conditions, fired, strict=True) if f)
         assert first.severity == severest
     else:
         assert contract.fallback is not None
         assert (decision.action, decision.condition_id, decision.fallback) == (
-            contract.conditions[contract.fallback].action, None, True
+            contract.conditions[contract.fallback].action,
+            None,
+            True,
         )
         assert decision.action == "editorial_decision=accept"
 

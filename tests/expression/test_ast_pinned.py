@@ -59,7 +59,7 @@ def test_score_guard(form: Any, bad: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["D0", "D01", "D100", "D", "", "d1", "X1", "1", "D1a", "D-1", "D١", "D²", " D1", "DD1"]
+    "bad", ["D0", "D01", "D100", "D", "", "d1", "X1", "1", "D1a", "D-1", "D\u0661", "D²", " D1", "DD1"]
 )
 def test_dimension_guard(bad: str) -> None:
     with pytest.raises(ValueError) as info:
@@ -80,7 +80,9 @@ def test_expression_needs_a_non_empty_tuple(bad: Any) -> None:
     assert str(info.value) == "atoms must be a non-empty tuple of atoms"
 
 
-@pytest.mark.parametrize("bad", [1, "D1 scores 'pass'", None, Expression((AnyScores("high", "pass"),))])
+@pytest.mark.parametrize(
+    "bad", [1, "D1 scores 'pass'", None, Expression((AnyScores("high", "pass"),))]
+)
 def test_expression_holds_only_atoms(bad: Any) -> None:
     with pytest.raises(ValueError) as info:
         Expression((AnyScores("high", "pass"), bad))
@@ -147,7 +149,9 @@ def _run_mask(atom: Atom, scope: tuple[int, ...], columns: list[list[int]]) -> i
 
 
 @given(panels())
-def test_atom_test_and_mask_follow_r4(panel: tuple[list[tuple[str, str]], Atom, list[list[int]]]) -> None:
+def test_atom_test_and_mask_follow_r4(
+    panel: tuple[list[tuple[str, str]], Atom, list[list[int]]],
+) -> None:
     dims, atom, columns = panel
     (scope,) = compile_expression(Expression((atom,)), dims).scopes
     assert scope == atom.scope(dims)

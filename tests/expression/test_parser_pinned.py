@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -144,11 +146,21 @@ def test_length_limit_is_exact() -> None:
         # the form is filled in with the priority, score and dimension the text names
         ("any high dimension scores 'Warn'", 1, "any high-priority dimension scores 'warn'"),
         ("any mandatory-priority dimension scores", 1, "any mandatory dimension scores '<score>'"),
-        ("any dimension with priority=Normal scores 'pass'", 1,
-         "any dimension with priority=normal scores 'pass'"),
-        ("two or more dimensions with priority=high score 'block'", 1,
-         "two or more dimensions with priority=high score 'block' or worse"),
-        ("every normal dimensions scores 'pass'", 1, "every normal-priority dimension scores 'pass'"),
+        (
+            "any dimension with priority=Normal scores 'pass'",
+            1,
+            "any dimension with priority=normal scores 'pass'",
+        ),
+        (
+            "two or more dimensions with priority=high score 'block'",
+            1,
+            "two or more dimensions with priority=high score 'block' or worse",
+        ),
+        (
+            "every normal dimensions scores 'pass'",
+            1,
+            "every normal-priority dimension scores 'pass'",
+        ),
         ("d7 scores 'block'", 1, "<Dn> scores 'block'"),  # only D1…D99 fill <Dn>
         ("D7 scores 'x'", 1, "D7 scores '<score>'"),
         ("D100 scores 'pass'", 1, "<Dn> scores 'pass'"),
@@ -159,12 +171,21 @@ def test_length_limit_is_exact() -> None:
         # the segment around the column is the one suggested
         ("D1 scores 'pass' AND every high dimension scores 'x'", 1, "D1 scores 'pass'"),
         ("D1 scores 'pass' AND every high dimension scores 'x'", 17, "D1 scores 'pass'"),
-        ("D1 scores 'pass' AND every high dimension scores 'x'", 18,
-         "every high-priority dimension scores '<score>'"),
-        ("D1 scores 'pass' AND every high dimension scores 'x'", 22,
-         "every high-priority dimension scores '<score>'"),
-        ("D1 scores 'pass' AND every high dimension scores 'x'", 60,
-         "every high-priority dimension scores '<score>'"),
+        (
+            "D1 scores 'pass' AND every high dimension scores 'x'",
+            18,
+            "every high-priority dimension scores '<score>'",
+        ),
+        (
+            "D1 scores 'pass' AND every high dimension scores 'x'",
+            22,
+            "every high-priority dimension scores '<score>'",
+        ),
+        (
+            "D1 scores 'pass' AND every high dimension scores 'x'",
+            60,
+            "every high-priority dimension scores '<score>'",
+        ),
         ("D1 scores 'pass' and D2 scores 'warn' AND D3", 26, "D2 scores 'warn'"),
         ("D1 scores 'pass' and D2 scores 'warn' AND D3", 45, "D3 scores '<score>'"),
         ("D1 scores 'pass'\tAND\tD2 scores 'warn'", 20, "D2 scores 'warn'"),
@@ -181,9 +202,53 @@ def test_closest_form_defaults_to_the_first_segment() -> None:
 @given(cut_short(), st.integers(1, 200))
 def test_closest_form_is_always_a_recognised_shape(text: str, column: int) -> None:
     form = closest_form(text, column)
-    filled = (
-        form.replace("<priority>", "high")
-        .replace("<score>", "warn")
-        .replace("<Dn>", "D1")
-    )
+    filled = form.replace("<priority>", "high").replace("<score>", "warn").replace("<Dn>", "D1")
     assert str(parse_expression(filled))
+
+
+# --- the precomputed parser tables ---------------------------------------------------------
+
+
+def test_parser_cache_bytes_describe_the_current_grammar() -> None:
+    import pickle
+
+    import lark
+
+    from kernel.expression.parser import (
+        _cached_parser,
+        grammar_digest,
+        grammar_text,
+        parser_cache_bytes,
+    )
+
+    cache = pickle.loads(parser_cache_bytes())
+    assert set(cache) == {"grammar_sha256", "lark_version", "data", "memo"}
+    assert cache["grammar_sha256"] == grammar_digest(grammar_text())
+    assert cache["lark_version"] == lark.__version__
+    assert grammar_digest("x") == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
+    assert "_AND.2: /[ \\t]+AND[ \\t]+/" in grammar_text()
+    assert _cached_parser(grammar_text()) is not None
+
+
+def test_write_cache_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pickle
+
+    from kernel.expression import parser
+
+    assert parser._write_cache([]) == 2
+    assert parser._write_cache(["--write-cache", "x"]) == 2
+    assert capsys.readouterr().err == (
+        "usage: python -m kernel.expression.parser --write-cache\n" * 2
+    )
+    (tmp_path / "kernel" / "data").mkdir(parents=True)
+    (tmp_path / "grammar").mkdir()  # read when the package data is not installed
+    (tmp_path / "grammar" / "expression.lark").write_text(parser.grammar_text(), "utf-8")
+    monkeypatch.setattr(parser, "__file__", str(tmp_path / "kernel" / "expression" / "parser.py"))
+    assert parser._write_cache(["--write-cache"]) == 0
+    target = tmp_path / "kernel" / "data" / "expression.lalr.pickle"
+    assert capsys.readouterr().out == f"wrote {target}\n"
+    written = pickle.loads(target.read_bytes())
+    assert set(written) == {"grammar_sha256", "lark_version", "data", "memo"}
+    assert written["grammar_sha256"] == parser.grammar_digest(parser.grammar_text())
