@@ -59,7 +59,8 @@ def test_score_guard(form: Any, bad: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["D0", "D01", "D100", "D", "", "d1", "X1", "1", "D1a", "D-1", "D\u0661", "D²", " D1", "DD1"]
+    "bad",
+    ["D0", "D01", "D100", "D", "", "d1", "X1", "1", "D1a", "D-1", "D\u0661", "D²", " D1", "DD1"],
 )
 def test_dimension_guard(bad: str) -> None:
     with pytest.raises(ValueError) as info:
