@@ -3,6 +3,7 @@ contract's derived fields, and the quantifier / precedence rules (R1, R5, R6).""
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -305,7 +306,7 @@ def test_threshold_errors(quantifier: str, n: Any, message: str) -> None:
 def test_precedence_and_winner(severities: list[int], data: st.DataObject) -> None:
     order = precedence_order(severities)
     assert sorted(order) == list(range(len(severities)))
-    for a, b in zip(order, order[1:], strict=False):
+    for a, b in itertools.pairwise(order):
         assert (-severities[a], a) < (-severities[b], b)
     fired = data.draw(st.lists(st.booleans(), min_size=len(severities), max_size=len(severities)))
     won = winner(order, fired)
