@@ -86,7 +86,8 @@ def run_package(name: str, sample: int | None, children: int) -> tuple[int, int,
             shutil.copy2(ROOT / f, work / f)
         with (work / "pyproject.toml").open("a", encoding="utf-8") as fh:
             fh.write(_config(mutate, tests))
-        env = {**os.environ, "HYPOTHESIS_PROFILE": "ci"}
+        # The ci examples without shrinking: a killed mutant needs one failure, not the least.
+        env = {**os.environ, "HYPOTHESIS_PROFILE": "mutation"}
         args = ["mutmut", "run", "--max-children", str(children)]
         if sample is not None:
             # Generate the mutants once (no names match), then run a random sample of them.
