@@ -126,7 +126,7 @@ def _oracle(atom: Atom, dims: Sequence[tuple[str, str]], column: Sequence[int]) 
 def panels(draw: st.DrawFn) -> tuple[list[tuple[str, str]], Atom, list[list[int]]]:
     """Contract dimensions, an atom over them and a panel of reviewer columns."""
     ids = draw(st.lists(dimension_ids, min_size=1, max_size=6, unique=True))
-    dims = [(d, draw(priorities)) for d in ids]
+    dims: list[tuple[str, str]] = [(d, draw(priorities)) for d in ids]
     atom = draw(atoms(st.sampled_from(ids)))
     reviewers = draw(st.integers(1, 6))
     ranks = st.lists(st.integers(0, 2), min_size=len(dims), max_size=len(dims))
