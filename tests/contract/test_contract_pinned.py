@@ -187,6 +187,10 @@ def test_load_contract_messages(tmp_path: Path) -> None:
         "contract is structurally invalid: $.acceptance_dimensions[1].id: duplicate dimension "
         "id 'D1' (first at $.acceptance_dimensions[0].id)"
     )
+    assert info.value.errors == [
+        "$.acceptance_dimensions[1].id: duplicate dimension id 'D1' (first at "
+        "$.acceptance_dimensions[0].id)"
+    ]
     assert info.value.tag is None
 
 

@@ -197,3 +197,12 @@ def test_decision_to_dict_is_exact() -> None:
         "thresholds": dict(decision.thresholds),
     }
     assert all(type(body[k]) is dict for k in ("fired", "counts", "thresholds"))
+
+
+def test_rows_of_different_lengths_are_listed() -> None:
+    with pytest.raises(MatrixError) as info:
+        decide(load_contract("reviewer/full"), _full(D2=["pass"] * 4, D4=["pass"] * 6))
+    assert info.value.message == (
+        "matrix rows have different lengths (D1 has 5, D2 has 4, D3 has 5, D4 has 6, D5 has 5); "
+        "expected 5 each"
+    )

@@ -66,6 +66,12 @@ def _error(text: str) -> ExpressionUnrecognised:
             "unrecognised expression at column 45: expected 'worse', found 'b'; closest "
             "recognised form: two or more high-priority dimensions score 'warn' or worse",
         ),
+        (
+            "dimension mandatory dimension AND scores",  # a whole token out of place
+            "unrecognised expression at column 1: expected 'any', 'every', 'two', a dimension id "
+            "(D1…D99) or a space, found 'dimension'; closest recognised form: any mandatory "
+            "dimension scores '<score>'",
+        ),
     ],
 )
 def test_exact_error_messages(text: str, message: str) -> None:
