@@ -225,6 +225,10 @@ def test_typed_contract_fields() -> None:
     assert contract.dimension_ids == ("D1", "D2", "D3", "D4", "D5")
     assert contract.dimension("D4").priority == "high"
     assert contract.dimension("D4").position == 3
+    assert [(d.id, d.name, d.description, d.priority) for d in contract.dimensions] == [
+        (d["id"], d["name"], d["description"], d["priority"])
+        for d in full()["acceptance_dimensions"]
+    ]
     with pytest.raises(ContractError) as info:
         contract.dimension("D9")
     assert info.value.message == "reviewer/reviewer_full/v1 has no dimension 'D9'"
