@@ -209,9 +209,10 @@ def _unrecognised(text: str, exc: UnexpectedInput) -> ExpressionUnrecognised:
         expected = _describe(exc.allowed or set())
         found = repr(text[exc.pos_in_stream]) if exc.pos_in_stream is not None else "?"
     elif isinstance(exc, UnexpectedToken):
-        column = exc.column if isinstance(exc.column, int) and exc.column > 0 else len(text) + 1
+        at_end = exc.token.type == "$END"  # lark gives the end token the last token's column
+        column = exc.column if not at_end and isinstance(exc.column, int) else len(text) + 1
         expected = _describe(exc.accepts or exc.expected)
-        found = "the end" if exc.token.type == "$END" else repr(str(exc.token))
+        found = "the end" if at_end else repr(str(exc.token))
     elif isinstance(exc, UnexpectedEOF):
         column = len(text) + 1
         expected = _describe(set(exc.expected))
@@ -246,14 +247,12 @@ def closest_form(text: str, column: int = 1) -> str:
     """The recognised form nearest the part of ``text`` around ``column``, filled in where
     the text says which priority, score or dimension it meant (used for error messages)."""
     start = 0
-    segment = text
-    for part in _AND_SPLIT.split(text):
-        end = start + len(part)
-        if start <= column - 1 <= end:
-            segment = part
+    for separator in [*_AND_SPLIT.finditer(text), None]:
+        end = len(text) if separator is None else separator.start()
+        if column - 1 <= end or separator is None:  # a column inside " AND " goes right
             break
-        start = text.find(part, end) if part else end
-    segment = segment.strip()
+        start = separator.end()
+    segment = text[start:end].strip()
     shape = _DIM.sub("<Dn>", _PRIO.sub("<P>", _QUOTED.sub("'<S>'", segment)))
     shape = shape.replace("priority=<P>", "priority=<p>")
     first = shape.split(" ", 1)[0]

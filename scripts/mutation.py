@@ -1,0 +1,133 @@
+"""Mutation testing on demand (not in CI): ``python scripts/mutation.py [PACKAGE ...]``.
+
+For each package it copies the tracked tree to a temporary directory, points mutmut at that
+package with the tests that exercise it, runs every mutant, and prints the score:
+killed / (killed + survived + not covered + timeouts), with the equivalent mutants listed in
+``tests/mutation-equivalents.txt`` left out. ``--sample N`` runs N mutants chosen at random
+(fixed seed) instead of all of them.
+
+Requires the ``test`` and ``mutation`` extras (``pip install -e '.[test,mutation]'``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+#: package → (files to mutate, tests that exercise them)
+PACKAGES: dict[str, tuple[list[str], list[str]]] = {
+    "expression": (
+        ["kernel/expression/*"],
+        ["tests/expression", "tests/decision", "tests/contract"],
+    ),
+    "contract": (["kernel/contract/*"], ["tests/contract", "tests/decision"]),
+    "decision": (["kernel/decision/*"], ["tests/decision", "tests/contract"]),
+    "lint": (["kernel/reviewer/lint/*"], ["tests/reviewer"]),
+}
+EQUIVALENTS = ROOT / "tests" / "mutation-equivalents.txt"
+_STATUS = re.compile(r"^\s*(\S+): (.+)$")
+
+
+def equivalents() -> set[str]:
+    """Mutant names (glob patterns allowed) judged equivalent, one per line with a reason."""
+    names = set()
+    for line in EQUIVALENTS.read_text("utf-8").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if line:
+            names.add(line.split()[0])
+    return names
+
+
+def _config(mutate: list[str], tests: list[str]) -> str:
+    def toml_list(items: list[str]) -> str:
+        return "[" + ", ".join(f'"{i}"' for i in items) + "]"
+
+    return (
+        "\n[tool.mutmut]\n"
+        'source_paths = ["kernel/"]\n'
+        f"only_mutate = {toml_list(mutate)}\n"
+        'also_copy = ["grammar/", "examples/", "benchmarks/"]\n'
+        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
+        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
+    )
+
+
+def _results(work: Path) -> dict[str, str]:
+    out = subprocess.run(
+        ["mutmut", "results", "--all", "true"], cwd=work, capture_output=True, text=True
+    ).stdout
+    found = {}
+    for line in out.splitlines():
+        m = _STATUS.match(line)
+        if m:
+            found[m.group(1)] = m.group(2)
+    return found
+
+
+def run_package(name: str, sample: int | None, children: int) -> tuple[int, int, list[str]]:
+    mutate, tests = PACKAGES[name]
+    files = subprocess.run(
+        ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
+    with tempfile.TemporaryDirectory(prefix=f"mutation-{name}-") as tmp:
+        work = Path(tmp)
+        for f in files:
+            (work / f).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / f, work / f)
+        with (work / "pyproject.toml").open("a", encoding="utf-8") as fh:
+            fh.write(_config(mutate, tests))
+        # The ci examples without shrinking: a killed mutant needs one failure, not the least.
+        env = {**os.environ, "HYPOTHESIS_PROFILE": "mutation"}
+        args = ["mutmut", "run", "--max-children", str(children)]
+        if sample is not None:
+            # Generate the mutants once (no names match), then run a random sample of them.
+            subprocess.run([*args, "none-matches-this"], cwd=work, env=env, capture_output=True)
+            names = sorted(_results(work))
+            args += random.Random(0).sample(names, min(sample, len(names)))
+        subprocess.run(args, cwd=work, env=env, stdout=subprocess.DEVNULL, check=False)
+        results = _results(work)
+    skip = equivalents()
+    counted = {
+        n: s
+        for n, s in results.items()
+        if s != "not checked" and not any(fnmatch.fnmatch(n, p) for p in skip)
+    }
+    killed = sum(1 for s in counted.values() if s == "killed")
+    survivors = sorted(n for n, s in counted.items() if s != "killed")
+    return killed, len(counted), survivors
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("packages", nargs="*", help=f"any of {', '.join(PACKAGES)} (default all)")
+    parser.add_argument("--sample", type=int, default=None, help="run N random mutants")
+    parser.add_argument("--children", type=int, default=max(1, (os.cpu_count() or 2) - 1))
+    parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    args = parser.parse_args()
+    unknown = set(args.packages) - set(PACKAGES)
+    if unknown:
+        parser.error(f"unknown package(s): {', '.join(sorted(unknown))}")
+    worst = 1.0
+    for name in args.packages or list(PACKAGES):
+        killed, total, survivors = run_package(name, args.sample, args.children)
+        score = killed / total if total else 1.0
+        worst = min(worst, score)
+        print(f"{name}: {killed}/{total} killed, score {score:.2f}")
+        if args.survivors:
+            for s in survivors:
+                print(f"  survived: {s}")
+    return 0 if worst >= 0.9 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
