@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from kernel.contract.model import Contract, load_contract
-from kernel.decision.engine import engine_for
+from kernel.decision.engine import engine_for, lookup_of
 from kernel.decision.value import Decision, decide_counts, signature
 from kernel.errors import MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
@@ -30,8 +30,18 @@ def decide(contract: Contract | Mapping[str, Any], matrix: Mapping[str, Sequence
     dimension has the same number of scores but fewer than ``panel_size``, and
     :class:`ContractError` for a bad contract or when nothing fires and there is no fallback.
     """
+    # A contract decided on before has its generated lookup registered under its id.
+    return lookup_of(id(contract), _no_lookup)(matrix) or _decide(contract, matrix)
+
+
+def _no_lookup(matrix: object) -> None:
+    return None
+
+
+def _decide(contract: Contract | Mapping[str, Any], matrix: object) -> Decision:
     if type(contract) is not Contract:
-        contract = load_contract(contract)
+        # A contract loaded for one decision is not worth generating code for.
+        return _decide_slowly(load_contract(contract), matrix)
     lookup = engine_for(contract).lookup
     if lookup is not None:
         found = lookup(matrix)
