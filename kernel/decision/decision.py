@@ -1,9 +1,9 @@
 """``decide(contract, matrix)``: the synthesizer's three mechanical steps (seed §5.5, R3-R9).
 
-Speed comes from work done once per contract (:mod:`kernel.decision.engine`, on the first
-decision): a generated function turns a well-formed matrix into the decision with integer bit
-operations. Any input it does not recognise falls through to :func:`_diagnose`, which names
-the offending entry.
+Speed comes from work done once per contract (:mod:`kernel.decision.engine`, on its second
+decision, so that a one-off decision does not pay for it): a generated function turns a
+well-formed matrix into the decision with integer bit operations. Any input it does not
+recognise falls through to :func:`_diagnose`, which names the offending entry.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from kernel.contract.model import Contract, load_contract
-from kernel.decision.engine import engine_for, lookup_of
+from kernel.decision.engine import engine_for, lookup_of, seen_before
 from kernel.decision.value import Decision, decide_counts, signature
 from kernel.errors import MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
@@ -42,6 +42,8 @@ def _decide(contract: Contract | Mapping[str, Any], matrix: object) -> Decision:
     if type(contract) is not Contract:
         # A contract loaded for one decision is not worth generating code for.
         return _decide_slowly(load_contract(contract), matrix)
+    if not seen_before(contract):  # code is generated on the second decision
+        return _decide_slowly(contract, matrix)
     lookup = engine_for(contract).lookup
     if lookup is not None:
         found = lookup(matrix)

@@ -1,7 +1,8 @@
 """The compiled fast path of :func:`kernel.decide`: one generated function per contract.
 
 Like ``attrs`` generating ``__init__``, the kernel writes a small Python function for each
-contract when it is first decided on, and registers its source with :mod:`linecache` so that
+contract when it is decided on a second time (a one-off decision takes the slow path, which
+costs less than writing the code), and registers its source with :mod:`linecache` so that
 tracebacks and debuggers show it. One table look-up turns a matrix row (one dimension, all
 reviewers) into the reviewer bitmasks the contract's predicates read — bit *j* is reviewer
 *j*, one mask per :class:`~kernel.expression.ast.Lane` (``pass``, ``warn``, ``block``, ``warn or
@@ -24,8 +25,7 @@ keyed by the identity of the contract object and dropped with it, not on the con
 
 from __future__ import annotations
 
-import hashlib
-import itertools
+import functools
 import linecache
 import weakref
 from collections.abc import Callable, Sequence
@@ -36,7 +36,7 @@ import attrs
 from kernel.contract.model import Contract
 from kernel.decision.value import Decision, decide_counts
 from kernel.errors import ContractError
-from kernel.expression.ast import SCORE_RANK, SCORES, Lane, MaskWriter
+from kernel.expression.ast import MaskWriter
 
 __all__ = [
     "DECISIONS_MAX",
@@ -46,6 +46,7 @@ __all__ = [
     "engine_for",
     "lookup_of",
     "lookup_source",
+    "seen_before",
 ]
 
 #: The row tables have 3**panel_size entries; larger panels use the slow path.
@@ -72,11 +73,23 @@ _ENGINES: dict[int, Engine] = {}
 #: id(contract) → its generated lookup, for contracts that have one: :func:`decide`'s
 #: dispatch is one ``dict.get`` on the identity of the contract it is given.
 _LOOKUPS: dict[int, Lookup] = {}
+#: Contracts decided on once: a one-off decision does not pay for generating code.
+_SEEN: set[int] = set()
 
 #: ``lookup_of(id(contract), default)``: the contract's generated lookup once its engine is
 #: built, else ``default``. An id found here belongs to a live contract (entries are dropped
 #: when their contract is), so a hit also says the object is that :class:`Contract`.
 lookup_of: Final[Callable[[int, Lookup], Lookup]] = _LOOKUPS.get
+
+
+def seen_before(contract: Contract) -> bool:
+    """Whether ``contract`` was given to this function before (it is, from now on)."""
+    key = id(contract)
+    if key in _SEEN:
+        return True
+    _SEEN.add(key)
+    weakref.finalize(contract, _forget, key)
+    return False
 
 
 def engine_for(contract: Contract) -> Engine:
@@ -87,11 +100,12 @@ def engine_for(contract: Contract) -> Engine:
         engine = _ENGINES[key] = _build(contract)
         if engine.lookup is not None:
             _LOOKUPS[key] = engine.lookup
-        weakref.finalize(contract, _forget, key)
+        seen_before(contract)  # registers the clean-up, once per contract
     return engine
 
 
 def _forget(key: int) -> None:
+    _SEEN.discard(key)
     _ENGINES.pop(key, None)
     _LOOKUPS.pop(key, None)
 
@@ -120,32 +134,29 @@ def _is_constant(expression: str) -> bool:
     return expression.isascii() and expression.isdigit()
 
 
-def _lanes_of(ranks: Sequence[int]) -> tuple[int, int, int, int]:
-    lanes = [0, 0, 0, 0]
-    for j, r in enumerate(ranks):
-        lanes[r] |= 1 << j
-        if r >= SCORE_RANK["warn"]:
-            lanes[Lane.WORSE] |= 1 << j
-    return lanes[0], lanes[1], lanes[2], lanes[3]
-
-
-def _row_tables(n: int, wanted: set[tuple[int, ...]]) -> dict[tuple[int, ...], dict[Any, Any]]:
-    """Per tuple of lanes, the table from a row (``n`` scores) to those lanes' masks: one
-    mask when one lane is wanted, a tuple of them when several, ``None`` when none."""
-    rows = [
-        (tuple(SCORES[r] for r in ranks), _lanes_of(ranks))
-        for ranks in itertools.product(range(3), repeat=n)
-    ]
-    tables: dict[tuple[int, ...], dict[Any, Any]] = {}
-    for lanes in wanted:
-        if not lanes:
-            tables[lanes] = dict.fromkeys(key for key, _ in rows)
-        elif len(lanes) == 1:
-            (lane,) = lanes
-            tables[lanes] = {key: masks[lane] for key, masks in rows}
-        else:
-            tables[lanes] = {key: tuple(masks[i] for i in lanes) for key, masks in rows}
-    return tables
+@functools.lru_cache(maxsize=64)
+def _row_table(n: int, lanes: tuple[int, ...]) -> dict[tuple[str, ...], Any]:
+    """The table from a row (``n`` scores) to the masks of ``lanes``: one mask when one lane is
+    wanted, a tuple of them when several, ``None`` when none. Shared by every contract with
+    panel size ``n`` (the tables are never modified)."""
+    rows: list[tuple[tuple[str, ...], tuple[int, int, int, int]]] = [((), (0, 0, 0, 0))]
+    for j in range(n):
+        bit = 1 << j
+        rows = [
+            step
+            for key, (p, w, b, worse) in rows
+            for step in (
+                ((*key, "pass"), (p | bit, w, b, worse)),
+                ((*key, "warn"), (p, w | bit, b, worse | bit)),
+                ((*key, "block"), (p, w, b | bit, worse | bit)),
+            )
+        ]
+    if not lanes:
+        return dict.fromkeys(key for key, _ in rows)
+    if len(lanes) == 1:
+        (lane,) = lanes
+        return {key: masks[lane] for key, masks in rows}
+    return {key: tuple(masks[i] for i in lanes) for key, masks in rows}
 
 
 def _table_name(lanes: tuple[int, ...]) -> str:
@@ -247,15 +258,15 @@ def _build(contract: Contract) -> Engine:
     if n > MAX_PANEL:
         return Engine(None, "")
     source, lanes = _generate(contract)
-    digest = hashlib.sha256(source.encode()).hexdigest()[:12]
-    filename = f"<kernel lookup {contract.contract_id} {digest}>"
+    # Named by the source's hash: equal sources share one linecache entry.
+    filename = f"<kernel lookup {contract.contract_id} {hash(source) & (1 << 48) - 1:012x}>"
     namespace: dict[str, Any] = {}
     # The source holds only validated ids and integers.
     exec(compile(source, filename, "exec"), namespace)
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    tables = _row_tables(n, set(lanes))
     counts = [mask.bit_count() for mask in range(1 << n)]
     weights = [tuple(c * (n + 1) ** i for c in counts) for i in range(len(contract.conditions))]
     store, fill = _decisions(contract)
-    lookup: Lookup = namespace["make"](*(tables[t] for t in lanes), *weights, store, fill)
+    tables = [_row_table(n, t) for t in lanes]
+    lookup: Lookup = namespace["make"](*tables, *weights, store, fill)
     return Engine(lookup, source)

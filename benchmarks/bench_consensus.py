@@ -1,7 +1,5 @@
-"""Time ``parse_response`` and ``change_ratio`` on typical and adversarial inputs.
-
-Run: ``python benchmarks/consensus_parse.py`` from the repository root. Prints seconds per call.
-"""
+"""``parse_response`` and ``change_ratio`` on typical and adversarial inputs (best of a few
+calls each)."""
 
 from __future__ import annotations
 
@@ -9,7 +7,7 @@ import random
 import time
 from collections.abc import Callable
 
-from kernel.consensus import change_ratio, parse_response
+from benchmarks.timing import Row, row
 
 GOOD = '{"approve": false, "critical": false, "objections": ["x"], "edits": ["y"]}'
 
@@ -32,17 +30,21 @@ def clock(call: Callable[[], object], repeat: int = 3) -> float:
     return best
 
 
-def main() -> None:
+def run(quick: bool) -> list[Row]:
+    from kernel.consensus import change_ratio, parse_response
+
+    repeat = 1 if quick else 3
+    rows = []
     for name, text in CASES.items():
-        seconds = clock(lambda text=text: parse_response(text, "critique"), repeat=1)  # type: ignore[misc]
-        print(f"parse_response  {name:<40} {seconds:8.3f} s")
+        seconds = clock(lambda text=text: parse_response(text, "critique"), repeat)  # type: ignore[misc]
+        rows.append(
+            row("consensus", f"parse_response: {name}", "kernel", seconds * 1e9, kernel=True)
+        )
     rng = random.Random(7)
     for size in (1_000, 10_000, 100_000):
         old = " ".join(str(rng.randrange(500)) for _ in range(size))
         new = " ".join(str(rng.randrange(500)) for _ in range(size))
-        seconds = clock(lambda old=old, new=new: change_ratio(old, new), repeat=1)  # type: ignore[misc]
-        print(f"change_ratio    {size:>7} x {size:<7} tokens{'':<22} {seconds:8.3f} s")
-
-
-if __name__ == "__main__":
-    main()
+        seconds = clock(lambda old=old, new=new: change_ratio(old, new), repeat)  # type: ignore[misc]
+        case = f"change_ratio: {size} x {size} tokens"
+        rows.append(row("consensus", case, "kernel", seconds * 1e9, kernel=True))
+    return rows
