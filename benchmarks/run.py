@@ -71,13 +71,22 @@ def run_section(section: str, quick: bool) -> list[Row]:
 
 # --- targets -----------------------------------------------------------------------------------
 
-#: (section, case prefix, row impl prefix, bound on the row's ratio, wording). A row's ratio is
-#: kernel/peer for peers, and command/``python -c pass`` for cold starts.
-TARGETS: tuple[tuple[str, str, str, float, str], ...] = (
+CONTRACT_CLIS = tuple(f"python -m kernel.{c} " for c in ("check", "decide", "lint", "analyze"))
+COMPANION_CLIS = tuple(f"python -m kernel.{c} " for c in ("arena", "consensus", "panel"))
+#: (section, case prefix, row impl prefix(es), bound on the row's ratio, wording). A row's ratio
+#: is kernel/peer for peers, and command/``python -c pass`` for cold starts.
+TARGETS: tuple[tuple[str, str, str | tuple[str, ...], float, str], ...] = (
     ("decide", "", "hand-written", 1.0, "decide ≤ 1.0x the hand-written function"),
     ("decide", "", "CEL-Rust (", 0.01, "decide ≥ 100x faster than CEL-Rust"),
     ("lint", "", "markdown-it-py block-only", 2.0, "lint ≤ 2x markdown-it-py's block-only parse"),
-    ("cli", "", "python -m kernel.", 8.0, "every CLI cold start ≤ 8x python -c pass"),
+    (
+        "cli",
+        "",
+        CONTRACT_CLIS,
+        8.0,
+        "check, decide, lint, analyze cold start on a shipped template ≤ 8x python -c pass",
+    ),
+    ("cli", "", COMPANION_CLIS, 8.0, "arena, consensus, panel cold start ≤ 8x python -c pass"),
 )
 
 

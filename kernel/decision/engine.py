@@ -53,7 +53,7 @@ __all__ = [
 MAX_PANEL: Final = 9
 #: With at most this many count vectors the decisions sit in a list indexed by the vector;
 #: with more, in a dict that keeps at most this many of them.
-DECISIONS_MAX: Final = 20_000
+DECISIONS_MAX: Final = 1 << 17
 #: Operands per generated ``|``/``&``/``+`` chain: longer chains continue in the next statement,
 #: so the source stays flat (no deep expression nesting) whatever the contract size.
 CHAIN: Final = 16

@@ -354,10 +354,11 @@ class _Rule:
 
 def _word_rule(name: str, category: str, patterns: Sequence[tuple[str, str]]) -> _Rule:
     heads = sorted({head for head, _ in patterns}, key=lambda w: (-len(w), w))
+    # Only a head at the start of a word can begin a match (see _starts_word).
     return _Rule(
         name,
         category,
-        re.compile("|".join(heads)),
+        re.compile(r"(?<![^\W_])(?:" + "|".join(heads) + ")"),
         functools.cache(lambda: _compile_words(patterns)),
         _starts_word,
     )
