@@ -354,11 +354,10 @@ class _Rule:
 
 def _word_rule(name: str, category: str, patterns: Sequence[tuple[str, str]]) -> _Rule:
     heads = sorted({head for head, _ in patterns}, key=lambda w: (-len(w), w))
-    # Only a head at the start of a word can begin a match (see _starts_word).
     return _Rule(
         name,
         category,
-        re.compile(r"(?<![^\W_])(?:" + "|".join(heads) + ")"),
+        re.compile("|".join(heads)),
         functools.cache(lambda: _compile_words(patterns)),
         _starts_word,
     )
@@ -435,12 +434,19 @@ def _download_pipe(text: str, match: re.Match[str], downloads: list[int]) -> int
     return start if text.count("|", start, match.start()) <= 2 else None
 
 
+def _gate(gate: re.Pattern[str], text: str) -> bool:
+    """Whether a head word occurs at the start of a word: only there can a phrase rule's match
+    begin (:func:`_starts_word`), so a head inside a word ("act" in "contract") does not
+    make the phrase regex compile."""
+    return next(_matches(gate, text, _starts_word), None) is not None
+
+
 def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
     for rule in _RULES:
         name, category, starts = rule.name, rule.category, rule.starts
-        if category not in wanted or (rule.gate is not None and not rule.gate.search(sk_text)):
+        if category not in wanted or (rule.gate is not None and not _gate(rule.gate, sk_text)):
             continue
         regex = rule.pattern()
         if name == "download-pipe":
