@@ -19,9 +19,9 @@ __all__ = [
 
 TEMPLATE_NAMES: Final = ("reviewer/full", "reviewer/methodology_focus")
 
-#: SHA-256 of each shipped template file. The test suite checks these digests and that the
-#: templates pass Schema 13, so loading a byte-identical template may skip the schema check
-#: (jsonschema is slow to import); any other bytes are validated as usual.
+#: SHA-256 of each shipped template file, checked by the test suite: a template changes only
+#: on purpose (then regenerate ``kernel/data/precompiled.json``, which lets a shipped
+#: template skip the schema check; see :mod:`kernel.contract.precompiled`).
 TEMPLATE_SHA256: Final = {
     "reviewer/full": "b96fe40f17a436d8ab8530f68ba076a5ba4e2d94c73d6fcc3c1097c0a4d2c4e4",
     "reviewer/methodology_focus": (
