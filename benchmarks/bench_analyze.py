@@ -1,82 +1,81 @@
-"""Decision-space analysis: reviewer/full and generated 10-dimension, panel-7, 5-condition
-contracts (3**70 matrices each).
+"""analyze on reviewer/full and on larger generated contracts.
 
-    python benchmarks/bench_analyze.py [--quick]
-
-Targets (issue 4): reviewer/full under 0.5 s; the 10-dimension contracts under 5 s.
-Each row is the median wall time of a whole ``analyze`` (or ``probabilities``) call on an
-already loaded contract.
+Two kinds of rows. Against the brute force it replaces: there is no peer that answers the
+same question, so the comparison row is ``decide`` on every possible matrix, *estimated*
+(never run) at the median time of one ``decide`` call on the same contract. Against its
+targets: reviewer/full under 0.5 s, the 10-dimension, panel-7, 5-condition contracts
+(3**70 matrices each) under 5 s; each such row is the median wall time of a whole ``analyze``
+(or ``probabilities``) call on an already loaded contract.
 """
 
 from __future__ import annotations
 
-import argparse
+import random
 import statistics
-import sys
 import time
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-try:
-    import kernel  # noqa: F401
-except ImportError:  # run from a source tree
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from benchmarks.contracts import MIXES, grown, ten_dimensions
+from benchmarks.timing import Row, compare, row, set_ratios
 
-from kernel.analysis import analyze, parse_prior, probabilities
-from kernel.contract.model import Contract, load_contract
-from kernel.contract.templates import shipped_template
-
-#: (expression, action) of the five generated conditions, most severe first.
-CONDITIONS = (
-    ("any mandatory dimension scores 'block'", "reject"),
-    ("two or more mandatory dimensions score 'warn' or worse", "major_revision"),
-    ("any high-priority dimension scores 'block' AND D8 scores 'warn'", "major_revision"),
-    ("two or more normal-priority dimensions score 'warn' or worse", "minor_revision"),
-    ("every mandatory dimension scores 'pass'", "accept"),
-)
-#: The same shape with every dimension named by id: no two dimensions are interchangeable, so
-#: all 3**10 reviewer columns are enumerated (the worst case for 10 dimensions).
-NAMED_CONDITIONS = (
-    ("D1 scores 'block' AND D2 scores 'block'", "reject"),
-    ("D2 scores 'warn' AND D3 scores 'warn'", "major_revision"),
-    ("D4 scores 'block' AND D5 scores 'warn'", "major_revision"),
-    ("D6 scores 'warn' AND D7 scores 'warn' AND D8 scores 'block'", "minor_revision"),
-    ("D9 scores 'pass' AND D10 scores 'pass'", "accept"),
-)
-#: Quantifier mixes; "all" everywhere is the largest state space ((7 + 1) ** 5 count vectors).
-MIXES = {
-    "mixed": ("any", "majority", "any", "majority", "all"),
-    "all": ("all",) * 5,
-    "majority": ("majority",) * 5,
-}
+SECTION = "analyze"
+BRUTE = "brute force: decide x every matrix (estimate)"
 
 
-def ten_dimension_contract(quantifiers: Sequence[str], named: bool = False) -> Any:
-    """10 dimensions (4 mandatory, 3 high, 3 normal), panel 7, 5 conditions."""
-    data = dict(shipped_template("reviewer/full"))
-    priorities = ["mandatory"] * 4 + ["high"] * 3 + ["normal"] * 3
-    data["acceptance_dimensions"] = [
-        {"id": f"D{i + 1}", "name": f"dimension_{i + 1}", "description": "d", "priority": p}
-        for i, p in enumerate(priorities)
+def _matrices(contract: Any, count: int) -> list[dict[str, list[str]]]:
+    rng = random.Random(7)
+    scores = ("pass", "warn", "block")
+    return [
+        {d.id: rng.choices(scores, k=contract.panel_size) for d in contract.dimensions}
+        for _ in range(count)
     ]
-    data["panel_size"] = 7
-    data["failure_conditions"] = [
-        {
-            "condition_id": f"F{i + 1}",
-            "severity": 90 - 10 * i,
-            "expression": expression,
-            "cross_reviewer_quantifier": q,
-            "action": f"editorial_decision={action}",
-        }
-        for i, ((expression, action), q) in enumerate(
-            zip(NAMED_CONDITIONS if named else CONDITIONS, quantifiers, strict=True)
+
+
+def _against_brute_force(quick: bool) -> list[Row]:
+    import kernel
+    from kernel.analysis import analyze
+
+    cases: list[tuple[str, Any]] = [("reviewer/full", "reviewer/full")]
+    cases.append(("generated: 7 dims, 5 reviewers, 7 conditions", grown(7, 5, 3)))
+    if not quick:
+        cases.append(("generated: 8 dims, 7 reviewers, 8 conditions", grown(8, 7, 4)))
+    rows: list[Row] = []
+    for label, source in cases:
+        contract = kernel.load_contract(source)
+        space = 3 ** (len(contract.dimensions) * contract.panel_size)
+        ms = _matrices(contract, 50)
+
+        def one(c: Any) -> object:
+            return analyze(c)
+
+        def decide(m: Any, contract: Any = contract) -> object:
+            return kernel.decide(contract, m)
+
+        medians = compare(
+            [("analyze", one, [contract]), ("decide", decide, ms)],
+            batches=1 if quick else 3,
+            target_ns=0,
         )
-    ]
-    return data
+        result: Any = analyze(contract)
+        outcomes = ", ".join(f"{o.key}={o.matrices:.3g}" for o in result.outcomes)
+        case = f"{label} (3^{len(contract.dimensions) * contract.panel_size} matrices)"
+        case_rows = [
+            row(SECTION, case, "analyze", medians["analyze"], note=outcomes, kernel=True),
+            row(
+                SECTION,
+                case,
+                BRUTE,
+                medians["decide"] * space,
+                note=f"{space:.3g} x {medians['decide']:.0f} ns",
+            ),
+        ]
+        set_ratios(case_rows, medians["analyze"])
+        rows += case_rows
+    return rows
 
 
-def _median(fn: Callable[[], object], repeat: int) -> float:
+def _median_s(fn: Callable[[], object], repeat: int) -> float:
     times = []
     for _ in range(repeat):
         start = time.perf_counter()
@@ -85,71 +84,36 @@ def _median(fn: Callable[[], object], repeat: int) -> float:
     return statistics.median(times)
 
 
-def run(quick: bool) -> list[dict[str, Any]]:
+def _against_targets(quick: bool) -> list[Row]:
+    from kernel.analysis import analyze, parse_prior, probabilities
+    from kernel.contract.model import load_contract
+
     repeat = 3 if quick else 9
-    cases: list[tuple[str, Contract, float, bool]] = [
+    cases = [
         ("analyze reviewer/full (5 dims, panel 5)", load_contract("reviewer/full"), 0.5, False)
     ]
     for name, mix in MIXES.items():
-        cases.append(
-            (
-                f"analyze 10 dims, panel 7, 5 conditions ({name})",
-                load_contract(ten_dimension_contract(mix)),
-                5.0,
-                False,
-            )
-        )
+        contract = load_contract(ten_dimensions(mix))
+        cases.append((f"analyze 10 dims, panel 7, 5 conditions ({name})", contract, 5.0, False))
+    named = load_contract(ten_dimensions(MIXES["all"], named=True))
     cases.append(
-        (
-            "analyze 10 dims, panel 7, 5 conditions (all, every dimension named)",
-            load_contract(ten_dimension_contract(MIXES["all"], named=True)),
-            5.0,
-            False,
-        )
+        ("analyze 10 dims, panel 7, 5 conditions (all, every dimension named)", named, 5.0, False)
     )
-    cases.append(
-        (
-            "probabilities 10 dims, panel 7, 5 conditions (mixed)",
-            load_contract(ten_dimension_contract(MIXES["mixed"])),
-            5.0,
-            True,
-        )
-    )
+    mixed = load_contract(ten_dimensions(MIXES["mixed"]))
+    cases.append(("probabilities 10 dims, panel 7, 5 conditions (mixed)", mixed, 5.0, True))
     prior = parse_prior("pass=0.7,warn=0.2,block=0.1")
     rows = []
     for name, contract, target, weighted in cases:
         if weighted:
-            seconds = _median(lambda c=contract: probabilities(c, prior), repeat)  # type: ignore[misc]
+            seconds = _median_s(lambda c=contract: probabilities(c, prior), repeat)  # type: ignore[misc]
         else:
-            seconds = _median(lambda c=contract: analyze(c), repeat)  # type: ignore[misc]
+            seconds = _median_s(lambda c=contract: analyze(c), repeat)  # type: ignore[misc]
         a = analyze(contract)
-        rows.append(
-            {
-                "name": name,
-                "median_s": seconds,
-                "target_s": target,
-                "met": seconds < target,
-                "space": f"3^{a.dimensions * a.panel_size}",
-                "monotone": a.monotone,
-            }
-        )
+        met = "met" if seconds < target else "NOT met"
+        note = f"target < {target:g} s: {met}; space 3^{a.dimensions * a.panel_size}"
+        rows.append(row(SECTION, name, "kernel", seconds * 1e9, note=note, kernel=True))
     return rows
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true")
-    args = parser.parse_args(argv)
-    rows = run(args.quick)
-    width = max(len(r["name"]) for r in rows)
-    for r in rows:
-        mark = "ok" if r["met"] else "MISSED"
-        print(
-            f"{r['name']:<{width}}  {r['median_s'] * 1000:8.1f} ms  "
-            f"(target < {r['target_s']:g} s: {mark})"
-        )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def run(quick: bool) -> list[Row]:
+    return _against_brute_force(quick) + _against_targets(quick)

@@ -24,14 +24,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-try:
-    import kernel  # noqa: F401
-except ImportError:  # run from a source tree
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from bench_analyze import MIXES, ten_dimension_contract
-
+from benchmarks.contracts import MIXES
+from benchmarks.contracts import ten_dimensions as ten_dimension_contract
 from kernel.analysis import AnalysisTooLarge, analyze, analyze_diff
 from kernel.contract.model import load_contract
 from kernel.contract.templates import shipped_template

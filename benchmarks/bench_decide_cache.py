@@ -20,20 +20,11 @@ import marshal
 import random
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
-try:
-    import kernel
-except ImportError:  # pragma: no cover - run from a source tree without an install
-    sys.path.insert(1, str(HERE.parent))
-    import kernel
-
-import timing  # noqa: E402
-from timing import Row, compare, human  # noqa: E402
+import kernel
+from benchmarks import timing
+from benchmarks.timing import Row, compare, human
 
 SECTION = "decide_cache"
 SEED = 20260501

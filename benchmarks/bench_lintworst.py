@@ -12,14 +12,9 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-import documents
-
+from benchmarks import documents
 from kernel.contract.model import load_contract
 from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
 from kernel.text.markdown import MAX_STRUCTURE_UNITS

@@ -1,8 +1,7 @@
 """Band shares of challenge routing on 200 generated findings over the code profile.
 
-Usage: ``python benchmarks/bench_panel_routing.py [--json]``. Deterministic (seeded).
-``run(quick)`` returns one row per generator (with the time to route the set) for the main
-runner.
+Deterministic (seeded). One row per generator: the time to route the set, with the band
+shares in the note (``python -m benchmarks.run --only panel_routing``).
 
 Generators (originator uniform over the five code specialists in each):
 
@@ -18,17 +17,12 @@ work through their primary and adjacent bands first (the seed claims 40-60 %).
 
 from __future__ import annotations
 
-import argparse
-import json
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
+from benchmarks.timing import Row, row
 from kernel.panel import PROFILES, route
 
 SEED = 20260302
@@ -60,41 +54,22 @@ def shares(generator: str) -> dict[str, Any]:
     }
 
 
-def run(quick: bool = False) -> list[dict[str, Any]]:
+def run(quick: bool) -> list[Row]:
     rows = []
     for generator in ("uniform", "own-domain"):
         data = findings(generator)
         times = []
         for _ in range(5 if quick else 20):
-            start = time.perf_counter()
+            start = time.perf_counter_ns()
             route(data, "code")
-            times.append(time.perf_counter() - start)
+            times.append(time.perf_counter_ns() - start)
         s = shares(generator)
+        bands = ", ".join(
+            f"{band} {s['bands'][band]} ({pct} %)" for band, pct in s["shares"].items()
+        )
+        case = f"route {N_FINDINGS} findings, code profile ({generator} domains)"
+        note = f"{bands} of {s['pairs']} pairs (seed {SEED})"
         rows.append(
-            {
-                "case": f"route {N_FINDINGS} findings, code profile ({generator} domains)",
-                "median_s": statistics.median(times),
-                **{f"{band}_pct": pct for band, pct in s["shares"].items()},
-            }
+            row("panel_routing", case, "kernel", statistics.median(times), note=note, kernel=True)
         )
     return rows
-
-
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--json", action="store_true", help="print JSON")
-    args = parser.parse_args()
-    results = [shares(g) for g in ("uniform", "own-domain")]
-    if args.json:
-        print(json.dumps(results, indent=2))
-        return
-    print(f"seed {SEED}, {N_FINDINGS} findings, code profile")
-    for r in results:
-        bands = ", ".join(
-            f"{band} {r['bands'][band]} ({r['shares'][band]} %)" for band in r["bands"]
-        )
-        print(f"{r['generator']:>10}: {bands} of {r['pairs']} pairs")
-
-
-if __name__ == "__main__":
-    main()

@@ -1,24 +1,16 @@
-"""Time ``scan_injection`` (and the delimiter escaper) on 1 MB adversarial inputs.
+"""``scan_injection`` (and the delimiter escaper) on 1 MB adversarial inputs.
 
-Usage: ``python benchmarks/bench_scan.py [--quick] [--json]``. ``run(quick)`` returns the
-rows (``name``, ``median_s``, ``max_s``, ``chars``, ``findings``) for the main runner.
+One row per input: the median over a few runs, with the maximum, the ratio to the same input
+at half the size (linear time: about 2), the size and the number of findings in the note.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import statistics
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from kernel.text.delimit import escape
-from kernel.text.injection import scan_injection
+from benchmarks.timing import Row, row
 
 SIZE = 1 << 20  # characters (ASCII cases are 1 MiB of UTF-8)
 
@@ -78,63 +70,32 @@ def _time(fn: Callable[[], object], repeat: int) -> tuple[list[float], object]:
     return times, result
 
 
-def run(quick: bool = False) -> list[dict[str, Any]]:
-    """One row per adversarial input: median and max seconds over several runs."""
+def _row(name: str, times: list[float], ratio: float | None, text: str, findings: int) -> Row:
+    half = "" if ratio is None else f"ratio_to_half={ratio:.3g}, "
+    note = (
+        f"max_s={max(times) * 1e3:.2f} ms, {half}chars={len(text)}, "
+        f"bytes={len(text.encode('utf-8'))}, findings={findings}"
+    )
+    return row("scan", name, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
+
+
+def run(quick: bool) -> list[Row]:
+    """One row per adversarial input."""
+    from kernel.text.delimit import escape
+    from kernel.text.injection import scan_injection
+
     repeat = 3 if quick else 7
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
     for name, make in CASES.items():
         text = make(SIZE)
         times, findings = _time(lambda t=text: scan_injection(t), repeat)  # type: ignore[misc]
         half = make(SIZE // 2)
         half_times, _ = _time(lambda t=half: scan_injection(t), repeat)  # type: ignore[misc]
         assert isinstance(findings, tuple)
-        rows.append(
-            {
-                "name": f"scan_injection: {name}",
-                "median_s": statistics.median(times),
-                "max_s": max(times),
-                # linear time: doubling the input about doubles the time
-                "ratio_to_half": statistics.median(times) / statistics.median(half_times),
-                "chars": len(text),
-                "bytes": len(text.encode("utf-8")),
-                "findings": len(findings),
-            }
-        )
+        ratio = statistics.median(times) / statistics.median(half_times)
+        rows.append(_row(f"scan_injection: {name}", times, ratio, text, len(findings)))
     for name in ("openers", "delimiter prefixes"):
         text = CASES[name](SIZE)
         times, _ = _time(lambda t=text: escape(t, "phase1_output"), repeat)  # type: ignore[misc]
-        rows.append(
-            {
-                "name": f"delimit.escape: {name}",
-                "median_s": statistics.median(times),
-                "max_s": max(times),
-                "ratio_to_half": None,
-                "chars": len(text),
-                "bytes": len(text.encode("utf-8")),
-                "findings": 0,
-            }
-        )
+        rows.append(_row(f"delimit.escape: {name}", times, None, text, 0))
     return rows
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="fewer repetitions")
-    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
-    args = parser.parse_args(argv)
-    rows = run(args.quick)
-    if args.json:
-        print(json.dumps(rows, indent=2))
-        return 0
-    print(f"{'input (about 1 MB)':<48} {'median s':>9} {'max s':>7} {'1MB/half':>9} {'found':>6}")
-    for row in rows:
-        ratio = "" if row["ratio_to_half"] is None else f"{row['ratio_to_half']:.2f}"
-        print(
-            f"{row['name']:<48} {row['median_s']:>9.3f} {row['max_s']:>7.3f} {ratio:>9} "
-            f"{row['findings']:>6}"
-        )
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -9,11 +9,8 @@ reports anything at all.
 from __future__ import annotations
 
 import json
-import sys
 from collections import defaultdict
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from kernel.text.injection import INSTRUCTION_OVERRIDE, scan_injection
 

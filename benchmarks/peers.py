@@ -1,4 +1,5 @@
-"""reviewer/full's four conditions written for each peer the kernel is measured against.
+"""reviewer/full's four conditions written for each peer the kernel is measured against, and
+a hand-written function for the generated 10-dimension, panel-7 contract.
 
 Every implementation takes a matrix (dimension id → the five reviewers' scores) and returns a
 :data:`Result`: ``(action, deciding condition id or None on the R5 fallback, counts)`` where
@@ -92,6 +93,43 @@ def hand_written(matrix: Matrix) -> Result:
     return ACCEPT, None, None
 
 
+# --- the floor for the 10-dimension, panel-7 contract (contracts.ten_dimensions()) --------
+
+TEN_DIMENSIONS = tuple(f"D{i}" for i in range(1, 11))
+TEN_PANEL = 7
+REJECT = "editorial_decision=reject"
+MINOR = "editorial_decision=minor_revision"
+
+
+def hand_written_ten(matrix: Matrix) -> Result:
+    """What one would write by hand for ``contracts.ten_dimensions()`` (D1-D4 mandatory,
+    D5-D7 high, D8-D10 normal; F1 any, F2 majority, F3 any, F4 majority, F5 all), stopping
+    at the first condition that fires."""
+    d1, d2, d3, d4 = matrix["D1"], matrix["D2"], matrix["D3"], matrix["D4"]
+    if "block" in d1 or "block" in d2 or "block" in d3 or "block" in d4:
+        return REJECT, "F1", None
+    worse = 0
+    for a, b, c, d in zip(d1, d2, d3, d4, strict=True):
+        if (a != "pass") + (b != "pass") + (c != "pass") + (d != "pass") >= 2:
+            worse += 1
+    if worse >= 4:
+        return MAJOR, "F2", None
+    d8 = matrix["D8"]
+    for a, b, c, w in zip(matrix["D5"], matrix["D6"], matrix["D7"], d8, strict=True):
+        if w == "warn" and (a == "block" or b == "block" or c == "block"):
+            return MAJOR, "F3", None
+    worse = 0
+    for a, b, c in zip(d8, matrix["D9"], matrix["D10"], strict=True):
+        if (a != "pass") + (b != "pass") + (c != "pass") >= 2:
+            worse += 1
+    if worse >= 4:
+        return MINOR, "F4", None
+    # No mandatory 'block' is left (F1), so every mandatory 'pass' means no 'warn' either.
+    if "warn" not in d1 and "warn" not in d2 and "warn" not in d3 and "warn" not in d4:
+        return ACCEPT, "F5", None
+    return ACCEPT, None, None
+
+
 # --- the naive interpreter ----------------------------------------------------------------
 
 _RANK = {"pass": 0, "warn": 1, "block": 2}
@@ -100,6 +138,7 @@ _ATOM = re.compile(
     r"'(?P<s>pass|warn|block)'"
     r"|two\s+or\s+more\s+(?P<p2>mandatory|high|normal)(?:-priority)?\s+dimensions\s+score\s+"
     r"'(?P<s2>pass|warn|block)'\s+or\s+worse"
+    r"|(?P<d>D\d+)\s+scores\s+'(?P<s3>pass|warn|block)'"
 )
 
 
@@ -112,7 +151,9 @@ def _naive_holds(expression: str, dims: Sequence[Mapping[str, Any]], column: Col
         m = _ATOM.fullmatch(atom)
         if m is None:
             raise ValueError(f"unrecognised expression {atom!r}")
-        if m["q"] is not None:
+        if m["d"] is not None:
+            ok = column[m["d"]] == m["s3"]
+        elif m["q"] is not None:
             scores = [column[d["id"]] for d in dims if d["priority"] == m["p"]]
             hit = [s == m["s"] for s in scores]
             ok = any(hit) if m["q"] == "any" else all(hit)

@@ -1,12 +1,11 @@
-"""Benchmarks of the kernel against its peers, side by side in one process.
+"""Run the benchmarks: every ``benchmarks/bench_<section>.py``, side by side in one process.
 
-    python benchmarks/run.py [--quick] [--json] [--only decide,lint,analyze,cli,scan]
+    python -m benchmarks.run [--quick] [--json] [--clock wall|cpu] [--only decide,cli] [--write]
 
-Sections: ``decide`` (vs hand-written Python, a naive interpreter, CEL-Rust, cel-python,
-rule-engine, JsonLogic), ``lint`` (vs markdown-it-py's bare parse), ``analyze``, ``cli``
-(cold start and import time). Any ``benchmarks/bench_<section>.py`` with ``run(quick) ->
-list[dict]`` is folded into section ``<section>``. A section whose kernel module is missing
-is reported as not available; a missing peer package as not installed.
+Each section module exposes ``run(quick: bool) -> list[Row]``; this runner finds them by that
+name (see :mod:`benchmarks`). ``--write`` also records the run in ``benchmarks/results.json``
+and rewrites the results table of ``benchmarks/results.md`` and ``docs/benchmarks.md``, each
+figure beside the one recorded before this work (``benchmarks/baseline.json``).
 
 Exit status: 1 when a peer disagrees with the kernel or a section fails, else 0. Missed
 speed targets are reported, never an error (timings depend on the machine).
@@ -18,131 +17,76 @@ import argparse
 import contextlib
 import importlib
 import json
+import pkgutil
 import sys
 import time
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-if str(HERE) not in sys.path:
-    sys.path.insert(0, str(HERE))
-try:
-    import kernel  # noqa: F401  (installed, or else the source tree next to benchmarks/)
-except ImportError:
-    sys.path.insert(1, str(HERE.parent))
+import benchmarks
+from benchmarks import timing
+from benchmarks.timing import DISAGREES, ERROR, NOT_AVAILABLE, OK, Row, human, machine, row
 
-import timing  # noqa: E402
-from timing import (  # noqa: E402
-    DISAGREES,
-    ERROR,
-    NOT_AVAILABLE,
-    OK,
-    Row,
-    human,
-    machine,
-    row,
-)
-
-#: Built-in sections: name → module in benchmarks/ with ``run(quick) -> list[Row]``.
-SECTIONS: dict[str, str] = {
-    "decide": "sec_decide",
-    "lint": "sec_lint",
-    "analyze": "sec_analyze",
-    "cli": "sec_cli",
-}
-#: A bench module the runner cannot fold in (no ``run``); listed under the table.
-SKIPPED = "skipped"
-#: Sections that only other modules (bench_<name>.py) provide.
-EXTRA_SECTIONS = ("scan",)
-
-
-def _external(section: str) -> str | None:
-    name = f"bench_{section}"
-    return name if (HERE / f"{name}.py").is_file() else None
+PREFIX = "bench_"
+#: Sections listed first, in this order; any other is listed after them, alphabetically.
+FIRST = ("decide", "lint", "analyze", "cli")
+ROOT = Path(__file__).resolve().parents[1]
+RESULTS_JSON = ROOT / "benchmarks" / "results.json"
+BASELINE_JSON = ROOT / "benchmarks" / "baseline.json"
+#: Files whose results block ``--write`` rewrites.
+PAGES = (ROOT / "benchmarks" / "results.md", ROOT / "docs" / "benchmarks.md")
+BEGIN, END = "<!-- begin results -->", "<!-- end results -->"
+ROW_KEYS = frozenset(timing.row("s", "c", "i"))
 
 
 def sections() -> list[str]:
-    found = list(SECTIONS)
-    for path in sorted(HERE.glob("bench_*.py")):
-        name = path.stem.removeprefix("bench_")
-        if name not in found:
-            found.append(name)
-    return found + [s for s in EXTRA_SECTIONS if s not in found]
-
-
-def _normalise(section: str, source: str, raw: object) -> Row:
-    """A row from another bench module in this runner's shape (unknown keys go to note)."""
-    if not isinstance(raw, dict):
-        return row(section, source, "?", status=ERROR, note=f"not a dict: {raw!r}")
-    r = dict(raw)
-    ns: float | None = None
-    for key, scale in (("median_ns", 1.0), ("median_us", 1e3), ("median_ms", 1e6)):
-        if isinstance(r.get(key), int | float):
-            ns = float(r.pop(key)) * scale
-            break
-    else:
-        for key in ("median_s", "median", "seconds"):
-            if isinstance(r.get(key), int | float):
-                ns = float(r.pop(key)) * 1e9
-                break
-    case = str(r.pop("case", r.pop("name", source)))
-    impl = str(r.pop("impl", r.pop("implementation", "kernel")))
-    out = row(section, case, impl, ns, status=str(r.pop("status", OK)), kernel=impl == "kernel")
-    ratio = r.pop("ratio", None)
-    out["ratio"] = ratio if isinstance(ratio, int | float) else None
-    note = r.pop("note", "")
-    rest = ", ".join(f"{k}={_value(k, v)}" for k, v in r.items() if k != "section")
-    out["note"] = "; ".join(str(x) for x in (note, rest) if x)
-    return out
-
-
-def _value(key: str, value: object) -> str:
-    if isinstance(value, float):
-        return human(value * 1e9) if key.endswith("_s") else f"{value:.3g}"
-    return str(value)
-
-
-def _call(section: str, label: str, run: Callable[[bool], Any], quick: bool) -> list[Row]:
-    try:
-        result = run(quick)
-    except Exception as e:
-        traceback.print_exc(file=sys.stderr)
-        return [row(section, label, "kernel", status=ERROR, note=f"{type(e).__name__}: {e}")]
-    if not isinstance(result, list):
-        return [row(section, label, "kernel", status=ERROR, note="run() did not return a list")]
-    return [r if label.startswith("sec_") else _normalise(section, label, r) for r in result]
+    """Every ``bench_<section>`` module of the package, :data:`FIRST` first."""
+    found = [
+        m.name.removeprefix(PREFIX)
+        for m in pkgutil.iter_modules(benchmarks.__path__)
+        if m.name.startswith(PREFIX)
+    ]
+    return [s for s in FIRST if s in found] + sorted(s for s in found if s not in FIRST)
 
 
 def run_section(section: str, quick: bool) -> list[Row]:
-    modules = [m for m in (SECTIONS.get(section), _external(section)) if m is not None]
-    if not modules:
-        return [row(section, "-", f"bench_{section}.py", status=NOT_AVAILABLE, note="no module")]
-    rows: list[Row] = []
-    for name in modules:
-        try:
-            module = importlib.import_module(name)
-        except ImportError as e:
-            rows.append(row(section, name, "kernel", status=NOT_AVAILABLE, note=str(e)))
-            continue
-        run = getattr(module, "run", None)
-        if not callable(run):
-            note = f"benchmarks/{name}.py has no run(quick); run it on its own"
-            rows.append(row(section, name, name, status=SKIPPED, note=note))
-            continue
-        rows.extend(_call(section, name, run, quick))
-    return rows
+    name = f"benchmarks.{PREFIX}{section}"
+    try:
+        module = importlib.import_module(name)
+    except ImportError as e:
+        return [row(section, "-", name, status=NOT_AVAILABLE, note=str(e))]
+    try:
+        result = module.run(quick)
+    except Exception as e:
+        traceback.print_exc(file=sys.stderr)
+        return [row(section, "-", name, status=ERROR, note=f"{type(e).__name__}: {e}")]
+    if not isinstance(result, list) or not all(
+        isinstance(r, dict) and set(r) == ROW_KEYS and r["section"] == section for r in result
+    ):
+        return [row(section, "-", name, status=ERROR, note="run() did not return rows")]
+    return result
 
 
-# --- output ----------------------------------------------------------------------------------
+# --- targets -----------------------------------------------------------------------------------
 
-#: (section, case prefix, peer impl prefix, bound on kernel/peer, wording)
-TARGETS: tuple[tuple[str, str, str, float, str], ...] = (
-    ("decide", "", "hand-written", 1.5, "decide ≤ 1.5x the hand-written function"),
+CONTRACT_CLIS = tuple(f"python -m kernel.{c} " for c in ("check", "decide", "lint", "analyze"))
+COMPANION_CLIS = tuple(f"python -m kernel.{c} " for c in ("arena", "consensus", "panel"))
+#: (section, case prefix, row impl prefix(es), bound on the row's ratio, wording). A row's ratio
+#: is kernel/peer for peers, and command/``python -c pass`` for cold starts.
+TARGETS: tuple[tuple[str, str, str | tuple[str, ...], float, str], ...] = (
+    ("decide", "", "hand-written", 1.0, "decide ≤ 1.0x the hand-written function"),
     ("decide", "", "CEL-Rust (", 0.01, "decide ≥ 100x faster than CEL-Rust"),
-    ("lint", "", "markdown-it-py parse", 2.0, "lint ≤ 2x markdown-it-py's bare parse"),
     ("lint", "", "markdown-it-py block-only", 2.0, "lint ≤ 2x markdown-it-py's block-only parse"),
+    (
+        "cli",
+        "",
+        CONTRACT_CLIS,
+        8.0,
+        "check, decide, lint, analyze cold start on a shipped template ≤ 8x python -c pass",
+    ),
+    ("cli", "", COMPANION_CLIS, 8.0, "arena, consensus, panel cold start ≤ 8x python -c pass"),
 )
 
 
@@ -158,13 +102,16 @@ def targets(rows: Sequence[Row]) -> list[dict[str, Any]]:
             and r["ratio"] is not None
         ]
         if hits:
-            worst = max(r["ratio"] for r in hits)
-            out.append({"target": text, "worst_ratio": worst, "met": worst <= bound})
-    for r in rows:
-        if r["section"] == "cli" and r["case"].startswith("lint CLI") and r["median_ns"]:
-            ms = r["median_ns"] / 1e6
-            out.append({"target": "lint CLI cold start ≤ 250 ms", "value_ms": ms, "met": ms <= 250})
+            worst = max(hits, key=lambda r: r["ratio"])
+            where = f"{worst['case']} / {worst['impl']}"
+            out.append(
+                {"target": text, "worst_ratio": worst["ratio"], "met": worst["ratio"] <= bound}
+                | {"worst": where}
+            )
     return out
+
+
+# --- tables ------------------------------------------------------------------------------------
 
 
 def _ratio(r: Row) -> tuple[str, str]:
@@ -180,11 +127,14 @@ def _ratio(r: Row) -> tuple[str, str]:
     return f"{x:.3g}", f"{inverse:.3g}x" if inverse >= 10 else f"{inverse:.2f}x"
 
 
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def table(rows: Sequence[Row]) -> str:
     lines: list[str] = []
     current = None
-    skipped = [r for r in rows if r["status"] == SKIPPED]
-    for r in (r for r in rows if r["status"] != SKIPPED):
+    for r in rows:
         if r["section"] != current:
             current = r["section"]
             lines += ["", f"## {current}", ""]
@@ -192,13 +142,44 @@ def table(rows: Sequence[Row]) -> str:
             lines.append("|---|---|--:|--:|--:|---|")
         median = human(r["median_ns"]) if r["status"] == OK else r["status"]
         impl = f"**{r['impl']}**" if r["kernel"] else r["impl"]
-        note = str(r["note"]).replace("|", "\\|").replace("\n", " ")
         ratio, inverse = _ratio(r)
         if r["kernel"]:  # a kernel row's ratio is to its section's baseline
             inverse = "-"
-        lines.append(f"| {r['case']} | {impl} | {median} | {ratio} | {inverse} | {note} |")
-    if skipped:
-        lines += ["", *(f"Skipped: {r['note']}." for r in skipped)]
+        lines.append(
+            f"| {_cell(r['case'])} | {_cell(impl)} | {median} | {ratio} | {inverse} "
+            f"| {_cell(r['note'])} |"
+        )
+    return "\n".join(lines)
+
+
+def comparison(rows: Sequence[Row], before: Sequence[dict[str, Any]]) -> str:
+    """Per section, each row's median and ratio beside the recorded ones (``-`` when the row is
+    new or its case was not measured before)."""
+    old = {(b["section"], b["case"], b["impl"]): b for b in before}
+    lines: list[str] = []
+    current = None
+    for r in rows:
+        if r["section"] != current:
+            current = r["section"]
+            lines += ["", f"### {current}", ""]
+            lines.append(
+                "| case | implementation | before | now | now/before "
+                "| kernel/peer before | kernel/peer now | note |"
+            )
+            lines.append("|---|---|--:|--:|--:|--:|--:|---|")
+        b = old.get((r["section"], r["case"], r["impl"]), {})
+        now = human(r["median_ns"]) if r["status"] == OK else r["status"]
+        then = b.get("median", "-")
+        change = (
+            f"{r['median_ns'] / b['median_ns']:.2f}"
+            if r["status"] == OK and r["median_ns"] and b.get("median_ns")
+            else "-"
+        )
+        impl = f"**{r['impl']}**" if r["kernel"] else r["impl"]
+        lines.append(
+            f"| {_cell(r['case'])} | {_cell(impl)} | {then} | {now} | {change} "
+            f"| {b.get('ratio') or '-'} | {_ratio(r)[0]} | {_cell(r['note'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -213,18 +194,67 @@ def describe(m: dict[str, Any]) -> str:
     return text + (f"  \nNot installed: {missing}" if missing else "")
 
 
+def results_block(doc: dict[str, Any], baseline: dict[str, Any]) -> str:
+    """The generated part of the results pages: targets, machines, the comparison table."""
+    reached = "\n".join(
+        f"- {t['target']}: worst {t['worst_ratio']:.3g} ({t['worst']}) → "
+        f"{'met' if t['met'] else 'NOT met'}"
+        for t in doc["targets"]
+    )
+    return "\n".join(
+        [
+            BEGIN,
+            "",
+            f"Produced by `python -m benchmarks.run --write` ({doc['mode']} run, "
+            f"{doc['seconds']:.0f} s).",
+            "",
+            "**Now:**  ",
+            describe(doc["machine"]),
+            "",
+            "**Before** (the table recorded before this work):  ",
+            baseline["machine"],
+            "",
+            "Targets, now:",
+            "",
+            reached,
+            comparison(doc["rows"], baseline["rows"]),
+            "",
+            END,
+        ]
+    )
+
+
+def write_pages(doc: dict[str, Any]) -> None:
+    RESULTS_JSON.write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    baseline = json.loads(BASELINE_JSON.read_text("utf-8"))
+    block = results_block(doc, baseline)
+    for page in PAGES:
+        text = page.read_text("utf-8")
+        head, begin, rest = text.partition(BEGIN)
+        _, end, tail = rest.partition(END)
+        if not (begin and end):
+            raise SystemExit(f"{page}: no {BEGIN} … {END} block to rewrite")
+        page.write_text(head + block + tail, "utf-8")
+        print(f"wrote {page}", file=sys.stderr)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="benchmarks/run.py", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks.run", description=(__doc__ or "").split("\n")[0]
+    )
     parser.add_argument("--quick", action="store_true", help="few repetitions, for CI")
     parser.add_argument("--json", action="store_true", help="print one JSON document")
     parser.add_argument(
         "--clock",
         choices=sorted(timing.CLOCKS),
         default="wall",
-        help="in-process timings: wall (perf_counter) or this thread's cpu time",
+        help="wall (perf_counter) or CPU time (this thread's; a child's for cold starts)",
     )
     parser.add_argument(
         "--only", default="", help="comma-separated sections: " + ",".join(sections())
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="record the run and rewrite the results pages"
     )
     args = parser.parse_args(argv)
     wanted = [s for s in args.only.split(",") if s] or sections()
@@ -236,44 +266,49 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     m = machine()
     m["clock"] = args.clock
-    if not args.json:
+    quiet = args.json or args.write
+    if not quiet:
         print(describe(m), flush=True)
     rows: list[Row] = []
     took: dict[str, float] = {}
     for section in wanted:
-        # Keep stray prints of section modules out of the JSON document.
         begun = time.perf_counter()
-        with contextlib.redirect_stdout(sys.stderr if args.json else sys.stdout):
+        # Keep stray prints of section modules out of the JSON document.
+        with contextlib.redirect_stdout(sys.stderr if quiet else sys.stdout):
             got = run_section(section, args.quick)
         took[section] = round(time.perf_counter() - begun, 2)
         rows.extend(got)
-        if not args.json:
+        if not quiet:
             print(table(got), flush=True)
             print(f"\n({section}: {took[section]:.1f} s)", flush=True)
+        else:
+            print(f"{section}: {took[section]:.1f} s", file=sys.stderr, flush=True)
     reached = targets(rows)
     failed = [r for r in rows if r["status"] in (DISAGREES, ERROR)]
     elapsed = time.perf_counter() - started
+    doc = {
+        "machine": m,
+        "mode": "quick" if args.quick else "full",
+        "rows": rows,
+        "targets": reached,
+        "failed": len(failed),
+        "seconds": round(elapsed, 2),
+        "section_seconds": took,
+    }
+    if args.write:
+        write_pages(doc)
     if args.json:
-        doc = {
-            "machine": m,
-            "mode": "quick" if args.quick else "full",
-            "rows": rows,
-            "targets": reached,
-            "failed": len(failed),
-            "seconds": round(elapsed, 2),
-            "section_seconds": took,
-        }
         print(json.dumps(doc, indent=2, ensure_ascii=False))
-    else:
+    elif not args.write:
         print("\n## targets\n")
         for t in reached:
-            value = t.get("worst_ratio", t.get("value_ms"))
-            print(f"- {t['target']}: {value:.4g} → {'met' if t['met'] else 'NOT met'}")
-        print(f"\n{'quick' if args.quick else 'full'} run, {elapsed:.1f} s")
-        for r in failed:
             print(
-                f"FAILED: {r['section']} / {r['impl']}: {r['status']}: {r['note']}", file=sys.stderr
+                f"- {t['target']}: worst {t['worst_ratio']:.4g} ({t['worst']}) → "
+                f"{'met' if t['met'] else 'NOT met'}"
             )
+        print(f"\n{'quick' if args.quick else 'full'} run, {elapsed:.1f} s")
+    for r in failed:
+        print(f"FAILED: {r['section']} / {r['impl']}: {r['status']}: {r['note']}", file=sys.stderr)
     return 1 if failed else 0
 
 

@@ -143,7 +143,7 @@ def machine() -> dict[str, Any]:
     try:
         import kernel
 
-        kernel_version = str(kernel.__version__)
+        kernel_version = f"{kernel.__version__} ({os.path.dirname(kernel.__file__)})"
     except ImportError:
         kernel_version = "not importable"
     return {

@@ -10,9 +10,10 @@ from typing import Any
 import attrs
 
 from kernel.contract.quantifiers import Quantifier, fallback_index, precedence_order, threshold
-from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_is_pristine
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.contract.validator import (
     Compiled,
+    canonical_json,
     check_structural_invariants,
     compiled_expressions,
     validate,
@@ -124,8 +125,7 @@ def load_contract(source: object, *, max_bytes: int = MAX_INPUT_BYTES) -> Contra
         return source
     data = _read_source(source, max_bytes)
     where = f"{source}: " if isinstance(source, str | os.PathLike) else ""
-    pristine = isinstance(source, str) and source in TEMPLATE_NAMES and template_is_pristine(source)
-    errors = [] if pristine else validate(data)
+    errors = validate(data)
     if errors:
         raise ContractError(
             f"{where}contract does not match Schema 13 ({len(errors)} error(s)): {errors[0]}",
@@ -188,5 +188,5 @@ def _build(data: Mapping[str, Any], predicates: list[Predicate]) -> Contract:
         scoring_plan_required=tuple(procedure["scoring_plan_schema"]["required"]),
         precedence=precedence_order([c.severity for c in conditions]),
         fallback=fallback_index([c.action for c in conditions]),
-        json=json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":")),
+        json=canonical_json(data),
     )

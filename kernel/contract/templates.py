@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import copy
 import functools
-import hashlib
-from importlib import resources
 from typing import Any, Final
 
 from kernel.errors import ContractError
-from kernel.io import loads_strict
+from kernel.io import loads_strict, package_data
 
 __all__ = [
     "TEMPLATE_NAMES",
@@ -21,9 +19,9 @@ __all__ = [
 
 TEMPLATE_NAMES: Final = ("reviewer/full", "reviewer/methodology_focus")
 
-#: SHA-256 of each shipped template file. The test suite checks these digests and that the
-#: templates pass Schema 13, so loading a byte-identical template may skip the schema check
-#: (jsonschema is slow to import); any other bytes are validated as usual.
+#: SHA-256 of each shipped template file, checked by the test suite: a template changes only
+#: on purpose (then regenerate ``kernel/data/precompiled.json``, which lets a shipped
+#: template skip the schema check; see :mod:`kernel.contract.precompiled`).
 TEMPLATE_SHA256: Final = {
     "reviewer/full": "b96fe40f17a436d8ab8530f68ba076a5ba4e2d94c73d6fcc3c1097c0a4d2c4e4",
     "reviewer/methodology_focus": (
@@ -34,7 +32,7 @@ TEMPLATE_SHA256: Final = {
 
 @functools.cache
 def _read_text(relative: str) -> str:
-    return resources.files("kernel").joinpath("data", relative).read_text("utf-8")
+    return package_data("kernel", f"data/{relative}").decode("utf-8")
 
 
 @functools.cache
@@ -44,6 +42,8 @@ def _read_data(relative: str) -> Any:
 
 def template_is_pristine(name: str) -> bool:
     """Whether the installed template file is byte for byte the one the tests validated."""
+    import hashlib  # not needed on the start-up path
+
     digest = hashlib.sha256(_read_text(f"templates/{name}.json").encode("utf-8")).hexdigest()
     return TEMPLATE_SHA256.get(name) == digest
 

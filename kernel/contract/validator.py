@@ -6,6 +6,7 @@ and :func:`warn_suspicious` (SC-1 … SC-11, SC-13, SC-14; one rule each in
 from __future__ import annotations
 
 import functools
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -17,12 +18,14 @@ from kernel.contract.templates import schema as _schema_copy
 from kernel.diagnostics import Diagnostic
 from kernel.errors import ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
-from kernel.expression.parser import parse_expression
+from kernel.expression.parser import PRECOMPILED, parse_expression
+from kernel.io import package_data
 from kernel.schema import schema_errors, strict_validator
 
 __all__ = [
     "BASELINE_FIELDS",
     "Problem",
+    "canonical_json",
     "check_contract",
     "check_structural_invariants",
     "compiled_expressions",
@@ -52,13 +55,46 @@ def _default_validator() -> Any:
     return strict_validator(_schema_copy())
 
 
+def canonical_json(contract: object) -> str:
+    """One text per JSON value: sorted keys, no spaces, non-ASCII as is (how a
+    :class:`~kernel.contract.model.Contract` keeps its document)."""
+    return json.dumps(contract, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+@functools.cache
+def _valid_templates() -> frozenset[str]:
+    """The canonical texts of the shipped templates, each checked against Schema 13 when the
+    precompiled file was written (``python -m kernel.contract.precompiled``)."""
+    try:
+        texts = json.loads(package_data("kernel", PRECOMPILED))["valid_templates"].values()
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return frozenset()
+    return frozenset(t for t in texts if isinstance(t, str))
+
+
+def _is_valid_template(contract: object) -> bool:
+    """Whether ``contract`` is, value for value and type for type, a shipped template."""
+    if type(contract) is not dict:
+        return False
+    try:
+        text = canonical_json(contract)
+    except (TypeError, ValueError, RecursionError):
+        return False
+    # The text tells 1 from 1.0 and from true; the comparison tells "1" keys and lists from
+    # 1 keys and tuples, which serialise alike.
+    return text in _valid_templates() and json.loads(text) == contract
+
+
 def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
     """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
     cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
     are reported first, alone.
 
-    ``schema`` replaces Schema 13 (for tests of schema evolution).
+    ``schema`` replaces Schema 13 (for tests of schema evolution). A shipped template, known
+    valid, is answered without loading the schema validator.
     """
+    if schema is None and _is_valid_template(contract):
+        return []
     validator = _default_validator() if schema is None else strict_validator(schema)
     unreadable = unencodable(contract)
     if unreadable:  # jsonschema would choke on a huge integer: these come first

@@ -1,9 +1,9 @@
 """``decide(contract, matrix)``: the synthesizer's three mechanical steps (seed §5.5, R3-R9).
 
-Speed comes from work done once per contract (:mod:`kernel.decision.engine`, on the first
-decision): a generated function turns a well-formed matrix into the decision with integer bit
-operations. Any input it does not recognise falls through to :func:`_diagnose`, which names
-the offending entry.
+Speed comes from work done once per contract (:mod:`kernel.decision.engine`, on its second
+decision, so that a one-off decision does not pay for it): a generated function turns a
+well-formed matrix into the decision with integer bit operations. Any input it does not
+recognise falls through to :func:`_diagnose`, which names the offending entry.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any, Final
 
 from kernel.contract.model import Contract
 from kernel.decision.cache import compiled
-from kernel.decision.engine import engine_for
+from kernel.decision.engine import engine_for, lookup_of, seen_before
 from kernel.decision.value import Decision, decide_counts, signature
 from kernel.errors import KernelError, MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
@@ -38,8 +38,19 @@ def decide(
     dimension has the same number of scores but fewer than ``panel_size``, and
     :class:`ContractError` for a bad contract or when nothing fires and there is no fallback.
     """
+    # A contract decided on before has its generated lookup registered under its id.
+    return lookup_of(id(contract), _no_lookup)(matrix) or _decide(contract, matrix)
+
+
+def _no_lookup(matrix: object) -> None:
+    return None
+
+
+def _decide(contract: Contract | Mapping[str, Any] | str, matrix: object) -> Decision:
     if type(contract) is not Contract:
         contract = compiled(contract)
+    if not seen_before(contract):  # code is generated on the second decision
+        return _decide_slowly(contract, matrix)
     lookup = engine_for(contract).lookup
     if lookup is not None:
         found = lookup(matrix)

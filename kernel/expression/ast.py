@@ -159,12 +159,14 @@ class TwoOrMore:
         lane = Lane.WORSE if self.score == "warn" else Lane.BLOCK
         # Reviewers with at least two set bits across the rows: one pass, no pairs.
         seen, twice = out.temp(), out.temp()
-        first, *rest = [out.lane(p, lane) for p in positions]
-        out.emit(f"{seen} = {first}")
-        out.emit(f"{twice} = 0")
-        for row in rest:
+        first, second, *rest = [out.lane(p, lane) for p in positions]
+        out.emit(f"{twice} = {first} & {second}")
+        if rest:
+            out.emit(f"{seen} = {first} | {second}")
+        for i, row in enumerate(rest, 1):
             out.emit(f"{twice} |= {seen} & {row}")
-            out.emit(f"{seen} |= {row}")
+            if i < len(rest):
+                out.emit(f"{seen} |= {row}")
         return twice
 
 

@@ -1,29 +1,18 @@
-"""Parse expression text into the AST with the Lark grammar in ``grammar/expression.lark``."""
+"""Parse expression text into the AST with the Lark grammar in ``grammar/expression.lark``.
+
+The expressions of the shipped templates are precompiled (``kernel/data/precompiled.json``,
+written by ``python -m kernel.contract.precompiled``): their ASTs are read from that file, so
+loading a shipped template does not import lark. Any other text goes to the LALR parser
+(:mod:`kernel.expression.lalr`).
+"""
 
 from __future__ import annotations
 
-import difflib
 import functools
-import hashlib
-import pickle
+import json
 import re
 import sys
-from importlib import resources
-from pathlib import Path
 from typing import Any
-
-import lark
-from lark import Lark, Token, Transformer
-from lark.exceptions import (
-    LarkError,
-    UnexpectedCharacters,
-    UnexpectedEOF,
-    UnexpectedInput,
-    UnexpectedToken,
-    VisitError,
-)
-from lark.grammar import Rule
-from lark.lexer import TerminalDef
 
 from kernel.errors import ExpressionUnrecognised
 from kernel.expression.ast import (
@@ -32,12 +21,11 @@ from kernel.expression.ast import (
     DimensionScores,
     EveryScores,
     Expression,
-    Priority,
-    Score,
     TwoOrMore,
 )
+from kernel.io import package_data
 
-__all__ = ["grammar_text", "parse_expression"]
+__all__ = ["atom_from_data", "atom_to_data", "closest_form", "grammar_text", "parse_expression"]
 
 #: The grammar file: ``grammar/`` at the top of the repository, installed as package data
 #: ``kernel/expression/grammar/`` (see ``pyproject.toml``).
@@ -46,100 +34,49 @@ GRAMMAR_FILE = "expression.lark"
 #: Longest expression text accepted; anything longer is not a plausible condition.
 MAX_EXPRESSION_CHARS = 10_000
 
+#: The precompiled data file, relative to the ``kernel`` package.
+PRECOMPILED = "data/precompiled.json"
+
 
 def grammar_text() -> str:
     """The grammar that defines the vocabulary (shipped inside the package)."""
     try:
-        grammar = resources.files("kernel.expression.grammar")
-    except ModuleNotFoundError:  # a source tree that was never built: the top-level folder
+        return package_data("kernel.expression.grammar", GRAMMAR_FILE).decode("utf-8")
+    except (ModuleNotFoundError, OSError):  # a source tree that was never built
+        from pathlib import Path
+
         return (Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_FILE).read_text("utf-8")
-    return grammar.joinpath(GRAMMAR_FILE).read_text("utf-8")
 
 
-class _ToAst(Transformer[Token, Expression]):
-    def start(self, children: list[Expression]) -> Expression:
-        return children[0]
-
-    def expression(self, atoms: list[Atom]) -> Expression:
-        return Expression(tuple(atoms))
-
-    def priority(self, children: list[Token]) -> Priority:
-        word = str(children[0]).removesuffix("-priority")
-        return word  # type: ignore[return-value]
-
-    def scope_one(self, children: list[Any]) -> Priority:
-        return str(children[0]).removesuffix("-priority")  # type: ignore[return-value]
-
-    scope_many = scope_one
-
-    @staticmethod
-    def _score(token: Token) -> Score:
-        return str(token).strip("'")  # type: ignore[return-value]
-
-    def any_scores(self, children: list[Any]) -> AnyScores:
-        return AnyScores(children[0], self._score(children[1]))
-
-    def two_or_more(self, children: list[Any]) -> TwoOrMore:
-        return TwoOrMore(children[0], self._score(children[1]))
-
-    def every_scores(self, children: list[Any]) -> EveryScores:
-        return EveryScores(children[0], self._score(children[1]))
-
-    def dimension_scores(self, children: list[Token]) -> DimensionScores:
-        return DimensionScores(str(children[0]), self._score(children[1]))
+#: An atom as data: ``[form, priority or dimension id, score]``.
+_ATOM_FORMS: dict[str, type[Atom]] = {
+    "any": AnyScores,
+    "two_or_more": TwoOrMore,
+    "every": EveryScores,
+    "dimension": DimensionScores,
+}
 
 
-#: The LALR tables of the ``basic`` parser, precomputed from the grammar (package data):
-#: loading them takes about 1 ms, building them about 30 ms of every CLI start. They are used
-#: only when their grammar digest and lark version match; otherwise the parser is built from
-#: the grammar as usual. Regenerate with ``python -m kernel.expression.parser --write-cache``.
-PARSER_CACHE = "data/expression.lalr.pickle"
+def atom_to_data(atom: Atom) -> list[str]:
+    """``[form, priority or dimension id, score]``, as the precompiled file holds atoms."""
+    form = next(name for name, cls in _ATOM_FORMS.items() if type(atom) is cls)
+    scope = atom.dimension if isinstance(atom, DimensionScores) else atom.priority
+    return [form, scope, atom.score]
 
 
-def grammar_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
-
-
-def parser_cache_bytes() -> bytes:
-    """The content of :data:`PARSER_CACHE` for the current grammar and lark version."""
-    parser = Lark(grammar_text(), parser="lalr", lexer="basic")
-    data, memo = parser.memo_serialize([TerminalDef, Rule])
-    cache = {
-        "grammar_sha256": grammar_digest(grammar_text()),
-        "lark_version": lark.__version__,
-        "data": data,
-        "memo": memo,
-    }
-    return pickle.dumps(cache, protocol=4)
-
-
-def _cached_parser(text: str) -> Lark | None:
-    try:
-        raw = resources.files("kernel").joinpath(PARSER_CACHE).read_bytes()
-        cache = pickle.loads(raw)  # package data, as trusted as this module
-        if (cache["grammar_sha256"], cache["lark_version"]) != (
-            grammar_digest(text),
-            lark.__version__,
-        ):
-            return None
-        load: Any = Lark._load_from_dict  # the loader of lark's own standalone parsers
-        parser: Lark = load(cache["data"], cache["memo"], transformer=_ToAst())
-    except Exception:  # any problem with the cache: build from the grammar instead
-        return None
-    return parser
+def atom_from_data(data: Any) -> Atom:
+    form, scope, score = data
+    return _ATOM_FORMS[form](scope, score)
 
 
 @functools.cache
-def _parser(lexer: str = "basic") -> Lark:
-    """The LALR parser. The ``basic`` lexer is fast to set up (it matters for CLI start-up);
-    the ``contextual`` one knows what each position expects, so it diagnoses errors. Both
-    accept the same language (tests/test_grammar.py checks it)."""
-    text = grammar_text()
-    if lexer == "basic":
-        cached = _cached_parser(text)
-        if cached is not None:
-            return cached
-    return Lark(text, parser="lalr", transformer=_ToAst(), lexer=lexer)
+def _precompiled() -> dict[str, Any]:
+    """Expression text → its atoms as data, for the texts of the shipped templates."""
+    try:
+        table = json.loads(package_data("kernel", PRECOMPILED))["expressions"]
+    except (OSError, ValueError, KeyError, TypeError):  # no usable file: parse everything
+        return {}
+    return table if isinstance(table, dict) else {}
 
 
 def parse_expression(text: str) -> Expression:
@@ -157,75 +94,12 @@ def parse_expression(text: str) -> Expression:
             f"expression is {len(text)} characters, over the {MAX_EXPRESSION_CHARS} limit",
             expression=text[:80] + "…",
         )
-    try:
-        result = _parser().parse(text)
-    except UnexpectedInput:
-        try:
-            result = _parser("contextual").parse(text)
-        except UnexpectedInput as exc:
-            raise _unrecognised(text, exc) from None
-    except (LarkError, VisitError, ValueError) as exc:  # pragma: no cover - defensive
-        raise ExpressionUnrecognised(f"unrecognised expression: {exc}", expression=text) from None
-    assert isinstance(result, Expression)
-    return result
+    known = _precompiled().get(text)
+    if known is not None:
+        return Expression(tuple(atom_from_data(atom) for atom in known))
+    from kernel.expression import lalr
 
-
-_TERMINALS = {
-    "_ANY": "'any'",
-    "_TWO": "'two'",
-    "_OR": "'or'",
-    "_MORE": "'more'",
-    "_EVERY": "'every'",
-    "_SCORES": "'scores'",
-    "_SCORE": "'score'",
-    "_WORSE": "'worse'",
-    "_DIMENSION": "'dimension'",
-    "_DIMENSIONS": "'dimensions'",
-    "_WITH": "'with'",
-    "_PRIORITY_EQ": "'priority='",
-    "_AND": "' AND '",
-    "_SEP": "a space",
-    "PRIORITY": "a priority (mandatory, high, normal)",
-    "PRIORITY_SUFFIXED": "a priority (mandatory-priority, high-priority, normal-priority)",
-    "SCORE": "a score in single quotes ('block', 'warn', 'pass')",
-    "DIMENSION_ID": "a dimension id (D1…D99)",
-    "$END": "the end of the expression",
-    "<END-OF-FILE>": "the end of the expression",
-}
-
-
-def _describe(names: set[str] | frozenset[str]) -> str:
-    described = sorted({_TERMINALS.get(n, n) for n in names})
-    if not described:
-        return "nothing more"
-    return (
-        described[0] if len(described) == 1 else ", ".join(described[:-1]) + " or " + described[-1]
-    )
-
-
-def _unrecognised(text: str, exc: UnexpectedInput) -> ExpressionUnrecognised:
-    if isinstance(exc, UnexpectedCharacters):
-        column = exc.column
-        expected = _describe(exc.allowed or set())
-        found = repr(text[exc.pos_in_stream]) if exc.pos_in_stream is not None else "?"
-    elif isinstance(exc, UnexpectedToken):
-        at_end = exc.token.type == "$END"  # lark gives the end token the last token's column
-        column = exc.column if not at_end and isinstance(exc.column, int) else len(text) + 1
-        expected = _describe(exc.accepts or exc.expected)
-        found = "the end" if at_end else repr(str(exc.token))
-    elif isinstance(exc, UnexpectedEOF):
-        column = len(text) + 1
-        expected = _describe(set(exc.expected))
-        found = "the end"
-    else:  # pragma: no cover - lark has no other UnexpectedInput kinds
-        column, expected, found = 1, "a recognised form", "?"
-    closest = closest_form(text, column)
-    return ExpressionUnrecognised(
-        f"unrecognised expression at column {column}: expected {expected}, found {found}; "
-        f"closest recognised form: {closest}",
-        expression=text,
-        column=column,
-    )
+    return lalr.parse(text)
 
 
 _FORMS = (
@@ -257,6 +131,8 @@ def closest_form(text: str, column: int = 1) -> str:
     shape = shape.replace("priority=<P>", "priority=<p>")
     first = shape.split(" ", 1)[0]
 
+    import difflib  # only error messages need it
+
     def likeness(form: str) -> float:
         bonus = 0.25 if form.split(" ", 1)[0] == first else 0.0
         return difflib.SequenceMatcher(None, shape, form).ratio() + bonus
@@ -284,6 +160,10 @@ def _write_cache(argv: list[str]) -> int:
     if argv != ["--write-cache"]:
         print("usage: python -m kernel.expression.parser --write-cache", file=sys.stderr)
         return 2
+    from pathlib import Path
+
+    from kernel.expression.lalr import PARSER_CACHE, parser_cache_bytes
+
     target = Path(__file__).resolve().parents[1] / PARSER_CACHE
     target.write_bytes(parser_cache_bytes())
     print(f"wrote {target}")

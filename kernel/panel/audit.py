@@ -21,14 +21,13 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from datetime import datetime
 from functools import cache
-from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
 import attrs
 
 from kernel.errors import IllegalTransition, KernelError, PanelInputError
-from kernel.io import loads_jsonl, loads_strict
+from kernel.io import loads_jsonl, loads_strict, package_data
 from kernel.panel._args import as_list
 from kernel.panel.inputs import Problem, schema_problems, validator
 from kernel.panel.voting import agreement_level
@@ -221,7 +220,7 @@ class SessionRecord:
 
 @cache
 def _schema_text() -> str:
-    return resources.files("kernel").joinpath("data", _SCHEMA_FILE).read_text("utf-8")
+    return package_data("kernel", f"data/{_SCHEMA_FILE}").decode("utf-8")
 
 
 @cache

@@ -24,10 +24,11 @@ import unicodedata
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
-from importlib import resources
 from itertools import accumulate
 
 import attrs
+
+from kernel.io import package_data
 
 __all__ = ["Skeleton", "char_skeleton", "full_skeleton", "is_ignorable", "skeletonize"]
 
@@ -77,8 +78,8 @@ def _strip(text: str) -> str:
 def _confusables() -> dict[str, list[dict[str, str]]]:
     """The package's TS #39 data, read on first need (ASCII text never needs it). Read as a
     data file: importing ``confusable_homoglyphs.confusables`` pulls in ``urllib``."""
-    data = resources.files("confusable_homoglyphs").joinpath("confusables.json")
-    return json.loads(data.read_text("utf-8"))  # type: ignore[no-any-return]
+    data = package_data("confusable_homoglyphs", "confusables.json")
+    return json.loads(data.decode("utf-8"))  # type: ignore[no-any-return]
 
 
 def _prototype(ch: str) -> str | None:

@@ -91,6 +91,9 @@ def test_soft_warning_texts() -> None:
         "SC-11: panel_size=1 inconsistent with mode=reviewer_full; expected 5",
         "SC-13: no failure condition has action editorial_decision=accept; when no condition "
         "fires there is no fallback decision (R5) and decide() fails",
+        "SC-14: failure condition F2: \"two or more mandatory dimensions score 'warn' or worse\" "
+        "names priority mandatory, but the contract has no mandatory dimension; the atom is "
+        "false for every reviewer",
     ]
 
 

@@ -160,31 +160,33 @@ def test_non_string_is_unrecognised() -> None:
 def _built_basic() -> Any:
     from lark import Lark
 
-    from kernel.expression.parser import _ToAst, grammar_text
+    from kernel.expression.lalr import _ToAst
+    from kernel.expression.parser import grammar_text
 
     return Lark(grammar_text(), parser="lalr", transformer=_ToAst(), lexer="basic")
 
 
 def test_parser_cache_is_current() -> None:
     """The shipped LALR tables match the grammar; after editing grammar/expression.lark run
-    ``python -m kernel.expression.parser --write-cache``."""
+    ``python -m kernel.contract.precompiled --write``."""
     import pickle
     from importlib import resources
 
     import lark
 
-    from kernel.expression.parser import PARSER_CACHE, _cached_parser, grammar_digest, grammar_text
+    from kernel.expression.lalr import PARSER_CACHE, _cached_parser, grammar_digest
+    from kernel.expression.parser import grammar_text
 
     cache = pickle.loads(resources.files("kernel").joinpath(PARSER_CACHE).read_bytes())
     assert cache["grammar_sha256"] == grammar_digest(grammar_text()), (
-        "run: python -m kernel.expression.parser --write-cache"
+        "run: python -m kernel.contract.precompiled --write"
     )
     if cache["lark_version"] == lark.__version__:  # another lark rebuilds; that is correct too
         assert _cached_parser(grammar_text()) is not None
 
 
 def test_a_stale_cache_is_ignored() -> None:
-    from kernel.expression.parser import _cached_parser
+    from kernel.expression.lalr import _cached_parser
 
     assert _cached_parser('start: "x"') is None
 
@@ -210,7 +212,7 @@ def near_valid_texts(draw: st.DrawFn) -> str:
 def test_fast_and_diagnosing_lexers_accept_the_same_language(text: str) -> None:
     from lark.exceptions import UnexpectedInput
 
-    from kernel.expression.parser import _parser
+    from kernel.expression.lalr import _parser
 
     results: list[object] = []
     for parser in (_parser("basic"), _built_basic(), _parser("contextual")):
@@ -223,7 +225,7 @@ def test_fast_and_diagnosing_lexers_accept_the_same_language(text: str) -> None:
 
 @given(st.data(), expressions())
 def test_both_lexers_parse_every_spelling(data: st.DataObject, e: Expression) -> None:
-    from kernel.expression.parser import _parser
+    from kernel.expression.lalr import _parser
 
     text = data.draw(spelled(e))
     assert _parser("basic").parse(text) == _parser("contextual").parse(text) == e

@@ -220,12 +220,8 @@ def test_parser_cache_bytes_describe_the_current_grammar() -> None:
 
     import lark
 
-    from kernel.expression.parser import (
-        _cached_parser,
-        grammar_digest,
-        grammar_text,
-        parser_cache_bytes,
-    )
+    from kernel.expression.lalr import _cached_parser, grammar_digest, parser_cache_bytes
+    from kernel.expression.parser import grammar_text
 
     cache = pickle.loads(parser_cache_bytes())
     assert set(cache) == {"grammar_sha256", "lark_version", "data", "memo"}
@@ -241,7 +237,7 @@ def test_write_cache_command(
 ) -> None:
     import pickle
 
-    from kernel.expression import parser
+    from kernel.expression import lalr, parser
 
     assert parser._write_cache([]) == 2
     assert parser._write_cache(["--write-cache", "x"]) == 2
@@ -257,4 +253,4 @@ def test_write_cache_command(
     assert capsys.readouterr().out == f"wrote {target}\n"
     written = pickle.loads(target.read_bytes())
     assert set(written) == {"grammar_sha256", "lark_version", "data", "memo"}
-    assert written["grammar_sha256"] == parser.grammar_digest(parser.grammar_text())
+    assert written["grammar_sha256"] == lalr.grammar_digest(parser.grammar_text())

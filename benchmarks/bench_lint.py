@@ -17,8 +17,8 @@ import importlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import documents
-from timing import NOT_AVAILABLE, Row, compare, row, set_ratios
+from benchmarks import documents
+from benchmarks.timing import NOT_AVAILABLE, Row, compare, row, set_ratios
 
 SECTION = "lint"
 SIZES = (2_000, 10_000, 100_000)

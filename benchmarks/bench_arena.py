@@ -1,18 +1,13 @@
-"""Throughput of kernel.arena: verdict parsing, driving ``step``, and ``check_conformance``.
-
-Run from the repository root: ``python benchmarks/arena_bench.py``.
-"""
+"""Throughput of kernel.arena: verdict parsing, driving ``step``, and ``check_conformance``."""
 
 from __future__ import annotations
 
 import json
-import sys
+import statistics
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
+from benchmarks.timing import Row, row
 from kernel.arena import (
     Event,
     FinalizerCompleted,
@@ -55,26 +50,31 @@ def drive() -> list[str]:
     return lines
 
 
-def bench(name: str, fn: Callable[[], object], repeat: int) -> None:
-    start = time.perf_counter()
-    for _ in range(repeat):
-        fn()
-    per = (time.perf_counter() - start) / repeat
-    print(f"{name:<42} {per * 1e6:10.1f} µs")
+def _bench(name: str, fn: Callable[[], object], repeat: int, batches: int) -> Row:
+    per_call = []
+    for _ in range(batches):
+        start = time.perf_counter_ns()
+        for _ in range(repeat):
+            fn()
+        per_call.append((time.perf_counter_ns() - start) / repeat)
+    note = f"median of {batches} batches of {repeat} calls"
+    return row("arena", name, "kernel", statistics.median(per_call), note=note, kernel=True)
 
 
-def main() -> None:
+def run(quick: bool) -> list[Row]:
+    batches = 3 if quick else 9
     review = "\n".join(f"line {i} of prose" for i in range(200)) + "\nVERDICT: APPROVED\n"
-    bench("parse_verdict (200-line review)", lambda: parse_verdict(review), 2000)
-    bench("drive a 5-round run through step", drive, 200)
+    rows = [
+        _bench("parse_verdict (200-line review)", lambda: parse_verdict(review), 200, batches),
+        _bench("drive a 5-round run through step", drive, 20, batches),
+    ]
     trail = "\n".join(drive()) + "\n"
-    bench("check_conformance (5-round trail)", lambda: check_conformance(trail), 200)
+    rows.append(
+        _bench("check_conformance (5-round trail)", lambda: check_conformance(trail), 20, batches)
+    )
     records = [json.loads(line) for line in trail.splitlines()]
     big = records[:4] + records[4:-3] * 150 + records[-3:]
     text = "".join(json.dumps(r) + "\n" for r in big)
     label = f"check_conformance ({len(big)} records, {len(text) >> 10} KiB)"
-    bench(label, lambda: check_conformance(text), 3)
-
-
-if __name__ == "__main__":
-    main()
+    rows.append(_bench(label, lambda: check_conformance(text), 1, batches))
+    return rows

@@ -1,0 +1,50 @@
+"""``parse_response`` and ``change_ratio`` on typical and adversarial inputs (best of a few
+calls each)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+
+from benchmarks.timing import Row, row
+
+GOOD = '{"approve": false, "critical": false, "objections": ["x"], "edits": ["y"]}'
+
+CASES: dict[str, str] = {
+    "strict, 80 B": GOOD,
+    "prose + fence, 2 KiB": "Sure.\n" * 300 + "```json\n" + GOOD + "\n```\n",
+    "1 MiB of '{'": "{" * (1 << 20),
+    "1 MiB of '{\"a\":' nesting": '{"a":' * ((1 << 20) // 5),
+    "1 MiB of '{\"' pairs": '{"' * ((1 << 20) // 2),
+    "1 MiB of short lines + json fence": "a\n" * ((1 << 20) // 2 - 8) + "```json\n",
+}
+
+
+def clock(call: Callable[[], object], repeat: int = 3) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        call()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def run(quick: bool) -> list[Row]:
+    from kernel.consensus import change_ratio, parse_response
+
+    repeat = 1 if quick else 3
+    rows = []
+    for name, text in CASES.items():
+        seconds = clock(lambda text=text: parse_response(text, "critique"), repeat)  # type: ignore[misc]
+        rows.append(
+            row("consensus", f"parse_response: {name}", "kernel", seconds * 1e9, kernel=True)
+        )
+    rng = random.Random(7)
+    for size in (1_000, 10_000, 100_000):
+        old = " ".join(str(rng.randrange(500)) for _ in range(size))
+        new = " ".join(str(rng.randrange(500)) for _ in range(size))
+        seconds = clock(lambda old=old, new=new: change_ratio(old, new), repeat)  # type: ignore[misc]
+        case = f"change_ratio: {size} x {size} tokens"
+        rows.append(row("consensus", case, "kernel", seconds * 1e9, kernel=True))
+    return rows

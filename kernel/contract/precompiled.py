@@ -1,0 +1,119 @@
+"""Precompiled data for the shipped templates, so that a command line starts fast.
+
+``kernel/data/precompiled.json`` holds what loading a shipped template would otherwise compute
+with the two slowest imports: each template's canonical text, checked against Schema 13
+(``validate`` then answers for it without jsonschema), and the parsed form of each of its
+expressions (``parse_expression`` then answers without lark). Both are used only on an exact
+match, so a template edited after installation is validated and parsed as usual. The test
+suite checks that the file equals a fresh compile, and CI runs ``--check``.
+
+    python -m kernel.contract.precompiled --write   # after editing a template or the grammar
+    python -m kernel.contract.precompiled --check   # exit 1 when the file is stale
+
+``--write`` also rewrites the parser's precomputed LALR tables
+(``kernel/data/expression.lalr.pickle``); ``--check`` checks that they were built from the
+current grammar.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from kernel.contract.templates import TEMPLATE_NAMES, schema, shipped_template
+from kernel.contract.validator import canonical_json, validate
+from kernel.errors import ContractError
+from kernel.expression.parser import PRECOMPILED, atom_to_data
+
+__all__ = ["FILE", "check", "precompiled_data", "render", "write"]
+
+#: Where the file lives: inside the ``kernel`` package.
+FILE = Path(__file__).resolve().parents[1] / PRECOMPILED
+
+USAGE = "usage: python -m kernel.contract.precompiled --write | --check"
+
+
+def precompiled_data() -> dict[str, Any]:
+    """A fresh compile: every template validated with jsonschema and every expression parsed
+    with lark, neither through the precompiled file."""
+    from kernel.expression import lalr
+
+    valid: dict[str, str] = {}
+    expressions: dict[str, list[list[str]]] = {}
+    for name in TEMPLATE_NAMES:
+        data = shipped_template(name)
+        errors = validate(data, schema=schema())
+        if errors:
+            raise ContractError(f"template {name} does not match Schema 13: {errors[0]}")
+        valid[name] = canonical_json(data)
+        for condition in data["failure_conditions"]:
+            text = condition["expression"]
+            expressions[text] = [atom_to_data(atom) for atom in lalr.parse(text).atoms]
+    return {
+        "generated_by": "python -m kernel.contract.precompiled --write",
+        "expressions": expressions,
+        "valid_templates": valid,
+    }
+
+
+def render(data: dict[str, Any]) -> str:
+    """The file's text: one line per key of each table."""
+
+    def dumps(value: object) -> str:
+        return json.dumps(value, ensure_ascii=False, sort_keys=True)
+
+    parts = []
+    for key in sorted(data):
+        value = data[key]
+        if isinstance(value, dict):
+            rows = [f"  {dumps(k)}: {dumps(value[k])}" for k in sorted(value)]
+            parts.append(f" {dumps(key)}: {{\n" + ",\n".join(rows) + "\n }")
+        else:
+            parts.append(f" {dumps(key)}: {dumps(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
+
+
+def check(path: Path = FILE) -> list[str]:
+    """What is stale: the precompiled file at ``path``, the LALR tables. Empty when current."""
+    from kernel.expression import lalr
+
+    stale = []
+    try:
+        current = path.read_text("utf-8")
+    except OSError:
+        current = None
+    if current != render(precompiled_data()):
+        stale.append(f"{path} differs from a fresh compile")
+    if not lalr.cache_matches_grammar():
+        stale.append(f"{lalr.PARSER_CACHE} was built from another grammar")
+    return stale
+
+
+def write(path: Path = FILE) -> None:
+    from kernel.expression import lalr
+
+    path.write_text(render(precompiled_data()), "utf-8")
+    (path.parent.parent / lalr.PARSER_CACHE).write_bytes(lalr.parser_cache_bytes())
+
+
+def main(argv: Sequence[str]) -> int:
+    if list(argv) == ["--write"]:
+        write()
+        print(f"wrote {FILE}")
+        return 0
+    if list(argv) == ["--check"]:
+        stale = check()
+        for line in stale:
+            print(f"stale: {line}; run: python -m kernel.contract.precompiled --write")
+        if not stale:
+            print(f"{FILE.name}: current")
+        return 1 if stale else 0
+    print(USAGE, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

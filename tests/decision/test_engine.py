@@ -1,0 +1,248 @@
+"""The generated fast path: which inputs take it, that it agrees with the slow path, that its
+source is visible to tracebacks, and that it stays flat for the largest contracts."""
+
+from __future__ import annotations
+
+import linecache
+from collections import defaultdict
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import pytest
+from hypothesis import example, given
+from hypothesis import strategies as st
+from support.oracle import naive_decide
+from support.strategies import contracts, matrices
+
+from kernel import Decision, MatrixError, decide, load_contract, shipped_template
+from kernel.decision.decision import _decide_slowly
+from kernel.decision.engine import MAX_PANEL, engine_for, lookup_of
+
+FULL = load_contract("reviewer/full")
+FULL_IDS = FULL.dimension_ids
+
+
+def _miss(matrix: object) -> None:
+    return None
+
+
+def full_matrix(**rows: Any) -> dict[str, Any]:
+    matrix: dict[str, Any] = {d: ["pass"] * 5 for d in FULL_IDS}
+    matrix.update(rows)
+    return matrix
+
+
+@given(st.data(), contracts(with_accept=True, panel_sizes=st.integers(1, MAX_PANEL)))
+def test_well_formed_matrices_take_the_fast_path(data: st.DataObject, raw: dict[str, Any]) -> None:
+    contract = load_contract(raw)
+    matrix = data.draw(matrices(raw))
+    lookup = engine_for(contract).lookup
+    assert lookup is not None
+    found = lookup(matrix)
+    assert isinstance(found, Decision)
+    assert found == _decide_slowly(contract, matrix)
+    as_tuples = {d: tuple(row) for d, row in matrix.items()}
+    assert lookup(as_tuples) == found
+    # decide() dispatches to that same function by the contract's identity.
+    assert lookup_of(id(contract), _miss) is lookup
+    assert decide(contract, matrix) is found
+
+
+def test_the_fast_path_is_generated_on_the_second_decision() -> None:
+    contract = load_contract("reviewer/methodology_focus")
+    matrix = {d.id: ["pass", "warn"] for d in contract.dimensions}
+    first = decide(contract, matrix)
+    assert lookup_of(id(contract), _miss) is _miss  # a one-off decision generates no code
+    second = decide(contract, matrix)
+    assert second == first
+    assert lookup_of(id(contract), _miss) is engine_for(contract).lookup
+    assert decide(contract, matrix) is second  # the same Decision, kept by count vector
+
+
+def test_a_mapping_contract_is_not_registered() -> None:
+    raw = shipped_template("reviewer/full")
+    decision = decide(raw, full_matrix())
+    assert decision == decide(FULL, full_matrix())
+    assert lookup_of(id(raw), _miss) is _miss
+
+
+class Inventing(dict[str, Any]):
+    """A dict subclass that makes up any row it is asked for, and counts the asking."""
+
+    asked = 0
+
+    def __getitem__(self, key: str) -> Any:
+        self.asked += 1
+        return super().get(key, ["pass"] * 5)
+
+
+def _slow_error(matrix: object) -> str:
+    with pytest.raises(MatrixError) as info:
+        _decide_slowly(FULL, matrix)
+    return info.value.message
+
+
+@pytest.mark.parametrize("missing", FULL_IDS)
+def test_a_defaultdict_matrix_is_refused_like_the_slow_path_and_not_mutated(missing: str) -> None:
+    rows = {d: ["pass"] * 5 for d in FULL_IDS if d != missing}
+    matrix: defaultdict[str, list[str]] = defaultdict(lambda: ["pass"] * 5, rows)
+    lookup = engine_for(FULL).lookup
+    assert lookup is not None and lookup(matrix) is None
+    with pytest.raises(MatrixError) as info:
+        decide(FULL, matrix)
+    assert info.value.message == _slow_error(defaultdict(lambda: ["pass"] * 5, rows))
+    assert info.value.message == f"matrix: missing scores for dimension(s) {missing}"
+    assert dict(matrix) == rows
+
+
+def test_other_mappings_go_to_the_slow_path_without_being_read() -> None:
+    inventing = Inventing({d: ["pass"] * 5 for d in FULL_IDS[:4]})
+    lookup = engine_for(FULL).lookup
+    assert lookup is not None and lookup(inventing) is None
+    assert inventing.asked == 0
+    with pytest.raises(MatrixError, match="missing scores for dimension"):
+        decide(FULL, inventing)
+
+    class View(Mapping[str, list[str]]):
+        def __init__(self, rows: dict[str, list[str]]) -> None:
+            self.rows = rows
+
+        def __getitem__(self, key: str) -> list[str]:
+            return self.rows[key]
+
+        def __iter__(self) -> Iterator[str]:
+            return iter(self.rows)
+
+        def __len__(self) -> int:
+            return len(self.rows)
+
+    view = View(full_matrix())
+    assert lookup(view) is None
+    assert decide(FULL, view) == decide(FULL, full_matrix())
+
+
+@pytest.mark.parametrize(
+    ("row", "message"),
+    [
+        ({"pass", "warn", "block"}, "expected a list of 5 scores, got set"),
+        (dict.fromkeys(["pass", "warn", "block", "x", "y"]), "list of 5 scores, got dict"),
+        ("passs", "expected a list of 5 scores, got str"),
+        (["pass"] * 4, "rows have different lengths"),
+        (["pass"] * 6, "rows have different lengths"),
+        (["pass", "pass", "pass", "pass", "Pass"], "[4]: 'Pass' is not a score"),
+        (("pass", "pass", None, "pass", "pass"), "[2]: None is not a score"),
+    ],
+)
+def test_rows_the_fast_path_does_not_recognise(row: Any, message: str) -> None:
+    lookup = engine_for(FULL).lookup
+    assert lookup is not None
+    matrix = full_matrix(D5=row)
+    assert lookup(matrix) is None
+    with pytest.raises(MatrixError) as info:
+        decide(FULL, matrix)
+    assert message in info.value.message
+
+
+@pytest.mark.parametrize("kind", ["iterator", "generator"])
+def test_an_iterator_row_is_refused_without_being_consumed(kind: str) -> None:
+    scores = ["pass"] * 5
+    row = iter(scores) if kind == "iterator" else (s for s in scores)
+    matrix = full_matrix(D5=row)
+    with pytest.raises(MatrixError, match=r"matrix\['D5'\]: expected a list of 5 scores"):
+        decide(FULL, matrix)
+    assert list(row) == scores
+
+
+def test_generated_source_is_registered_with_linecache() -> None:
+    engine = engine_for(FULL)
+    assert engine.lookup is not None
+    code = engine.lookup.__code__
+    lines = engine.source.splitlines(True)
+    assert linecache.getlines(code.co_filename) == lines
+    assert (
+        linecache.getline(code.co_filename, code.co_firstlineno) == lines[code.co_firstlineno - 1]
+    )
+    assert linecache.getline(code.co_filename, code.co_firstlineno).strip() == (
+        "def lookup(matrix):"
+    )
+
+
+def _wide_contract(dimensions: int, expression: str, panel: int = 5) -> dict[str, Any]:
+    raw = shipped_template("reviewer/full")
+    raw["panel_size"] = panel
+    raw["acceptance_dimensions"] = [
+        {"id": f"D{i}", "name": f"d{i}", "description": "d", "priority": "mandatory"}
+        for i in range(1, dimensions + 1)
+    ]
+    raw["measurement_procedure"]["paraphrase_minimum_dimensions"] = 1
+    raw["failure_conditions"] = [
+        {
+            "condition_id": "F1",
+            "severity": 90,
+            "expression": expression,
+            "cross_reviewer_quantifier": "majority",
+            "action": "editorial_decision=major_revision",
+        },
+        {
+            "condition_id": "F0",
+            "severity": 10,
+            "expression": "every mandatory dimension scores 'pass'",
+            "cross_reviewer_quantifier": "all",
+            "action": "editorial_decision=accept",
+        },
+    ]
+    return raw
+
+
+TWO_OR_MORE = "two or more mandatory dimensions score 'warn' or worse"
+
+
+@given(
+    dimensions=st.integers(78, 99),
+    expression=st.sampled_from(
+        [
+            TWO_OR_MORE,
+            "any mandatory dimension scores 'block'",
+            "every mandatory dimension scores 'warn'",
+            f"{TWO_OR_MORE} AND any mandatory dimension scores 'block'",
+        ]
+    ),
+    warned=st.integers(0, 99),
+)
+@example(dimensions=78, expression=TWO_OR_MORE, warned=2)  # RecursionError regression
+@example(dimensions=99, expression=TWO_OR_MORE, warned=99)
+def test_wide_contracts_compile_flat(dimensions: int, expression: str, warned: int) -> None:
+    raw = _wide_contract(dimensions, expression)
+    contract = load_contract(raw)
+    warned = min(warned, dimensions)
+    matrix = {
+        d.id: ["warn"] * 5 if d.position < warned else ["pass"] * 5 for d in contract.dimensions
+    }
+    lookup = engine_for(contract).lookup
+    assert lookup is not None
+    found = lookup(matrix)
+    assert found is not None
+    assert (found.action, found.condition_id) == naive_decide(raw, matrix)
+    assert found == _decide_slowly(contract, matrix)
+
+
+def test_many_conditions_and_long_conjunctions_compile_flat() -> None:
+    raw = _wide_contract(99, TWO_OR_MORE)
+    atoms = " AND ".join(f"D{i} scores 'warn'" for i in range(1, 100))
+    raw["failure_conditions"] = [
+        {
+            "condition_id": f"F{i}",
+            "severity": i,
+            "expression": atoms if i % 2 else TWO_OR_MORE,
+            "cross_reviewer_quantifier": "any",
+            "action": "editorial_decision=accept" if i == 0 else "editorial_decision=reject",
+        }
+        for i in range(100)
+    ]
+    contract = load_contract(raw)
+    lookup = engine_for(contract).lookup
+    assert lookup is not None
+    for score in ("pass", "warn", "block"):
+        matrix = {d.id: [score] * 5 for d in contract.dimensions}
+        found = lookup(matrix)
+        assert found is not None and found == _decide_slowly(contract, matrix)
