@@ -23,7 +23,8 @@ from kernel.cli.scaffold import (
     emit,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
-from kernel.contract.validator import check_contract, parse_version
+from kernel.contract.validator import parse_version
+from kernel.contract.warnings import check_contract
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import InputError, KernelError
 

@@ -29,7 +29,7 @@ __getattr__, __dir__ = lazy_exports(
     {
         "validate": "kernel.contract.validator",
         "check_structural_invariants": "kernel.contract.validator",
-        "warn_suspicious": "kernel.contract.validator",
+        "warn_suspicious": "kernel.contract.warnings",
         "Condition": "kernel.contract.model",
         "Contract": "kernel.contract.model",
         "Dimension": "kernel.contract.model",
@@ -44,8 +44,5 @@ if TYPE_CHECKING:
     from kernel.contract.baseline import baseline_digest, inject
     from kernel.contract.model import Condition, Contract, Dimension, load_contract
     from kernel.contract.templates import shipped_template
-    from kernel.contract.validator import (
-        check_structural_invariants,
-        validate,
-        warn_suspicious,
-    )
+    from kernel.contract.validator import check_structural_invariants, validate
+    from kernel.contract.warnings import warn_suspicious

@@ -15,7 +15,6 @@ import attrs
 
 from kernel.contract.encoding import unencodable
 from kernel.contract.templates import schema as _schema_copy
-from kernel.diagnostics import Diagnostic
 from kernel.errors import ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
@@ -26,14 +25,12 @@ __all__ = [
     "BASELINE_FIELDS",
     "Problem",
     "canonical_json",
-    "check_contract",
     "check_structural_invariants",
     "compiled_expressions",
     "items",
     "parse_version",
     "structural_problems",
     "validate",
-    "warn_suspicious",
 ]
 
 #: R11: the fields an orchestrator must never change between template load and injection.
@@ -51,7 +48,7 @@ BASELINE_FIELDS = (
 
 
 @functools.cache
-def _default_validator() -> Any:
+def schema13_validator() -> Any:
     return strict_validator(_schema_copy())
 
 
@@ -95,7 +92,7 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
     """
     if schema is None and _is_valid_template(contract):
         return []
-    validator = _default_validator() if schema is None else strict_validator(schema)
+    validator = schema13_validator() if schema is None else strict_validator(schema)
     unreadable = unencodable(contract)
     if unreadable:  # jsonschema would choke on a huge integer: these come first
         return sorted(unreadable)
@@ -214,33 +211,3 @@ def parse_version(version: object, what: str) -> tuple[int, int, int]:
         raise KernelError(f"{what} has a number over {MAX_VERSION_DIGITS} digits")
     major, minor, patch = (int(n) for n in numbers)
     return major, minor, patch
-
-
-def warn_suspicious(contract: object, ars_current_version: str | None = None) -> list[str]:
-    """Soft warnings, each starting with its code (``SC-1`` … ``SC-11``, ``SC-13``,
-    ``SC-14``): the string form of :func:`kernel.contract.warnings.suspicious`.
-
-    Meant for schema-valid contracts; on anything else it warns about what it can read.
-    ``ars_current_version`` (``vX.Y.Z``) enables SC-1.
-    """
-    from kernel.contract.warnings import suspicious
-
-    return [f"{d.code}: {d.message}" for d in suspicious(contract, ars_current_version)]
-
-
-def check_contract(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
-    """What ``kernel.check`` reports: schema errors (``E-SCHEMA``); when there are none,
-    structural errors (``E-STRUCT``, ``SC-12``); when there are none, the warnings."""
-    found = [Diagnostic("E-SCHEMA", str(e)) for e in schema_errors(_default_validator(), contract)]
-    if found:
-        return found
-    compiled = compiled_expressions(contract)
-    found = [
-        Diagnostic(p.code, f"{p.json_path}: {p.message}")
-        for p in structural_problems(contract, compiled=compiled)
-    ]
-    if found:
-        return found
-    from kernel.contract.warnings import suspicious
-
-    return suspicious(contract, ars_current_version)

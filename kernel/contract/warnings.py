@@ -21,13 +21,16 @@ from kernel.contract.validator import (
     compiled_expressions,
     items,
     parse_version,
+    schema13_validator,
+    structural_problems,
 )
 from kernel.diagnostics import Diagnostic
 from kernel.errors import KernelError
 from kernel.expression.compiler import Predicate
+from kernel.schema import schema_errors
 from kernel.strict import is_int
 
-__all__ = ["RULES", "Subject", "suspicious"]
+__all__ = ["RULES", "Subject", "check_contract", "suspicious", "warn_suspicious"]
 
 _DIM_TOKEN: Final = re.compile(r"\bD[0-9]+\b")
 _SHIPPED_PANELS: Final = {"reviewer_full": 5, "reviewer_methodology_focus": 2}
@@ -249,3 +252,29 @@ def suspicious(contract: object, ars_current_version: str | None = None) -> list
     it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1."""
     s = subject(contract, ars_current_version)
     return [Diagnostic(code, message) for code, rule in RULES.items() for message in rule(s)]
+
+
+def warn_suspicious(contract: object, ars_current_version: str | None = None) -> list[str]:
+    """Soft warnings, each starting with its code (``SC-1`` … ``SC-11``, ``SC-13``,
+    ``SC-14``): the string form of :func:`suspicious`.
+
+    Meant for schema-valid contracts; on anything else it warns about what it can read.
+    ``ars_current_version`` (``vX.Y.Z``) enables SC-1.
+    """
+    return [f"{d.code}: {d.message}" for d in suspicious(contract, ars_current_version)]
+
+
+def check_contract(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
+    """What ``kernel.check`` reports: schema errors (``E-SCHEMA``); when there are none,
+    structural errors (``E-STRUCT``, ``SC-12``); when there are none, the warnings."""
+    found = [Diagnostic("E-SCHEMA", str(e)) for e in schema_errors(schema13_validator(), contract)]
+    if found:
+        return found
+    compiled = compiled_expressions(contract)
+    found = [
+        Diagnostic(p.code, f"{p.json_path}: {p.message}")
+        for p in structural_problems(contract, compiled=compiled)
+    ]
+    if found:
+        return found
+    return suspicious(contract, ars_current_version)

@@ -35,7 +35,7 @@ from kernel.expression.ast import (
     Score,
     TwoOrMore,
 )
-from kernel.expression.parser import closest_form, grammar_text
+from kernel.expression.forms import closest_form, grammar_text
 from kernel.io import package_data
 
 __all__ = ["PARSER_CACHE", "cache_matches_grammar", "grammar_digest", "parse", "parser_cache_bytes"]

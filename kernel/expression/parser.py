@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import functools
 import json
-import re
 import sys
 from typing import Any
 
@@ -23,29 +22,17 @@ from kernel.expression.ast import (
     Expression,
     TwoOrMore,
 )
+from kernel.expression.forms import closest_form, grammar_text
 from kernel.io import package_data
 
 __all__ = ["atom_from_data", "atom_to_data", "closest_form", "grammar_text", "parse_expression"]
 
-#: The grammar file: ``grammar/`` at the top of the repository, installed as package data
-#: ``kernel/expression/grammar/`` (see ``pyproject.toml``).
-GRAMMAR_FILE = "expression.lark"
 
 #: Longest expression text accepted; anything longer is not a plausible condition.
 MAX_EXPRESSION_CHARS = 10_000
 
 #: The precompiled data file, relative to the ``kernel`` package.
 PRECOMPILED = "data/precompiled.json"
-
-
-def grammar_text() -> str:
-    """The grammar that defines the vocabulary (shipped inside the package)."""
-    try:
-        return package_data("kernel.expression.grammar", GRAMMAR_FILE).decode("utf-8")
-    except (ModuleNotFoundError, OSError):  # a source tree that was never built
-        from pathlib import Path
-
-        return (Path(__file__).resolve().parents[2] / "grammar" / GRAMMAR_FILE).read_text("utf-8")
 
 
 #: An atom as data: ``[form, priority or dimension id, score]``.
@@ -100,60 +87,6 @@ def parse_expression(text: str) -> Expression:
     from kernel.expression import lalr
 
     return lalr.parse(text)
-
-
-_FORMS = (
-    "any <P> dimension scores '<S>'",
-    "any dimension with priority=<p> scores '<S>'",
-    "two or more <P> dimensions score '<S>' or worse",
-    "two or more dimensions with priority=<p> score '<S>' or worse",
-    "every <P> dimension scores '<S>'",
-    "every dimension with priority=<p> scores '<S>'",
-    "<Dn> scores '<S>'",
-)
-_AND_SPLIT = re.compile(r"[ \t]+(?:AND|and)[ \t]+")
-_QUOTED = re.compile(r"'([^']*)'")
-_PRIO = re.compile(r"\b(mandatory|high|normal)(?:-priority)?\b", re.IGNORECASE)
-_DIM = re.compile(r"\b[Dd]\d+\b")
-
-
-def closest_form(text: str, column: int = 1) -> str:
-    """The recognised form nearest the part of ``text`` around ``column``, filled in where
-    the text says which priority, score or dimension it meant (used for error messages)."""
-    start = 0
-    for separator in [*_AND_SPLIT.finditer(text), None]:
-        end = len(text) if separator is None else separator.start()
-        if column - 1 <= end or separator is None:  # a column inside " AND " goes right
-            break
-        start = separator.end()
-    segment = text[start:end].strip()
-    shape = _DIM.sub("<Dn>", _PRIO.sub("<P>", _QUOTED.sub("'<S>'", segment)))
-    shape = shape.replace("priority=<P>", "priority=<p>")
-    first = shape.split(" ", 1)[0]
-
-    import difflib  # only error messages need it
-
-    def likeness(form: str) -> float:
-        bonus = 0.25 if form.split(" ", 1)[0] == first else 0.0
-        return difflib.SequenceMatcher(None, shape, form).ratio() + bonus
-
-    best = max(_FORMS, key=likeness)
-    quoted = [q.lower() for q in _QUOTED.findall(segment)]
-    score = next((q for q in quoted if q in ("block", "warn", "pass")), None)
-    prio_match = _PRIO.search(segment)
-    prio = prio_match.group(1).lower() if prio_match else None
-    dim_match = _DIM.search(segment)
-    filled = best
-    if score:
-        filled = filled.replace("<S>", score)
-    if prio:
-        filled = filled.replace("<p>", prio)
-        filled = filled.replace("<P>", prio if prio == "mandatory" else f"{prio}-priority")
-    if dim_match and re.fullmatch(r"D[1-9][0-9]?", dim_match.group(0)):
-        filled = filled.replace("<Dn>", dim_match.group(0))
-    for placeholder, meaning in (("<P>", "<priority>"), ("<p>", "<priority>"), ("<S>", "<score>")):
-        filled = filled.replace(placeholder, meaning)
-    return filled
 
 
 def _write_cache(argv: list[str]) -> int:

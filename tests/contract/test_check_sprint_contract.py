@@ -12,7 +12,8 @@ import pytest
 from kernel import decide, load_contract, shipped_template
 from kernel.cli.check import main as check_main
 from kernel.contract.templates import schema
-from kernel.contract.validator import check_structural_invariants, validate, warn_suspicious
+from kernel.contract.validator import check_structural_invariants, validate
+from kernel.contract.warnings import warn_suspicious
 
 FULL = "reviewer/full"
 FOCUS = "reviewer/methodology_focus"

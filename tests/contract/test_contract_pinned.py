@@ -29,7 +29,8 @@ from kernel.contract.quantifiers import (
     winner,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, template_is_pristine
-from kernel.contract.validator import check_structural_invariants, warn_suspicious
+from kernel.contract.validator import check_structural_invariants
+from kernel.contract.warnings import warn_suspicious
 
 FULL = "reviewer/full"
 

@@ -14,8 +14,8 @@ from kernel.cli.check import main as check_main
 from kernel.contract.baseline import inject
 from kernel.contract.model import load_contract
 from kernel.contract.templates import shipped_template
-from kernel.contract.validator import check_contract, validate, warn_suspicious
-from kernel.contract.warnings import suspicious
+from kernel.contract.validator import validate
+from kernel.contract.warnings import check_contract, suspicious, warn_suspicious
 from kernel.errors import ContractError, ContractInputError, KernelError
 
 FOUR = ["dimension_id", "what_to_look_for", "what_triggers_block", "what_triggers_warn"]
