@@ -111,41 +111,47 @@ def _phrase(priority: str) -> str:
 
 
 @attrs.frozen
-class AnyScores:
-    """Form 1: some dimension of ``priority`` has score exactly ``score``."""
+class _PriorityAtom:
+    """What the three priority forms share: a priority scope and a score."""
 
     priority: Priority = attrs.field(validator=_check_priority)
     score: Score = attrs.field(validator=_check_score)
+
+    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+        """Positions of the contract dimensions (``(id, priority)`` pairs) this atom reads."""
+        return _priority_scope(self.priority, dimensions)
+
+
+def _some_exactly(score: str, positions: Sequence[int]) -> ColumnTest:
+    rank = SCORE_RANK[score]
+    return lambda col: any(col[i] == rank for i in positions)
+
+
+def _some_exactly_mask(score: str, positions: Sequence[int], out: MaskWriter) -> str:
+    rank = SCORE_RANK[score]
+    return out.fold("|", [out.lane(p, rank) for p in positions], "0")
+
+
+@attrs.frozen
+class AnyScores(_PriorityAtom):
+    """Form 1: some dimension of ``priority`` has score exactly ``score``."""
 
     def __str__(self) -> str:
         return f"any {_phrase(self.priority)} dimension scores '{self.score}'"
 
-    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
-        """Positions of the contract dimensions (``(id, priority)`` pairs) this atom reads."""
-        return _priority_scope(self.priority, dimensions)
-
     def test(self, positions: Sequence[int]) -> ColumnTest:
-        rank = SCORE_RANK[self.score]
-        return lambda col: any(col[i] == rank for i in positions)
+        return _some_exactly(self.score, positions)
 
     def mask(self, positions: Sequence[int], out: MaskWriter) -> str:
-        rank = SCORE_RANK[self.score]
-        return out.fold("|", [out.lane(p, rank) for p in positions], "0")
+        return _some_exactly_mask(self.score, positions, out)
 
 
 @attrs.frozen
-class TwoOrMore:
+class TwoOrMore(_PriorityAtom):
     """Form 2: at least two dimensions of ``priority`` score ``score`` or worse."""
-
-    priority: Priority = attrs.field(validator=_check_priority)
-    score: Score = attrs.field(validator=_check_score)
 
     def __str__(self) -> str:
         return f"two or more {_phrase(self.priority)} dimensions score '{self.score}' or worse"
-
-    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
-        """Positions of the contract dimensions (``(id, priority)`` pairs) this atom reads."""
-        return _priority_scope(self.priority, dimensions)
 
     def test(self, positions: Sequence[int]) -> ColumnTest:
         rank = SCORE_RANK[self.score]
@@ -171,18 +177,11 @@ class TwoOrMore:
 
 
 @attrs.frozen
-class EveryScores:
+class EveryScores(_PriorityAtom):
     """Form 3: every dimension of ``priority`` has score exactly ``score`` (vacuous if none)."""
-
-    priority: Priority = attrs.field(validator=_check_priority)
-    score: Score = attrs.field(validator=_check_score)
 
     def __str__(self) -> str:
         return f"every {_phrase(self.priority)} dimension scores '{self.score}'"
-
-    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
-        """Positions of the contract dimensions (``(id, priority)`` pairs) this atom reads."""
-        return _priority_scope(self.priority, dimensions)
 
     def test(self, positions: Sequence[int]) -> ColumnTest:
         rank = SCORE_RANK[self.score]
@@ -223,12 +222,10 @@ class DimensionScores:
         raise LookupError(self.dimension)
 
     def test(self, positions: Sequence[int]) -> ColumnTest:
-        rank = SCORE_RANK[self.score]
-        return lambda col: any(col[i] == rank for i in positions)
+        return _some_exactly(self.score, positions)
 
     def mask(self, positions: Sequence[int], out: MaskWriter) -> str:
-        rank = SCORE_RANK[self.score]
-        return out.fold("|", [out.lane(p, rank) for p in positions], "0")
+        return _some_exactly_mask(self.score, positions, out)
 
 
 Atom: TypeAlias = AnyScores | TwoOrMore | EveryScores | DimensionScores
