@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from test_analysis_cli import _run, _write
 from test_analysis_space import _condition, _dims, _template, too_many_named_dimensions
 
 from kernel.analysis import (
@@ -27,24 +28,7 @@ from kernel.analysis import (
 )
 from kernel.analysis.budget import MAX_CELLS, MAX_STEPS, Budget
 from kernel.analysis.probability import Prior
-from kernel.cli import analyze as cli
-from kernel.cli.scaffold import run
 from kernel.errors import KernelError
-
-
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    try:
-        code = run(cli.main, argv)
-    except SystemExit as exc:  # argparse usage errors
-        code = int(exc.code or 0)
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _write(tmp_path: Path, data: Any, name: str = "c.json") -> str:
-    path = tmp_path / name
-    path.write_text(json.dumps(data), encoding="utf-8")
-    return str(path)
 
 
 def _full(panel_size: int) -> dict[str, Any]:
