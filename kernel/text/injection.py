@@ -45,7 +45,7 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.text.delimit import delimiters_in
-from kernel.text.injection_markup import has_markup, unmarked
+from kernel.text.injection_markup import splits_words, unmarked
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -93,6 +93,8 @@ class InjectionFinding:
 # --- pattern building: literals go through the same skeleton as the text --------------------
 
 _SEP = r"[\W_]++"  # one run of non-letters between words (possessive: never backtracks)
+# A colon after a phrase, past blanks and emphasis ("**New instructions**:").
+_COLON = r"[\s*~`]*+:"
 
 
 def _lit(word: str) -> str:
@@ -253,7 +255,7 @@ def _override_family() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
         # system override: / admin override:
         *_lead(
             ("system", "admin", "developer", "root", "sudo"),
-            _any("override", "mode") + r"\s*+:",
+            _any("override", "mode") + _COLON,
         ),
         # here are your new instructions / your real task is
         *_lead(
@@ -274,14 +276,14 @@ def _override_family() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
             ("your",),
             _any("new", "real", "actual", "true", "updated", "only", "hidden", "secret", "revised"),
             _any("instructions", "instruction", "task", "objective", "orders", "directives")
-            + r"\s*+:",
+            + _COLON,
         ),
         *_lead(
             ("new", "updated", "revised", "real", "actual", "true", "override", "begin new",
              "start new"),
             _opt(_any("system", "the", "your")) + _any("instructions", "instruction", "prompt",
                                                         "directives", "task", "orders")
-            + r"\s*+:",
+            + _COLON,
         ),
         # the previous instructions were a test / are void
         *_lead(
@@ -556,9 +558,9 @@ _PROVENANCE_LINE = _lit("provenance") + r"[ \t]*+[:=]"  # only at the start of a
 
 _CHAT_TOKENS = [
     r"<\|[a-z_]{1,40}\|>",  # <|im_start|>, <|system|>, <|endoftext|> ...
-    r"\[\s*+/?" + _lit("inst") + r"\s*+\]",
     r"<</?" + _lit("sys") + ">>",
 ]
+_CHAT_INST = r"\[\s*+/?" + _lit("inst") + r"\s*+\]"  # [INST], [/INST]
 _ISOLATION = _lit("review_target") + r"_[a-z0-9]\w*+"  # kernel.delimit isolation markers
 
 _FLAGS = r"((?:[ \t]++-{1,2}[\w=-]{1,30}+){1,6})"
@@ -590,6 +592,16 @@ _COMMANDS: tuple[tuple[str, str], ...] = (
     ("format-drive", _phrase(_lit("format") + r"[ \t]++[a-z]:")),
     ("del-recursive", _phrase(_lit("del") + r"[ \t]++/[sfq]")),
 )  # fmt: skip
+#: What every match of a command rule contains (before the skeleton): one of the words (as
+#: a whole word), or one of the pieces (anywhere); with both, one of each.
+_COMMAND_GATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "rm": (("rm",), ()), "git-push": (("push",), ()), "sql-drop": (("drop",), ()),
+    "sql-truncate": (("truncate",), ()), "mkfs": (("mkfs",), ()), "dd": (("if",), ("=",)),
+    "download-pipe": ((), ("|",)), "download-subshell": (("curl", "wget"), ("(",)),
+    "chmod": (("chmod",), ()), "git-reset": (("reset",), ()), "git-clean": (("clean",), ()),
+    "shred": (("shred",), ()), "raw-disk": (("dev",), ()), "remove-item": (("recurse",), ()),
+    "format-drive": (("format",), ()), "del-recursive": (("del",), ()),
+}  # fmt: skip
 # A fork bomb, found from its body: NAME(){ NAME|NAME& };NAME (NAME checked before the "(").
 _FORK_BODY = r"\(\s*+\)\s*+\{\s*+([\w:]{1,20}+)\s*+\|\s*+\1\s*+&\s*+\}\s*+;\s*+\1(?![\w:])"
 
@@ -656,6 +668,8 @@ _CLAUSE_BEFORE = re.compile(
 def _starts_clause(text: str, start: int) -> bool:
     """Whether the word at ``start`` opens a clause: at the start of the text or a line, after
     punctuation, or after lead-ins ("please", "you must", "reviewer,") back to one of those."""
+    if not _starts_word(text, start):
+        return False
     low = max(0, start - _CLAUSE_WINDOW)
     found = _CLAUSE_BEFORE.match(text[low:start][::-1])
     return found is not None and (found.group("start") is None or low == 0)
@@ -668,57 +682,62 @@ def _compile(patterns: Sequence[str]) -> re.Pattern[str]:
     return re.compile("|".join(f"(?:{p})" for p in patterns))
 
 
+def _sk(word: str) -> str:
+    return "".join(char_skeleton(c) for c in word)
+
+
 @attrs.frozen
 class _Part:
-    """One regex of a rule, compiled on first need. ``heads`` are its first words (skeleton,
-    words joined by a space); a short text compiles only the parts whose heads it contains."""
+    """One regex of a phrase rule, compiled on first need (the whole part, kept as the
+    reference), and the same regex cut by the first word of its heads: ``by_first[w]`` starts
+    with the literal ``w``, so the regex engine jumps from one ``w`` to the next."""
 
-    heads: frozenset[str]
     regex: Callable[[], re.Pattern[str]]
+    by_first: Mapping[str, Callable[[], re.Pattern[str]]]
 
 
 @attrs.frozen
 class _Rule:
     name: str
     category: str
-    #: A cheap necessary condition: when it finds nothing, no part can match either.
-    gate: Callable[[], re.Pattern[str] | None]
-    #: The rule's regexes; phrase rules build theirs on first need.
-    parts: Callable[[], tuple[_Part, ...]]
+    #: A phrase rule's parts (built on first need); ``None`` for a plain rule.
+    parts: Callable[[], tuple[_Part, ...]] | None
+    #: A plain rule's regex, and what every match of it contains: one of ``words`` (skeleton)
+    #: as a whole word, or one of ``pieces`` (skeleton) anywhere.
+    regex: re.Pattern[str] | None
+    words: frozenset[str]
+    pieces: tuple[str, ...]
     starts: _Check
 
 
+def _compiler(source: str) -> Callable[[], re.Pattern[str]]:
+    return functools.cache(functools.partial(re.compile, source))
+
+
 def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> tuple[_Part, ...]:
-    """One regex per set of heads that share their rests: the heads a prefix tree (so the
-    regex starts with a literal or a set of them and the engine skips ahead to where a head
-    can start), then the rests as alternatives."""
+    """One regex per set of heads that share their rests: the heads a prefix tree, then the
+    rests as alternatives. Every rest starts with a separator, so a head's first word is a
+    whole word wherever the regex matches: at a word ``w`` only the heads starting with ``w``
+    can match, which is what ``_Part.by_first`` relies on."""
     rests: dict[str, list[str]] = {}
     for head, rest in patterns:
+        if not rest.startswith(_SEP):
+            raise AssertionError(f"a phrase rest must start with a separator: {head!r}")
         if rest not in rests.setdefault(head, []):
             rests[head].append(rest)
-    groups: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    groups: dict[tuple[str, ...], list[str]] = {}
     for head, own_rests in rests.items():
-        groups.setdefault(tuple(own_rests), []).append(_units(head))
+        groups.setdefault(tuple(own_rests), []).append(head)
     parts = []
     for own, heads in groups.items():
-        source = f"(?:{_trie(sorted(heads))})(?:{'|'.join(own)})(?![^\\W_])"
-        names = frozenset(_head_name(h) for h in heads)
-        parts.append(_Part(names, functools.cache(functools.partial(re.compile, source))))
+        tail = f"(?:{'|'.join(own)})(?![^\\W_])"
+        firsts: dict[str, list[tuple[str, ...]]] = {}
+        for head in heads:
+            firsts.setdefault(_sk(head.split()[0]), []).append(_units(head))
+        whole = _compiler(f"(?:{_trie(sorted(_units(h) for h in heads))}){tail}")
+        by_first = {w: _compiler(f"(?:{_trie(sorted(us))}){tail}") for w, us in firsts.items()}
+        parts.append(_Part(whole, by_first))
     return tuple(parts)
-
-
-def _head_name(units: tuple[str, ...]) -> str:
-    return "".join(" " if u == _SEP else u.replace("\\", "") for u in units)
-
-
-_SEPARATORS = re.compile(r"[\W_]+")
-
-
-def _present_heads(gate: re.Pattern[str], text: str) -> set[str]:
-    """Every prefix of every gate match, separators read as one space: a superset of the
-    heads that occur in ``text``."""
-    found = {_SEPARATORS.sub(" ", m.group()) for m in gate.finditer(text)}
-    return {f[:i] for f in found for i in range(1, len(f) + 1)}
 
 
 def _word_rule(
@@ -727,25 +746,27 @@ def _word_rule(
     patterns: Callable[[], Sequence[tuple[str, str]]],
     starts: _Check = _starts_word,
 ) -> _Rule:
-    def gate() -> re.Pattern[str]:
-        return re.compile(_trie(sorted({_units(head) for head, _ in patterns()})))
+    parts = functools.cache(lambda: _phrase_parts(patterns()))
+    return _Rule(name, category, parts, None, frozenset(), (), starts)
 
+
+def _rule(
+    name: str,
+    category: str,
+    regex: re.Pattern[str],
+    starts: _Check,
+    words: tuple[str, ...] = (),
+    pieces: tuple[str, ...] = (),
+) -> _Rule:
     return _Rule(
         name,
         category,
-        functools.cache(gate),
-        functools.cache(lambda: _phrase_parts(patterns())),
+        None,
+        regex,
+        frozenset(_sk(w) for w in words),
+        tuple(_sk(p) for p in pieces),
         starts,
     )
-
-
-def _no_gate() -> None:
-    return None
-
-
-def _rule(name: str, category: str, regex: re.Pattern[str], starts: _Check) -> _Rule:
-    part = (_Part(frozenset(), lambda: regex),)
-    return _Rule(name, category, _no_gate, lambda: part, starts)
 
 
 _RULES: tuple[_Rule, ...] = (
@@ -757,12 +778,22 @@ _RULES: tuple[_Rule, ...] = (
         _starts_clause,
     ),
     _word_rule("role", ROLE_REASSIGNMENT, lambda: _ROLE),
-    _rule("provenance", FORGED_PROVENANCE, _compile(_PROVENANCE), _anywhere),
-    _rule("provenance-line", FORGED_PROVENANCE, re.compile(_PROVENANCE_LINE), _starts_line),
-    _rule("chat-token", FORGED_DELIMITER, _compile(_CHAT_TOKENS), _anywhere),
-    _rule("isolation", FORGED_DELIMITER, re.compile(_ISOLATION), _starts_ident),
-    _rule("fork-bomb", DANGEROUS_COMMAND, re.compile(_FORK_BODY), _anywhere),
-    *(_rule(name, DANGEROUS_COMMAND, re.compile(p), _starts_command) for name, p in _COMMANDS),
+    _rule("provenance", FORGED_PROVENANCE, _compile(_PROVENANCE), _anywhere, (), ("provenance",)),
+    _rule(
+        "provenance-line",
+        FORGED_PROVENANCE,
+        re.compile(_PROVENANCE_LINE),
+        _starts_line,
+        ("provenance",),
+    ),
+    _rule("chat-token", FORGED_DELIMITER, _compile(_CHAT_TOKENS), _anywhere, (), ("<",)),
+    _rule("chat-inst", FORGED_DELIMITER, re.compile(_CHAT_INST), _anywhere, ("inst",)),
+    _rule("isolation", FORGED_DELIMITER, re.compile(_ISOLATION), _starts_ident, ("target",)),
+    _rule("fork-bomb", DANGEROUS_COMMAND, re.compile(_FORK_BODY), _anywhere, (), ("{",)),
+    *(
+        _rule(name, DANGEROUS_COMMAND, re.compile(p), _starts_command, *_COMMAND_GATES[name])
+        for name, p in _COMMANDS
+    ),
 )
 
 
@@ -823,26 +854,45 @@ def _download_pipe(text: str, match: re.Match[str], downloads: list[int]) -> int
 
 #: Below this length the rule's gate also tells which parts' first words occur, so a short
 #: text compiles only those parts; longer texts compile them all.
-_GATED_PARTS_BELOW = 1 << 16
+
+# Non-word characters (skeleton) read as spaces; ASCII in a table, others found per text.
+_ASCII_BLANKS = {i: " " for i in range(128) if _WORD_CHAR.match(chr(i)) is None}
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+def _words(sk_text: str) -> frozenset[str]:
+    """The words of a skeleton text: runs of ``[^\\W_]``."""
+    table: dict[int, str] = _ASCII_BLANKS
+    if not sk_text.isascii():
+        blanks = {c for c in set(_NON_ASCII.findall(sk_text)) if _WORD_CHAR.match(c) is None}
+        table = {**table, **{ord(c): " " for c in blanks}}
+    return frozenset(sk_text.translate(table).split())
 
 
 def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
     found: list[tuple[str, int, int]] = []
+    words: frozenset[str] | None = None
     downloads: list[int] | None = None
     for rule in _RULES:
         name, category, starts = rule.name, rule.category, rule.starts
-        gate = rule.gate()
-        if category not in wanted or (gate is not None and not gate.search(sk_text)):
+        if category not in wanted:
             continue
-        if name == "download-pipe":
-            downloads = [d.start() for d in _DOWNLOAD.finditer(sk_text)]
-            if not downloads:
+        if words is None and (rule.parts is not None or rule.words):
+            words = _words(sk_text)
+        matches: Iterable[re.Match[str]]
+        if rule.parts is not None:
+            assert words is not None
+            matches = _phrase_matches(rule.parts(), words, sk_text, starts)
+        else:
+            assert rule.regex is not None
+            if not _may_match(rule, sk_text, words):
                 continue
-        parts = rule.parts()
-        if gate is not None and len(sk_text) < _GATED_PARTS_BELOW:
-            present = _present_heads(gate, sk_text)
-            parts = tuple(p for p in parts if p.heads & present)
-        for m in (m for p in parts for m in _matches(p.regex(), sk_text, starts)):
+            if name == "download-pipe":
+                downloads = [d.start() for d in _DOWNLOAD.finditer(sk_text)]
+                if not downloads:
+                    continue
+            matches = _matches(rule.regex, sk_text, starts)
+        for m in matches:
             if name == "download-pipe":
                 assert downloads is not None
                 start = _download_pipe(sk_text, m, downloads)
@@ -853,6 +903,33 @@ def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
             if start is not None:
                 found.append((category, start, m.end()))
     return found
+
+
+def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
+    """A plain rule's gate: ``False`` when its regex cannot match ``sk_text``."""
+    if rule.words and (words is None or words.isdisjoint(rule.words)):
+        return False
+    return not rule.pieces or any(piece in sk_text for piece in rule.pieces)
+
+
+def _phrase_matches(
+    parts: Sequence[_Part], words: frozenset[str], text: str, starts: _Check
+) -> list[re.Match[str]]:
+    """What ``_matches`` finds with each part's whole regex, found with the regexes cut by
+    first word, only for the first words ``text`` has."""
+    out = []
+    for part in parts:
+        found = sorted(
+            (m for w in words.intersection(part.by_first)
+             for m in _matches(part.by_first[w](), text, starts)),
+            key=lambda m: m.start(),
+        )  # fmt: skip
+        pos = 0
+        for m in found:
+            if m.start() >= pos:
+                out.append(m)
+                pos = max(m.end(), m.start() + 1)
+    return out
 
 
 def _names(value: object, what: str) -> tuple[str, ...]:
@@ -889,7 +966,7 @@ def scan_injection(
     spans = sk.spans((s, e) for _, s, e in raw)
     found = {(cat, span) for (cat, _, _), span in zip(raw, spans, strict=True)}
     phrases = wanted & _PHRASE_CATEGORIES
-    if phrases and has_markup(text):
+    if phrases and splits_words(text):
         # The phrase rules read the text a second time without the markup that can split a
         # word (``ig**nore**``, ``&#105;gnore``, ``ig<b>nore</b>``); spans map back twice.
         plain = unmarked(text)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import html
 import re
+import string
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable
@@ -27,7 +28,7 @@ from typing import Final
 
 import attrs
 
-__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "unmarked"]
+__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "splits_words", "unmarked"]
 
 #: Tags that break a line or a box: read as a space, never as nothing.
 BLOCK_TAGS: Final = frozenset(
@@ -64,28 +65,65 @@ def has_markup(text: str) -> bool:
     return _HINT.search(text) is not None
 
 
+def splits_words(text: str) -> bool:
+    """Whether the phrase rules could read more in ``unmarked(text)`` than in ``text``: when
+    it holds a tag, comment or character reference, or a run of emphasis characters with a
+    letter-like character on both sides (``ig**nore**``). Emphasis next to a blank or
+    punctuation only stands where a phrase already allows a separator."""
+    if ("<" in text or "&" in text) and _MARKUP.search(text) is not None:
+        return True
+    return any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD)
+
+
+# Blanks and ASCII punctuation: what no skeleton reads as a letter.
+_CLEAR: Final = re.escape("".join(c for c in string.whitespace + string.punctuation if c != ":"))
+# An emphasis run inside a word; each regex starts with its own character so that the
+# engine skips ahead to it.
+_INSIDE_WORD: Final = tuple(
+    (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[*~`]*+(?=[^{_CLEAR}])"))
+    for c in _EMPHASIS
+)
+
+
 @attrs.frozen
 class Unmarked:
     """The text without hiding markup, and the way back to the original.
 
-    ``_ends[i]`` is the length of ``text`` produced by the original's first ``i + 1`` code
-    points (``None`` when nothing changed).
+    ``_original`` and ``_sites`` (each markup span and the length of what replaced it) are
+    enough to map positions back; the map is built when ``spans`` first needs it.
     """
 
     text: str
-    _ends: array[int] | None = attrs.field(repr=False)
+    _original: str | None = attrs.field(repr=False)
+    _sites: tuple[tuple[int, int, int], ...] = attrs.field(repr=False, default=())
 
     @property
     def changed(self) -> bool:
-        return self._ends is not None
+        return self._original is not None
+
+    def _ends(self) -> array[int]:
+        """``ends[i]``: the length of ``text`` produced by the original's first ``i + 1``
+        code points."""
+        original = self._original
+        assert original is not None
+        table = {ord(c): "\x00" if c in _EMPHASIS else "\x01" for c in set(original)}
+        base = original.translate(table).encode("latin-1")
+        widths: list[bytes] = []
+        kept = 0
+        for start, end, produced in self._sites:
+            widths.append(base[kept:start])
+            widths.append(_widths(end - start, produced))
+            kept = end
+        widths.append(base[kept:])
+        return array("q", accumulate(b"".join(widths)))
 
     def spans(self, ranges: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
         """Map ``[start, end)`` ranges of ``text`` (non-empty) to the original: from the code
         point that produced the first character through the markup that follows the last."""
-        ends = self._ends
         items = list(ranges)
-        if ends is None:
+        if self._original is None or not items:
             return items
+        ends = self._ends()
         out = []
         for start, end in items:
             first = bisect_right(ends, start)
@@ -99,10 +137,7 @@ def unmarked(text: str) -> Unmarked:
     if not has_markup(text):
         return Unmarked(text, None)
     pieces: list[str] = []
-    # One byte per original code point: how many characters of the result it produces.
-    table = {ord(c): "\x00" if c in _EMPHASIS else "\x01" for c in set(text)}
-    base = text.translate(table).encode("latin-1")
-    widths: list[bytes] = []
+    sites: list[tuple[int, int, int]] = []
     kept = 0
     while (match := _MARKUP.search(text, kept)) is not None:
         start, end = match.span()
@@ -117,12 +152,13 @@ def unmarked(text: str) -> Unmarked:
             replacement = _decoded(match.group(0))
         pieces.append(text[kept:start])
         pieces.append(replacement)
-        widths.append(base[kept:start])
-        widths.append(_widths(end - start, len(replacement)))
+        sites.append((start, end, len(replacement)))
         kept = end
     pieces.append(text[kept:])
-    widths.append(base[kept:])
-    body = "".join(pieces).translate({ord(c): None for c in _EMPHASIS})
+    body = "".join(pieces).translate(_DROP_EMPHASIS)
     if body == text:
         return Unmarked(text, None)
-    return Unmarked(body, array("q", accumulate(b"".join(widths))))
+    return Unmarked(body, text, tuple(sites))
+
+
+_DROP_EMPHASIS: Final = {ord(c): None for c in _EMPHASIS}

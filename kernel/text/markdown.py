@@ -453,6 +453,8 @@ def _without_code_span_marks(text: str) -> str:
     next character outside code spans; an opening run closes at the next run of exactly its
     length, else is text; a span's line breaks become spaces, and one space goes from each
     side when both sides have one. ``text`` itself when no span joins two words."""
+    if "``" not in text and "\\" not in text:
+        return _without_single_backticks(text)
     spans = _code_spans(text)
     if not any(_joins(text, *span) for span in spans):
         return text
@@ -462,6 +464,29 @@ def _without_code_span_marks(text: str) -> str:
         out += (text[keep:opener], _span_content(text, first, last))
         keep = closer
     out.append(text[keep:])
+    return "".join(out)
+
+
+def _without_single_backticks(text: str) -> str:
+    """``_without_code_span_marks`` when every backtick run is one backtick and there is no
+    backslash: the runs pair up in order, a last unpaired one is text."""
+    pieces = text.split("`")
+    spans = range(1, len(pieces) - 1, 2)
+    for i in spans:
+        content = pieces[i]
+        before = pieces[i - 1][-1:].isalnum()
+        after = pieces[i + 1][:1].isalnum()
+        if before or after:
+            content = _span_content(content, 0, len(content))
+            if (before and content[:1].isalnum()) or (after and content[-1:].isalnum()):
+                break
+    else:
+        return text
+    out = [pieces[0]]
+    for i in spans:
+        out += (_span_content(pieces[i], 0, len(pieces[i])), pieces[i + 1])
+    if len(pieces) % 2 == 0:  # an odd number of backticks: the last one is text
+        out += ("`", pieces[-1])
     return "".join(out)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import unicodedata
 from array import array
 from bisect import bisect_right
@@ -175,10 +176,16 @@ class Skeleton:
 
 def skeletonize(text: str) -> Skeleton:
     """The skeleton of ``text`` (see the module docstring)."""
-    table: dict[int, str] = {}
-    lengths: dict[int, str] = {}  # code point -> chr(skeleton length), for translate()
-    aligned = True
-    for ch in set(text):
+    ascii_table, ascii_lengths, aligned = _ascii_tables()
+    table = dict(ascii_table)
+    # ASCII goes by tables built once; only the other characters are looked at here, found
+    # by a regex when they are few, else from the set of all characters.
+    others: Iterable[str] = ()
+    if not text.isascii():
+        many = len(text.encode("utf-8", "surrogatepass")) - len(text) > len(text) // 8
+        others = [c for c in set(text) if c > "\x7f"] if many else set(_NON_ASCII.findall(text))
+    lengths = {}  # code point -> chr(skeleton length), for translate()
+    for ch in others:
         sk = char_skeleton(ch)
         if sk != ch:
             table[ord(ch)] = sk
@@ -188,5 +195,19 @@ def skeletonize(text: str) -> Skeleton:
     if not aligned:
         # One byte per code point holding its skeleton length (NFKC expands a code point to
         # at most 18 characters), summed in C.
-        ends = array("q", accumulate(text.translate(lengths).encode("latin-1")))
-    return Skeleton(text, text.translate(table) if table else text, ends)
+        widths = text.translate({**ascii_lengths, **lengths}).encode("latin-1")
+        ends = array("q", accumulate(widths))
+    return Skeleton(text, text.translate(table), ends)
+
+
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+
+
+@functools.cache
+def _ascii_tables() -> tuple[dict[int, str], dict[int, str], bool]:
+    """For ASCII: the skeleton of every character that changes, every character's skeleton
+    length (as ``chr(length)``), and whether each skeleton is one character."""
+    skeletons = {i: char_skeleton(chr(i)) for i in range(128)}
+    changed = {i: sk for i, sk in skeletons.items() if sk != chr(i)}
+    lengths = {i: chr(len(sk)) for i, sk in skeletons.items()}
+    return changed, lengths, all(len(sk) == 1 for sk in skeletons.values())

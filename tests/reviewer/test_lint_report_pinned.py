@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from kernel import load_contract
 from kernel.reviewer.lint import Finding, LintReport, lint_phase2
-from kernel.reviewer.lint.tokens import STOP_WORDS, trigger_tokens, words
+from kernel.reviewer.lint.tokens import STOP_WORDS, WordLookup, trigger_tokens, words
 from kernel.reviewer.render import render_phase1, render_phase2
 
 
@@ -120,3 +120,17 @@ def test_trigger_tokens() -> None:
     assert {"the", "and", "not", "with", "would"} <= STOP_WORDS
     assert "sample" not in STOP_WORDS
     assert words("ab") == {"ab"} and words("a b") == {"a", "b"} and words("") == set()
+
+
+_TEXTS = st.text(alphabet=st.sampled_from("abAB1 .-é\u00a0ß"), max_size=30)
+_WORDS = st.text(alphabet=st.sampled_from("abAB1éß"), min_size=1, max_size=4).map(str.casefold)
+
+
+@given(_TEXTS, st.lists(st.frozensets(_WORDS, max_size=6), max_size=8))
+@example("Rigor, weak.", [frozenset({"rigor"}), frozenset({"weak", "x"}), frozenset({"y"})])
+@example("STRASSE", [frozenset({"strasse"})])
+def test_word_lookup_answers_like_the_whole_word_set(text: str, asks: list[frozenset[str]]) -> None:
+    lookup = WordLookup(text)
+    everything = words(text)
+    for wanted in asks:
+        assert lookup.has_any(wanted) == (not everything.isdisjoint(wanted))

@@ -242,3 +242,22 @@ def test_too_much_inline_markup_fails_consistency() -> None:
     assert [f.code for f in report.errors] == ["P2-045"]
     ok = lint_phase2(render_phase2(FULL, scores, body=trigger), FULL, PHASE1)
     assert ok.ok
+
+
+@given(st.text(alphabet=st.sampled_from("ab1 `\n.é"), max_size=24).filter(lambda t: "``" not in t))
+@example("the `x` y")
+@example("a` b `c`")
+def test_single_backtick_spans_read_like_the_general_reader(text: str) -> None:
+    # Without runs of two backticks or backslashes, spans pair up in order; the general
+    # reader must give the very same text.
+    from kernel.text.markdown import _code_spans, _joins, _span_content, _without_single_backticks
+
+    spans = _code_spans(text)
+    expected = text
+    if any(_joins(text, *span) for span in spans):
+        out, keep = [], 0
+        for opener, first, last, closer in spans:
+            out += (text[keep:opener], _span_content(text, first, last))
+            keep = closer
+        expected = "".join([*out, text[keep:]])
+    assert _without_single_backticks(text) == expected

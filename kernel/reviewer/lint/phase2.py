@@ -16,7 +16,7 @@ from kernel.reviewer.lint._structure import Codes, Outline, outline, stray_headi
 from kernel.reviewer.lint.phase1 import _require_contract, analyse_phase1, too_large_finding
 from kernel.reviewer.lint.placement import misplaced_key_lines
 from kernel.reviewer.lint.report import Finding, LintReport
-from kernel.reviewer.lint.tokens import trigger_tokens, words
+from kernel.reviewer.lint.tokens import WordLookup, trigger_tokens
 from kernel.text.markdown import (
     MAX_BACKTICKS,
     MAX_INLINE_MARKUP,
@@ -406,7 +406,7 @@ def _consistency(
     unread: str = "",
 ) -> list[Finding]:
     findings: list[Finding] = []
-    body_words: set[str] | None = None
+    body_words: WordLookup | None = None
     for d in contract.dimensions:
         score = scores[d.id]
         if score == "pass" or d.id in dissent:
@@ -446,8 +446,8 @@ def _consistency(
                     "within the work bound and no trigger can be met"
                 )
                 return [*findings, Finding("P2-045", too_much, body.line, "consistency")]
-            body_words = words(prose)
-        if not tokens & body_words:
+            body_words = WordLookup(prose)
+        if not body_words.has_any(tokens):
             findings.append(
                 Finding(
                     "P2-040",

@@ -62,6 +62,34 @@ def words(text: str) -> set[str]:
     return found
 
 
+class WordLookup:
+    """Whether a text has any of some words (case-folded), answered without building the
+    text's whole word set while only a few words have been asked about: in ASCII text each
+    word is looked for, between separators, in one C-speed pass."""
+
+    #: Words looked for one by one before the whole set is built instead.
+    SINGLE_LOOKUPS: Final = 16
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._all: set[str] | None = None
+        self._padded: bytes | None = None
+        self._asked = 0
+
+    def has_any(self, wanted: frozenset[str]) -> bool:
+        self._asked += len(wanted)
+        if self._all is None and self._asked <= self.SINGLE_LOOKUPS and self._text.isascii():
+            if self._padded is None:  # ASCII: case-folding is lower()
+                self._padded = (
+                    b" " + self._text.lower().encode().translate(_ASCII_SEPARATORS) + b" "
+                )
+            padded = self._padded
+            return any(f" {w} ".encode("utf-8", "surrogatepass") in padded for w in wanted)
+        if self._all is None:
+            self._all = words(self._text)
+        return not self._all.isdisjoint(wanted)
+
+
 def trigger_tokens(trigger: str) -> frozenset[str]:
     """The tokens of a trigger: its words minus stop words and one-character words."""
     return frozenset(w for w in words(trigger) if len(w) >= 2 and w not in STOP_WORDS)
