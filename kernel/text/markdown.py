@@ -223,7 +223,17 @@ def collapse(text: str) -> str:
 def block_tokens(text: str) -> list[Token]:
     """CommonMark block tokens of ``text`` (inline parsing off): the one Markdown reader that
     the lints and the consensus parser share."""
+    if text.isascii() and not any(c in text for c in _ASCII_OTHER_BLANKS):
+        return _PLAIN_BLOCK_MD.parse(text)  # markdown-it trims nothing but spaces and tabs
     return _BLOCK_MD.parse(text)
+
+
+#: The ASCII characters of ``_OTHER_BLANKS`` that can stand at the edge of a paragraph or
+#: heading (line breaks cannot).
+_ASCII_OTHER_BLANKS: Final = "".join(
+    sorted({c for c in _OTHER_BLANKS if c.isascii()} - {"\n", "\r"})
+)
+_PLAIN_BLOCK_MD: Final = MarkdownIt("commonmark").disable("inline")
 
 
 #: The most :func:`structure_units` a document may have (R13 work bound).

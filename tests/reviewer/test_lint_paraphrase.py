@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kernel.contract.model import load_contract
@@ -93,3 +93,18 @@ def test_whole_word_case_sensitive_mentions() -> None:
         assert not lint_phase1(_with_paraphrase([miss, *base]), FULL).ok, miss
     for hit in ("(D1)", "D1's plan", "**methodology_rigor**", "see D1.", "methodology_rigor-ish"):
         assert lint_phase1(_with_paraphrase([hit, *base]), FULL).ok, hit
+
+
+_BITS = st.text(alphabet=st.sampled_from("aD1\n_ "), max_size=8)
+
+
+@given(st.lists(_BITS, max_size=6), st.lists(_BITS.filter(bool), min_size=1, max_size=4))
+@example(["xa", "ay"], ["a\na"])
+@example(["D1 D1", "D1"], ["D1"])
+def test_paragraphs_naming_a_dimension_are_found_in_one_pass(
+    texts: list[str], names: list[str]
+) -> None:
+    from kernel.reviewer.lint.phase1 import _naming
+
+    expected = [p for p, text in enumerate(texts) if any(name in text for name in names)]
+    assert _naming(texts, names) == expected

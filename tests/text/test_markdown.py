@@ -143,3 +143,20 @@ def test_plain_words_skip_inline_html_and_code_blocks() -> None:
     text = plain_words_text(doc.blocks)
     assert "word" in text and "code" in text and "x" in text
     assert "hidden" not in text and "fenced" not in text and "gone" not in text
+
+
+_MARKDOWNISH = st.text(alphabet=st.sampled_from("#>-*1. \t\nab`~|"), max_size=60)
+
+
+@given(st.one_of(_MARKDOWNISH, st.text(max_size=40).filter(str.isascii)))
+def test_ascii_without_other_blanks_reads_the_same_with_either_parser(text: str) -> None:
+    # block_tokens skips its space-and-tab trimming rules when markdown-it would trim
+    # nothing else; both parsers must then give the same tokens.
+    from kernel.text.markdown import _ASCII_OTHER_BLANKS, _BLOCK_MD, _PLAIN_BLOCK_MD
+
+    text = text.replace("\r", "\n")
+    if any(c in text for c in _ASCII_OTHER_BLANKS):
+        text = text.translate({ord(c): "x" for c in _ASCII_OTHER_BLANKS})
+    plain = [(t.type, t.map, t.content, t.markup) for t in _PLAIN_BLOCK_MD.parse(text)]
+    wrapped = [(t.type, t.map, t.content, t.markup) for t in _BLOCK_MD.parse(text)]
+    assert plain == wrapped

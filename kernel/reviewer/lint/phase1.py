@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
+from itertools import accumulate
 from typing import Any, Final
 
 import attrs
@@ -227,6 +229,24 @@ def max_matching(adjacency: Sequence[Sequence[int]]) -> int:
     return sum(1 for left in range(len(adjacency)) if augment(left, set()))
 
 
+def _naming(texts: Sequence[str], names: Sequence[str]) -> list[int]:
+    """The indexes, in order, of the texts that contain one of ``names`` (as any substring),
+    found with one search per name through all the texts at once."""
+    joined = "\n".join(texts)
+    offsets = list(accumulate((len(t) + 1 for t in texts), initial=0))
+    hits: set[int] = set()
+    for name in names:
+        at = joined.find(name)
+        while at >= 0:
+            p = bisect_right(offsets, at) - 1
+            if name in texts[p]:
+                hits.add(p)
+                at = joined.find(name, offsets[p + 1])
+            else:  # a match across the line break between two texts
+                at = joined.find(name, at + 1)
+    return sorted(hits)
+
+
 def _paraphrase_findings(section: Section, contract: Contract) -> list[Finding]:
     k = contract.paraphrase_minimum
     dims = contract.dimensions
@@ -236,13 +256,9 @@ def _paraphrase_findings(section: Section, contract: Contract) -> list[Finding]:
     # maximum matching with m dimensions (any extra neighbour can replace a used one).
     cap = len(dims)
     neighbours: list[list[int]] = [[] for _ in dims]
-    paragraphs = [b for b in section.blocks if b.kind == "paragraph" and not b.quoted]
-    names = tuple(index)
-    for p, block in enumerate(paragraphs):
-        text = block.text
-        if not any(name in text for name in names):
-            continue
-        for i in {index[m.group(0)] for m in pattern.finditer(text)}:
+    paragraphs = [b.text for b in section.blocks if b.kind == "paragraph" and not b.quoted]
+    for p in _naming(paragraphs, tuple(index)):
+        for i in {index[m.group(0)] for m in pattern.finditer(paragraphs[p])}:
             if len(neighbours[i]) < cap:
                 neighbours[i].append(p)
     matched = max_matching(neighbours)
