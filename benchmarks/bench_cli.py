@@ -4,7 +4,8 @@ Every command line of the kernel runs once per sample on a shipped template (rev
 or a shipped example, next to ``python -c pass`` (the interpreter's own start-up), run after
 run in the same loop. With ``--clock cpu`` a sample is the child's CPU time (user + system,
 from ``wait4``) instead of the wall clock: steadier on a busy machine. The import time of
-``kernel`` and of the decision module is also read from ``python -X importtime``.
+``kernel`` and of the decision module is also read from ``python -X importtime``. Children
+keep compiled bytecode, as an installed package has it: a warm-up round writes it.
 """
 
 from __future__ import annotations
@@ -35,14 +36,18 @@ MATRIX = {
 }
 
 
-def _env() -> dict[str, str]:
-    """The environment for children: they import the same ``kernel`` as this process."""
+def _env(tmp: str) -> dict[str, str]:
+    """The environment for children: they import the same ``kernel`` as this process, and
+    keep compiled bytecode (in a cache under ``tmp``, written by the warm-up round) as an
+    installed package does, whatever ``PYTHONDONTWRITEBYTECODE`` says here."""
     import kernel
 
     root = str(Path(kernel.__file__).resolve().parent.parent)
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     env.pop("PYTHONSTARTUP", None)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(Path(tmp) / "pycache")
     return env
 
 
@@ -120,10 +125,10 @@ def commands(tmp: Path) -> list[tuple[str, list[str]]]:
 
 def run(quick: bool) -> list[Row]:
     runs = 3 if quick else 21
-    env = _env()
     py = sys.executable
     rows: list[Row] = []
     with tempfile.TemporaryDirectory() as tmp:
+        env = _env(tmp)
         todo = []
         for label, args in commands(Path(tmp)):
             missing = [a for a in args if a.startswith(str(EXAMPLES)) and not Path(a).is_file()]

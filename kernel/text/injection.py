@@ -101,6 +101,10 @@ _SEP = r"[\W_]++"  # one run of non-letters between words (possessive: never bac
 _COLON = r"[\s*~`]*+:"
 
 
+def _compiler(source: str) -> Callable[[], re.Pattern[str]]:
+    return functools.cache(functools.partial(re.compile, source))
+
+
 def _lit(word: str) -> str:
     """A word or phrase as a regex over skeleton text; spaces mean any separator run."""
     parts = ["".join(char_skeleton(c) for c in part) for part in word.split()]
@@ -609,7 +613,7 @@ _COMMAND_GATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
 # A fork bomb, found from its body: NAME(){ NAME|NAME& };NAME (NAME checked before the "(").
 _FORK_BODY = r"\(\s*+\)\s*+\{\s*+([\w:]{1,20}+)\s*+\|\s*+\1\s*+&\s*+\}\s*+;\s*+\1(?![\w:])"
 
-_DOWNLOAD = re.compile(
+_DOWNLOAD = _compiler(
     r"(?<![\w./-])" + _any("curl", "wget", "fetch", "iwr", "invoke-webrequest") + r"(?![\w-])"
 )
 _WORD_CHAR = re.compile(r"[^\W_]")
@@ -664,7 +668,7 @@ _ADDRESSEES = _reversed_words(
 _CLAUSE_WINDOW = 160
 # Read backwards from an imperative: spaces, up to eight lead-ins, then the start of the text
 # (the end of the reversed window), a line break or punctuation, or an addressee.
-_CLAUSE_BEFORE = re.compile(
+_CLAUSE_BEFORE = _compiler(
     rf"[ \t]*+(?:{_LEAD_INS}[ \t]*+){{0,8}}(?:(?P<start>\Z)|[^\w \t]|_|{_ADDRESSEES})"
 )
 
@@ -675,15 +679,15 @@ def _starts_clause(text: str, start: int) -> bool:
     if not _starts_word(text, start):
         return False
     low = max(0, start - _CLAUSE_WINDOW)
-    found = _CLAUSE_BEFORE.match(text[low:start][::-1])
+    found = _CLAUSE_BEFORE().match(text[low:start][::-1])
     return found is not None and (found.group("start") is None or low == 0)
 
 
 _Check = Callable[[str, int], bool]
 
 
-def _compile(patterns: Sequence[str]) -> re.Pattern[str]:
-    return re.compile("|".join(f"(?:{p})" for p in patterns))
+def _either(patterns: Sequence[str]) -> str:
+    return "|".join(f"(?:{p})" for p in patterns)
 
 
 def _sk(word: str) -> str:
@@ -716,16 +720,12 @@ class _Rule:
     category: str
     #: A phrase rule's regexes (built on first need); ``None`` for a plain rule.
     parts: Callable[[], _Phrases] | None
-    #: A plain rule's regex, and what every match of it contains: one of ``words`` (skeleton)
-    #: as a whole word, or one of ``pieces`` (skeleton) anywhere.
-    regex: re.Pattern[str] | None
+    #: A plain rule's regex (compiled on first need), and what every match of it contains: one
+    #: of ``words`` (skeleton) as a whole word, or one of ``pieces`` (skeleton) anywhere.
+    regex: Callable[[], re.Pattern[str]] | None
     words: frozenset[str]
     pieces: tuple[str, ...]
     starts: _Check
-
-
-def _compiler(source: str) -> Callable[[], re.Pattern[str]]:
-    return functools.cache(functools.partial(re.compile, source))
 
 
 def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
@@ -779,7 +779,7 @@ def _word_rule(
 def _rule(
     name: str,
     category: str,
-    regex: re.Pattern[str],
+    source: str,
     starts: _Check,
     words: tuple[str, ...] = (),
     pieces: tuple[str, ...] = (),
@@ -788,7 +788,7 @@ def _rule(
         name,
         category,
         None,
-        regex,
+        _compiler(source),
         frozenset(_sk(w) for w in words),
         tuple(_sk(p) for p in pieces),
         starts,
@@ -804,20 +804,20 @@ _RULES: tuple[_Rule, ...] = (
         _starts_clause,
     ),
     _word_rule("role", ROLE_REASSIGNMENT, lambda: _ROLE),
-    _rule("provenance", FORGED_PROVENANCE, _compile(_PROVENANCE), _anywhere, (), ("provenance",)),
+    _rule("provenance", FORGED_PROVENANCE, _either(_PROVENANCE), _anywhere, (), ("provenance",)),
     _rule(
         "provenance-line",
         FORGED_PROVENANCE,
-        re.compile(_PROVENANCE_LINE),
+        _PROVENANCE_LINE,
         _starts_line,
         ("provenance",),
     ),
-    _rule("chat-token", FORGED_DELIMITER, _compile(_CHAT_TOKENS), _anywhere, (), ("<",)),
-    _rule("chat-inst", FORGED_DELIMITER, re.compile(_CHAT_INST), _anywhere, ("inst",)),
-    _rule("isolation", FORGED_DELIMITER, re.compile(_ISOLATION), _starts_ident, ("target",)),
-    _rule("fork-bomb", DANGEROUS_COMMAND, re.compile(_FORK_BODY), _anywhere, (), ("{",)),
+    _rule("chat-token", FORGED_DELIMITER, _either(_CHAT_TOKENS), _anywhere, (), ("<",)),
+    _rule("chat-inst", FORGED_DELIMITER, _CHAT_INST, _anywhere, ("inst",)),
+    _rule("isolation", FORGED_DELIMITER, _ISOLATION, _starts_ident, ("target",)),
+    _rule("fork-bomb", DANGEROUS_COMMAND, _FORK_BODY, _anywhere, (), ("{",)),
     *(
-        _rule(name, DANGEROUS_COMMAND, re.compile(p), _starts_command, *_COMMAND_GATES[name])
+        _rule(name, DANGEROUS_COMMAND, p, _starts_command, *_COMMAND_GATES[name])
         for name, p in _COMMANDS
     ),
 )
@@ -914,10 +914,10 @@ def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
             if not _may_match(rule, sk_text, words):
                 continue
             if name == "download-pipe":
-                downloads = [d.start() for d in _DOWNLOAD.finditer(sk_text)]
+                downloads = [d.start() for d in _DOWNLOAD().finditer(sk_text)]
                 if not downloads:
                     continue
-            matches = _matches(rule.regex, sk_text, starts)
+            matches = _matches(rule.regex(), sk_text, starts)
         for m in matches:
             if name == "download-pipe":
                 assert downloads is not None

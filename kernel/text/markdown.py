@@ -24,6 +24,7 @@ markup only where it can change them.
 
 from __future__ import annotations
 
+import functools
 import re
 from bisect import bisect_left
 from collections.abc import Iterator, Sequence
@@ -126,11 +127,13 @@ def _block_parser() -> MarkdownIt:
     return md
 
 
-_BLOCK_MD: Final = _block_parser()
+_BLOCK_MD: Final = functools.cache(_block_parser)
 #: Inline parsing for words only: links, images and emphasis are left as text (their
 #: delimiters are punctuation to the tokeniser, and skipping them keeps pathological input
 #: such as 100k ``[`` fast); code spans, escapes, autolinks and inline HTML are still parsed.
-_INLINE_MD: Final = MarkdownIt("commonmark").disable(["link", "image", "emphasis"])
+_INLINE_MD: Final = functools.cache(
+    lambda: MarkdownIt("commonmark").disable(["link", "image", "emphasis"])
+)
 #: CommonMark line endings and nothing else.
 _LINE_END: Final = re.compile(r"\r\n|\r|\n")
 _SPACE: Final = re.compile(r"[ \t]+")
@@ -224,8 +227,8 @@ def block_tokens(text: str) -> list[Token]:
     """CommonMark block tokens of ``text`` (inline parsing off): the one Markdown reader that
     the lints and the consensus parser share."""
     if text.isascii() and not any(c in text for c in _ASCII_OTHER_BLANKS):
-        return _PLAIN_BLOCK_MD.parse(text)  # markdown-it trims nothing but spaces and tabs
-    return _BLOCK_MD.parse(text)
+        return _PLAIN_BLOCK_MD().parse(text)  # markdown-it trims nothing but spaces and tabs
+    return _BLOCK_MD().parse(text)
 
 
 #: The ASCII characters of ``_OTHER_BLANKS`` that can stand at the edge of a paragraph or
@@ -233,7 +236,7 @@ def block_tokens(text: str) -> list[Token]:
 _ASCII_OTHER_BLANKS: Final = "".join(
     sorted({c for c in _OTHER_BLANKS if c.isascii()} - {"\n", "\r"})
 )
-_PLAIN_BLOCK_MD: Final = MarkdownIt("commonmark").disable("inline")
+_PLAIN_BLOCK_MD: Final = functools.cache(lambda: MarkdownIt("commonmark").disable("inline"))
 
 
 #: The most :func:`structure_units` a document may have (R13 work bound).
@@ -407,7 +410,7 @@ def plain_words_text(blocks: Sequence[Block]) -> str:
     for block in blocks:
         if block.kind not in ("heading", "paragraph"):
             continue
-        for tok in _INLINE_MD.parseInline(block.text):
+        for tok in _INLINE_MD().parseInline(block.text):
             for child in tok.children or ():
                 if child.type in ("text", "code_inline"):
                     parts.append(child.content)

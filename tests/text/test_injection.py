@@ -396,7 +396,7 @@ def test_rule_gates_and_first_word_cuts_find_what_the_whole_regexes_find(text: s
         else:
             assert rule.regex is not None
             if not _may_match(rule, sk, words):
-                assert next(_matches(rule.regex, sk, rule.starts), None) is None, rule.name
+                assert next(_matches(rule.regex(), sk, rule.starts), None) is None, rule.name
 
 
 @given(_TEXTS)

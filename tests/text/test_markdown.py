@@ -157,6 +157,6 @@ def test_ascii_without_other_blanks_reads_the_same_with_either_parser(text: str)
     text = text.replace("\r", "\n")
     if any(c in text for c in _ASCII_OTHER_BLANKS):
         text = text.translate({ord(c): "x" for c in _ASCII_OTHER_BLANKS})
-    plain = [(t.type, t.map, t.content, t.markup) for t in _PLAIN_BLOCK_MD.parse(text)]
-    wrapped = [(t.type, t.map, t.content, t.markup) for t in _BLOCK_MD.parse(text)]
+    plain = [(t.type, t.map, t.content, t.markup) for t in _PLAIN_BLOCK_MD().parse(text)]
+    wrapped = [(t.type, t.map, t.content, t.markup) for t in _BLOCK_MD().parse(text)]
     assert plain == wrapped
