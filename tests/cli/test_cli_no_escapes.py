@@ -14,10 +14,9 @@ import json
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, example, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fuzz import JSON, call_cli, dump, mutated, texts
 from support.paths import EXAMPLES, ROOT
@@ -141,7 +140,7 @@ def invocations(draw: st.DrawFn) -> tuple[list[str], dict[str, str]]:
         elif choice == 3:
             prior = st.dictionaries(
                 st.sampled_from(["pass", "warn", "block", "*", "D1"]),
-                st.sampled_from(["1/2", "1/0", "0", "1", 0.5, 1, "nan", 10**5000, None]) | JSON,
+                st.sampled_from(["1/2", "1/0", "0", "1", 0.5, 1, "nan", None]) | JSON,
             )
             argv += ["--prior-file", file("prior.json", prior.map(dump) | ANY_TEXT)]
     elif command == "codes":

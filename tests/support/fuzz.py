@@ -23,11 +23,11 @@ from support.paths import CORPUS
 
 __all__ = [
     "CORPUS_TEXTS",
+    "HUGE",
     "JSON",
     "KEYS",
     "LEAVES",
     "OBJECTS",
-    "HUGE",
     "Inventing",
     "Main",
     "anything",
