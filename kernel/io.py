@@ -70,6 +70,8 @@ def package_data(package: str, relative: str) -> bytes:
 def check_size(text: str, *, source: str = "<input>", max_bytes: int = MAX_INPUT_BYTES) -> None:
     """Refuse ``text`` when its UTF-8 form is over ``max_bytes``."""
     check_limit(max_bytes)
+    if not isinstance(text, str):
+        raise KernelError(f"{source}: expected text (a str), got {type(text).__name__}")
     # A str never encodes to fewer bytes than it has code points, nor more than 4 each.
     if len(text) * 4 <= max_bytes:
         return

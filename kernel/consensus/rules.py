@@ -245,6 +245,10 @@ def disagreement(critiques: Sequence[CritiqueResponse], reason: str) -> Disagree
     Items are compared after collapsing whitespace and case-folding; each is shown as first
     written, and a critique repeating an item counts once. Blank items are skipped.
     """
+    if not isinstance(critiques, Sequence) or not all(
+        isinstance(c, CritiqueResponse) for c in critiques
+    ):
+        raise KernelError("critiques must be a sequence of CritiqueResponse values")
     counts: dict[str, int] = {}
     shown: dict[str, str] = {}
     missing: dict[str, str] = {}

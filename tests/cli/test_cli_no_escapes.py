@@ -75,7 +75,9 @@ PRIORS = st.sampled_from(
      "pass=" + "1" * 5000 + ",warn=0,block=0", "pass=1e400,warn=0,block=0", "pass=nan",
      "pass=-1,warn=1,block=1", "D1:pass=1", "=", ""]
 ) | WORDS  # fmt: skip
-VERSIONS = st.sampled_from(["v3.6.7", "v3.7.0", "v" + "9" * 5000 + ".0.0", "3.6", "v1.2.3.4"]) | WORDS
+VERSIONS = WORDS | st.sampled_from(
+    ["v3.6.7", "v3.7.0", "v" + "9" * 5000 + ".0.0", "3.6", "v1.2.3.4"]
+)
 TEMPLATES = st.sampled_from(["reviewer/full", "reviewer/methodology_focus", "reviewer/none"])
 
 
@@ -190,7 +192,7 @@ def test_every_command_on_arbitrary_files_and_options(
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
-@settings(max_examples=max(5, settings.default.max_examples // 6))
+@settings(max_examples=max(5, settings().max_examples // 6))
 @given(data=st.data())
 def test_each_command_on_arbitrary_files_and_options(
     workdir: Path, command: str, data: st.DataObject

@@ -61,9 +61,11 @@ LEAVES: st.SearchStrategy[Any] = (
     | st.floats()  # NaN and infinities included: Python's json writes and reads them
     | st.text(max_size=6)
     | st.sampled_from(
-        ["\ud800", "SEC", "Agree", "Challenge", "Critical", "Revise", "0.67", "2/3", "1/0"]
-        + ["pass", "warn", "block", "mandatory", "high", "any", "majority", "all"]
-        + ["reviewer/full", "v3.6.7", "D1 scores 'block'"]
+        [
+            *["\ud800", "SEC", "Agree", "Challenge", "Critical", "Revise", "0.67", "2/3", "1/0"],
+            *["pass", "warn", "block", "mandatory", "high", "any", "majority", "all"],
+            *["reviewer/full", "v3.6.7", "D1 scores 'block'"],
+        ]
     )
 )
 #: Arbitrary JSON values (as Python's ``json`` module reads them).
@@ -246,7 +248,7 @@ def call_cli(main: Main, argv: Sequence[str], files: Mapping[str, str], workdir:
             code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
     out.flush()
     err.flush()
-    text = out.buffer.getvalue() + err.buffer.getvalue()  # type: ignore[attr-defined]
+    text = out.buffer.getvalue() + err.buffer.getvalue()
     assert code in (0, 1, 2), (argv, code, text[-2000:])
     assert b"Traceback" not in text, (argv, text[-2000:])
     return code
