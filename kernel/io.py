@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from kernel.errors import InputError, KernelError
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = [
     "MAX_INPUT_BYTES",
@@ -40,8 +40,9 @@ MAX_LIMIT = 1 << 30
 def check_limit(max_bytes: object) -> int:
     """``max_bytes`` when it is an integer in 1 … :data:`MAX_LIMIT`, else a ``KernelError``."""
     if not is_int(max_bytes) or not 1 <= max_bytes <= MAX_LIMIT:
-        shown = repr(max_bytes) if len(repr(max_bytes)) <= 40 else repr(max_bytes)[:37] + "..."
-        raise KernelError(f"max_bytes must be an integer from 1 to {MAX_LIMIT}, got {shown}")
+        raise KernelError(
+            f"max_bytes must be an integer from 1 to {MAX_LIMIT}, got {shown(max_bytes, 40)}"
+        )
     return max_bytes
 
 
@@ -69,6 +70,8 @@ def package_data(package: str, relative: str) -> bytes:
 def check_size(text: str, *, source: str = "<input>", max_bytes: int = MAX_INPUT_BYTES) -> None:
     """Refuse ``text`` when its UTF-8 form is over ``max_bytes``."""
     check_limit(max_bytes)
+    if not isinstance(text, str):
+        raise KernelError(f"{source}: expected text (a str), got {type(text).__name__}")
     # A str never encodes to fewer bytes than it has code points, nor more than 4 each.
     if len(text) * 4 <= max_bytes:
         return
@@ -118,6 +121,8 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES
         raise InputError(f"{p}: no such file") from None
     except OSError as exc:
         raise InputError(f"{p}: cannot read: {exc.strerror or exc}") from None
+    except ValueError:  # a NUL, or a lone surrogate the file system cannot encode
+        raise InputError(f"{shown(str(path))}: not a usable file name") from None
     with os.fdopen(fd, "rb") as fh:
         problem = _not_regular(os.fstat(fh.fileno()).st_mode)
         if problem is not None:

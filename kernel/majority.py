@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from kernel.errors import KernelError
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = ["strict_majority"]
 
@@ -13,5 +13,5 @@ def strict_majority(n: int) -> int:
     if not is_int(n):
         raise KernelError(f"strict_majority needs an int, got {type(n).__name__}")
     if n < 1:
-        raise KernelError(f"strict_majority needs n >= 1, got {n}")
+        raise KernelError(f"strict_majority needs n >= 1, got {shown(n)}")
     return n // 2 + 1

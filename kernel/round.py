@@ -49,6 +49,8 @@ from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.phase1 import TAG, lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
+from kernel.schema import HUGE_INTEGER
+from kernel.strict import shown
 
 __all__ = [
     "EVENT_FORMAT",
@@ -154,7 +156,7 @@ def _index(state: RoundState, role: object) -> int:
         return state.roles.index(role)
     except ValueError:
         raise KernelError(
-            f"unknown reviewer role {role!r} (this round's roles: {', '.join(state.roles)})"
+            f"unknown reviewer role {shown(role)} (this round's roles: {', '.join(state.roles)})"
         ) from None
 
 
@@ -343,7 +345,11 @@ def _validator() -> Any:
 def _check_event(event: object, where: str) -> None:
     if type(event) is not dict:
         raise KernelError(f"{where}: an event must be a JSON object, got {type(event).__name__}")
-    errors = sorted(_validator().iter_errors(event), key=lambda e: list(e.absolute_path))
+    try:
+        found = list(_validator().iter_errors(event))
+    except ValueError:  # jsonschema's message quotes a value: an integer too long to write
+        raise KernelError(f"{where}: {HUGE_INTEGER}") from None
+    errors = sorted(found, key=lambda e: list(e.absolute_path))
     if errors:
         first = errors[0]
         raise KernelError(
@@ -359,6 +365,10 @@ def to_jsonl(events: Iterable[Mapping[str, Any]]) -> str:
     not name are the caller's and are kept). U+2028, U+2029 and U+0085 are written as
     ``\\u`` escapes so that no reader splits a line inside a string.
     """
+    if not isinstance(events, Iterable) or isinstance(events, str | bytes | Mapping):
+        raise KernelError(
+            f"events must be an iterable of event mappings, got {type(events).__name__}"
+        )
     lines = []
     for i, event in enumerate(events):
         where = f"events[{i}]"

@@ -30,12 +30,16 @@ if TYPE_CHECKING:
     from jsonschema.protocols import Validator
 
 __all__ = [
+    "HUGE_INTEGER",
     "SchemaError",
     "ecma_pattern",
     "is_date_time",
     "schema_errors",
     "strict_validator",
 ]
+
+#: The one error for a document holding an integer past Python's 4,300-digit conversion limit.
+HUGE_INTEGER = "holds an integer too long to write (over 4300 digits)"
 
 #: ECMA-262 ``WhiteSpace`` and ``LineTerminator``: what ``\s`` matches there.
 _ECMA_SPACE = (
@@ -170,6 +174,8 @@ def schema_errors(
         found = list(itertools.islice(validator.iter_errors(instance), limit))
     except RecursionError:
         return [SchemaError("$", "nested too deeply to validate")]
+    except ValueError:  # jsonschema's message quotes a value: an integer too long to write
+        return [SchemaError("$", HUGE_INTEGER)]
     out = []
     for e in found:
         message = e.message

@@ -51,6 +51,7 @@ from kernel.expression.ast import (
     TwoOrMore,
 )
 from kernel.reviewer.render import default_plan, expected_decision, expected_fired, render_phase2
+from kernel.strict import is_int, shown
 
 __all__ = [
     "atoms",
@@ -75,6 +76,8 @@ _WORDS = ("sample", "baseline", "ablation", "variance", "replication", "dataset"
 
 def atoms(dim_ids: st.SearchStrategy[str] = dimension_ids) -> st.SearchStrategy[Atom]:
     """One atom of the vocabulary (R4), naming dimensions drawn from ``dim_ids``."""
+    if not isinstance(dim_ids, st.SearchStrategy):
+        raise KernelError(f"dim_ids must be a strategy, got {type(dim_ids).__name__}")
     return st.one_of(
         st.builds(AnyScores, priorities, scores),
         st.builds(TwoOrMore, priorities, scores),
@@ -87,6 +90,8 @@ def expressions(
     dim_ids: st.SearchStrategy[str] = dimension_ids, max_atoms: int = 3
 ) -> st.SearchStrategy[Expression]:
     """Expression values of 1 to ``max_atoms`` atoms joined by ``AND``."""
+    if not is_int(max_atoms) or not 1 <= max_atoms <= 100:
+        raise KernelError(f"max_atoms must be an integer from 1 to 100, got {shown(max_atoms)}")
     return st.lists(atoms(dim_ids), min_size=1, max_size=max_atoms).map(
         lambda xs: Expression(tuple(xs))
     )
@@ -99,6 +104,8 @@ def _priority_variants(p: str) -> st.SearchStrategy[str]:
 @st.composite
 def spelled(draw: st.DrawFn, expression: Expression) -> str:
     """Any accepted spelling of ``expression`` (R4 variants, runs of spaces and tabs)."""
+    if not isinstance(expression, Expression):
+        raise KernelError(f"expression must be an Expression, got {type(expression).__name__}")
 
     def sep() -> str:
         return draw(_SEP)
@@ -154,6 +161,13 @@ def contracts(
     condition, so every matrix decides (the R5 fallback exists); ``False`` rules it out;
     ``None`` leaves it to chance.
     """
+    for name, bound in (("max_dimensions", max_dimensions), ("max_conditions", max_conditions)):
+        if not is_int(bound) or not 1 <= bound <= 99:
+            raise KernelError(f"{name} must be an integer from 1 to 99, got {shown(bound)}")
+    if not isinstance(panel_sizes, st.SearchStrategy):
+        raise KernelError(f"panel_sizes must be a strategy, got {type(panel_sizes).__name__}")
+    if with_accept not in (None, True, False):
+        raise KernelError(f"with_accept must be None, True or False, got {shown(with_accept)}")
     n_dims = draw(st.integers(1, max_dimensions))
     ids = draw(
         st.lists(st.integers(1, 99), min_size=n_dims, max_size=n_dims, unique=True).map(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from kernel.errors import KernelError
+
 __all__ = ["CREDENTIAL_PATTERNS", "find_credentials"]
 
 CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -31,6 +33,8 @@ CREDENTIAL_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 def find_credentials(text: str) -> list[tuple[str, int, int]]:
     """Each credential shape in ``text`` as ``(kind, start, end)``, in text order."""
+    if not isinstance(text, str):
+        raise KernelError(f"text must be a str, got {type(text).__name__}")
     hits = [
         (kind, m.start(), m.end())
         for kind, pattern in CREDENTIAL_PATTERNS

@@ -17,6 +17,7 @@ from kernel.consensus.responses import (
     from_mapping,
 )
 from kernel.errors import KernelError
+from kernel.strict import shown
 
 __all__ = [
     "Prompt",
@@ -91,6 +92,8 @@ def _describe(name: str, spec: Mapping[str, Any], required: bool) -> str:
 
 def system_instruction(kind: Kind) -> str:
     """The system instruction for ``kind``: role, input, fields, criteria, the JSON Schema."""
+    if not isinstance(kind, str) or kind not in SCHEMAS:
+        raise KernelError(f"kind must be one of {', '.join(SCHEMAS)}, got {shown(kind)}")
     schema = SCHEMAS[kind]
     required = set(schema["required"])
     lines = [

@@ -12,6 +12,7 @@ import attrs
 from kernel.errors import KernelError
 from kernel.schema import schema_errors as _schema_errors
 from kernel.schema import strict_validator
+from kernel.strict import shown
 
 __all__ = [
     "KINDS",
@@ -172,7 +173,7 @@ def check_kind(kind: object) -> Kind:
     for known in KINDS:
         if kind == known and isinstance(kind, str):
             return known
-    raise KernelError(f"unknown response kind {kind!r}; expected one of {', '.join(KINDS)}")
+    raise KernelError(f"unknown response kind {shown(kind)}; expected one of {', '.join(KINDS)}")
 
 
 def json_path(error: Any) -> str:

@@ -12,7 +12,7 @@ from kernel.consensus.ratios import to_ratio
 from kernel.consensus.responses import CritiqueResponse, from_mapping
 from kernel.consensus.tokens import Change, change_ratio, measure_change
 from kernel.errors import EditBudgetError, KernelError, QuorumError
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = [
     "DEFAULT_APPROVAL_RATIO",
@@ -52,7 +52,7 @@ def check_participants(participants: object) -> int:
     if not is_int(participants):
         raise KernelError(f"participants must be an int, got {type(participants).__name__}")
     if participants < 2:
-        raise KernelError(f"participants must be at least 2, got {participants}")
+        raise KernelError(f"participants must be at least 2, got {shown(participants)}")
     return participants
 
 
@@ -70,7 +70,7 @@ def check_quorum(responses: int, participants: int, ratio: object = DEFAULT_QUOR
     """Raise ``QuorumError`` when ``responses`` is below the quorum of ``participants``."""
     required = quorum(participants, ratio)
     if not is_int(responses) or responses < 0:
-        raise KernelError(f"responses must be a non-negative int, got {responses!r}")
+        raise KernelError(f"responses must be a non-negative int, got {shown(responses)}")
     if responses > participants:
         raise KernelError(f"{responses} responses from only {participants} participants")
     if responses < required:
@@ -245,6 +245,10 @@ def disagreement(critiques: Sequence[CritiqueResponse], reason: str) -> Disagree
     Items are compared after collapsing whitespace and case-folding; each is shown as first
     written, and a critique repeating an item counts once. Blank items are skipped.
     """
+    if not isinstance(critiques, Sequence) or not all(
+        isinstance(c, CritiqueResponse) for c in critiques
+    ):
+        raise KernelError("critiques must be a sequence of CritiqueResponse values")
     counts: dict[str, int] = {}
     shown: dict[str, str] = {}
     missing: dict[str, str] = {}

@@ -18,6 +18,7 @@ import attrs
 from rapidfuzz.distance import Levenshtein, Postfix, Prefix
 
 from kernel.errors import EditBudgetError, KernelError
+from kernel.strict import is_int, shown
 
 __all__ = [
     "MAX_EDIT_CELLS",
@@ -103,7 +104,13 @@ def _search(
 def levenshtein(a: Sequence[Hashable], b: Sequence[Hashable]) -> int:
     """Edit distance (insert, delete, substitute; each costs 1) between two sequences of
     hashable items, exact and without a work limit (see ``change_ratio`` for one)."""
-    found = _search(a, b, None, None).distance
+    for name, seq in (("a", a), ("b", b)):
+        if not isinstance(seq, Sequence) or not all(isinstance(x, Hashable) for x in seq):
+            raise KernelError(f"{name} must be a sequence of hashable items")
+    try:
+        found = _search(a, b, None, None).distance
+    except TypeError:  # an item that says it is hashable but is not (a tuple holding a list)
+        raise KernelError("a and b must be sequences of hashable items") from None
     assert found is not None
     return found
 
@@ -149,6 +156,10 @@ def measure_change(
     With ``threshold`` the search also settles whether the change is below it, when the
     budget allows, even if the exact change is out of reach.
     """
+    if threshold is not None and not isinstance(threshold, Fraction):
+        raise KernelError(f"threshold must be a Fraction or None, got {type(threshold).__name__}")
+    if not is_int(budget) or budget < 0:
+        raise KernelError(f"budget must be a non-negative integer, got {shown(budget)}")
     old, new = tokens(old_text), tokens(new_text)
     longest = max(len(old), len(new))
     must_try = None

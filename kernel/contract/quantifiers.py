@@ -7,7 +7,7 @@ from typing import Final, Literal, TypeAlias
 
 from kernel.errors import KernelError
 from kernel.majority import strict_majority
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = [
     "ACCEPT",
@@ -42,7 +42,7 @@ def threshold(quantifier: str, panel_size: int) -> int:
     ``any`` → 1, ``majority`` → ⌊N/2⌋ + 1, ``all`` → N.
     """
     if not is_int(panel_size) or panel_size < 1:
-        raise KernelError(f"panel_size must be an integer >= 1, got {panel_size!r}")
+        raise KernelError(f"panel_size must be an integer >= 1, got {shown(panel_size)}")
     if quantifier == "any":
         return 1
     if quantifier == "majority":
@@ -50,7 +50,7 @@ def threshold(quantifier: str, panel_size: int) -> int:
     if quantifier == "all":
         return panel_size
     raise KernelError(
-        f"unknown cross_reviewer_quantifier {quantifier!r}; expected any|majority|all"
+        f"unknown cross_reviewer_quantifier {shown(quantifier)}; expected any|majority|all"
     )
 
 

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from kernel.errors import ContractError
 from kernel.io import loads_strict, package_data
+from kernel.strict import shown
 
 __all__ = [
     "TEMPLATE_NAMES",
@@ -56,8 +57,8 @@ def schema() -> dict[str, Any]:
 def shipped_template(name: str) -> dict[str, Any]:
     """A fresh deep copy of a shipped template: ``"reviewer/full"`` or
     ``"reviewer/methodology_focus"``."""
-    if name not in TEMPLATE_NAMES:
+    if not isinstance(name, str) or name not in TEMPLATE_NAMES:
         raise ContractError(
-            f"no shipped template named {name!r}; known: {', '.join(TEMPLATE_NAMES)}"
+            f"no shipped template named {shown(name)}; known: {', '.join(TEMPLATE_NAMES)}"
         )
     return copy.deepcopy(_read_data(f"templates/{name}.json"))

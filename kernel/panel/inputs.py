@@ -12,7 +12,7 @@ import attrs
 
 from kernel.errors import PanelInputError
 from kernel.panel._args import as_list
-from kernel.schema import strict_validator
+from kernel.schema import HUGE_INTEGER, strict_validator
 
 __all__ = [
     "PanelInputError",
@@ -59,7 +59,11 @@ def schema_problems(
     check: Any, value: Any, *, prefix: str = "", line: int | None = None
 ) -> list[Problem]:
     """Every schema violation of ``value``, in document order."""
-    errors = sorted(check.iter_errors(value), key=lambda e: [_part_key(p) for p in e.absolute_path])
+    try:
+        found = list(check.iter_errors(value))
+    except ValueError:  # jsonschema's message quotes a value: an integer too long to write
+        return [Problem(HUGE_INTEGER, prefix + pointer(), line)]
+    errors = sorted(found, key=lambda e: [_part_key(p) for p in e.absolute_path])
     return [Problem(e.message, prefix + pointer(*e.absolute_path), line) for e in errors]
 
 

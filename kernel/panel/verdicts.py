@@ -16,6 +16,7 @@ from kernel.errors import KernelError
 from kernel.majority import strict_majority
 from kernel.panel._args import as_list
 from kernel.panel.voting import CONSENSUS, DISMISSED, MAJORITY, OUTCOMES
+from kernel.strict import shown
 
 __all__ = [
     "SEVERITIES",
@@ -35,7 +36,7 @@ SEVERITIES: tuple[str, ...] = ("Info", "Minor", "Important", "Critical")
 
 def verdict_rank(verdict: str) -> int:
     if verdict not in VERDICTS:
-        raise KernelError(f"verdict must be one of {', '.join(VERDICTS)}, got {verdict!r}")
+        raise KernelError(f"verdict must be one of {', '.join(VERDICTS)}, got {shown(verdict)}")
     return VERDICTS.index(verdict)
 
 

@@ -17,7 +17,7 @@ import attrs
 from kernel.errors import KernelError
 from kernel.majority import strict_majority
 from kernel.panel._args import as_list
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = [
     "ABSTAIN",
@@ -142,7 +142,7 @@ def resolve_finding(
 def _outcome_of(item: object) -> str:
     outcome = getattr(item, "outcome", item)
     if outcome not in OUTCOMES:
-        raise KernelError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
+        raise KernelError(f"outcome must be one of {', '.join(OUTCOMES)}, got {shown(outcome)}")
     return str(outcome)
 
 

@@ -1,0 +1,652 @@
+"""No escapes (api.md, Errors): every public entry point, given arbitrary input, returns or
+raises a ``KernelError`` — never a ``TypeError``, ``ValueError``, ``RecursionError`` …
+
+The entry points are read from the ``__all__`` of ``kernel`` and of every module api.md names,
+at test time: :func:`test_every_public_callable_has_a_driver` fails when a new public function
+has no driver here. Classes are values (attrs records, enums, exceptions), not entry points;
+their public class methods are. A parameter typed as one of the kernel's own results (a
+``RoundState``, a ``Run``, an ``Analysis`` …) gets a real one, made from hostile input the
+kernel accepted; every other parameter gets domain values, their mutations, arbitrary JSON
+and careless Python objects. ``kernel.testing`` builds Hypothesis strategies, so there a bad
+strategy argument may also raise Hypothesis's own ``InvalidArgument``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import inspect
+import json
+from collections.abc import Callable, Iterator
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import attrs
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from hypothesis.errors import InvalidArgument
+from support.arena_support import (
+    TS,
+    VALID_CONFIG,
+    VALID_NOTEBOOK,
+    VALID_TASK,
+    configs,
+    notebooks,
+    reviewer_outputs,
+    tasks,
+    two_round_events,
+)
+from support.fuzz import JSON, Inventing, anything, dump, mutated, texts
+from support.paths import EXAMPLES
+
+import kernel
+from kernel import testing
+from kernel.errors import KernelError
+
+#: The modules whose ``__all__`` api.md makes public (``kernel.check`` and ``kernel.decide``
+#: are command lines only: tests/cli/test_cli_no_escapes.py drives them).
+MODULES = (
+    "kernel",
+    "kernel.contract",
+    "kernel.arena",
+    "kernel.consensus",
+    "kernel.panel",
+    "kernel.analysis",
+    "kernel.round",
+    "kernel.testing",
+    "kernel.lint",
+    "kernel.review",
+)
+
+
+def public_callables() -> dict[str, Callable[..., Any]]:
+    """``module.name`` → every public function (and public class method), each object once."""
+    found: dict[str, Callable[..., Any]] = {}
+    seen: set[int] = set()
+    for module_name in MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if inspect.isclass(value):
+                items = [
+                    (f"{name}.{k}", getattr(value, k))
+                    for k, v in vars(value).items()
+                    if not k.startswith("_") and isinstance(v, classmethod | staticmethod)
+                ]
+            elif callable(value) and not _is_type_alias(value):
+                items = [(name, value)]
+            else:
+                items = []
+            for qualified, obj in items:
+                key = id(getattr(obj, "__func__", obj))
+                if key not in seen:
+                    seen.add(key)
+                    found[f"{module_name}.{qualified}"] = obj
+    return found
+
+
+def _is_type_alias(value: object) -> bool:
+    return type(value).__module__ == "typing"
+
+
+# ---------------------------------------------------------------- shared values
+
+FULL = kernel.shipped_template("reviewer/full")
+TEMPLATES = ["reviewer/full", "reviewer/methodology_focus"]
+COMPILED = [kernel.load_contract(t) for t in TEMPLATES]
+SMALL_CONTRACTS = testing.contracts(
+    max_dimensions=3, max_conditions=3, panel_sizes=st.integers(1, 3), with_accept=None
+)
+P1 = (EXAMPLES / "full" / "eic.phase1.md").read_text(encoding="utf-8")
+P2 = (EXAMPLES / "full" / "eic.phase2.md").read_text(encoding="utf-8")
+SYNTHESIS = (EXAMPLES / "full" / "synthesis.md").read_text(encoding="utf-8")
+ROUND = json.loads((EXAMPLES / "consensus" / "round.json").read_text(encoding="utf-8"))
+FINDINGS = json.loads((EXAMPLES / "panel" / "findings.json").read_text(encoding="utf-8"))
+VOTES = json.loads((EXAMPLES / "panel" / "votes.json").read_text(encoding="utf-8"))
+SESSION = (EXAMPLES / "panel" / "session.jsonl").read_text(encoding="utf-8")
+TRAIL_TEXT = (EXAMPLES / "arena" / "run.jsonl").read_text(encoding="utf-8")
+TRAIL = [json.loads(line) for line in TRAIL_TEXT.splitlines()]
+REVIEW = (EXAMPLES / "arena" / "review.md").read_text(encoding="utf-8")
+
+HOSTILE = anything()
+TEXT = texts(P1, P2, SYNTHESIS, REVIEW)
+#: A text, or something a careless caller passes instead.
+TEXTISH = TEXT | HOSTILE
+#: A label naming where a text came from (a path is what a careless caller passes).
+LABEL = TEXT | st.builds(Path, st.text(max_size=5))
+INTS = st.one_of(
+    st.integers(),
+    st.sampled_from([0, -1, 2**63]),
+    st.integers(4300, 5000).map(lambda k: 10**k),  # past the int-to-str conversion limit
+    st.integers(4300, 5000).map(lambda k: -(10**k)),
+)
+#: ``max_bytes``: the default, a small limit, or anything at all.
+MAX_BYTES = st.sampled_from([1 << 20, 1, 100, 1 << 30, (1 << 30) + 1]) | INTS | HOSTILE
+
+
+def _valid_matrix(contract: kernel.Contract) -> st.SearchStrategy[dict[str, list[str]]]:
+    return testing.matrices(contract)
+
+
+#: Anything ``load_contract`` might be given: names, valid and mutated contracts, junk.
+CONTRACTS: st.SearchStrategy[Any] = st.one_of(
+    st.sampled_from([*TEMPLATES, "reviewer/none", "", "/", "reviewer/full\x00"]),
+    st.sampled_from(COMPILED),
+    SMALL_CONTRACTS,
+    mutated(FULL, JSON | st.sampled_from(["\ud800", float("nan")])),
+    SMALL_CONTRACTS.flatmap(mutated),
+    HOSTILE,
+)
+
+
+@st.composite
+def contract_and_matrix(draw: st.DrawFn) -> tuple[Any, Any]:
+    """A contract source and a matrix: a valid one, mutated, made-up values, or junk."""
+    contract = draw(st.sampled_from(COMPILED) | SMALL_CONTRACTS.map(kernel.load_contract))
+    matrix: Any = draw(_valid_matrix(contract))
+    choice = draw(st.integers(0, 4))
+    if choice == 1:
+        matrix = draw(mutated(matrix))
+    elif choice == 2:
+        matrix = draw(
+            st.builds(Inventing, st.just(list(matrix)[:-1]), st.sampled_from(["pass", ["pass"]]))
+        )
+    elif choice == 3:
+        matrix = draw(HOSTILE)
+    source = draw(
+        st.sampled_from([contract, contract.to_dict() if hasattr(contract, "to_dict") else FULL])
+        | CONTRACTS
+    )
+    return source, matrix
+
+
+@st.composite
+def reviewers(draw: st.DrawFn) -> Any:
+    """A reviewers argument: (role, phase2, phase1) triples, of the right or a wrong shape."""
+    triple = st.tuples(TEXTISH, TEXTISH, TEXTISH | st.none())
+    good = st.tuples(st.sampled_from(["eic", "da", "x"]), st.just(P2) | TEXT, st.just(P1) | TEXT)
+    item = good | triple | st.tuples(TEXT, TEXT) | st.tuples(TEXT, TEXT, TEXT, TEXT) | HOSTILE
+    items = draw(st.lists(item, max_size=5))
+    shape = draw(st.sampled_from(["list", "tuple", "iter", "junk"]))
+    if shape == "junk":
+        return draw(HOSTILE | TEXT)
+    return iter(items) if shape == "iter" else tuple(items) if shape == "tuple" else items
+
+
+# ---------------------------------------------------------------- drivers
+
+Call = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def call(*args: Any, **kwargs: Any) -> Call:
+    return args, kwargs
+
+
+def calls(
+    *args: st.SearchStrategy[Any], **kwargs: st.SearchStrategy[Any]
+) -> st.SearchStrategy[Call]:
+    return st.builds(call, *args, **kwargs)
+
+
+@st.composite
+def _decide_call(draw: st.DrawFn) -> Call:
+    return call(*draw(contract_and_matrix()))
+
+
+@st.composite
+def _decide_many_call(draw: st.DrawFn) -> Call:
+    source, matrix = draw(contract_and_matrix())
+    return call(source, draw(st.sampled_from([[matrix], (matrix,), iter([matrix]), matrix])))
+
+
+@st.composite
+def _check_synthesis_call(draw: st.DrawFn) -> Call:
+    source, _ = draw(contract_and_matrix())
+    decision = kernel.decide(COMPILED[0], draw(_valid_matrix(COMPILED[0])))
+    return call(source, decision, draw(TEXTISH))
+
+
+@st.composite
+def _state(draw: st.DrawFn) -> Any:
+    """A real round state, some way into the round."""
+    from kernel import round as rnd
+
+    contract = draw(st.sampled_from(COMPILED))
+    roles = [f"r{i}" for i in range(contract.panel_size)]
+    state = rnd.start(contract, roles)
+    for role in roles[: draw(st.integers(0, len(roles)))]:
+        for phase, text in ((1, P1), (2, P2)):
+            try:
+                state, _ = rnd.submit(state, role, phase, text)
+            except KernelError:
+                break
+    return state
+
+
+@st.composite
+def _analysis(draw: st.DrawFn) -> Any:
+    return kernel.analyze(draw(st.sampled_from(COMPILED) | SMALL_CONTRACTS))
+
+
+@st.composite
+def _diff(draw: st.DrawFn) -> Any:
+    old = draw(SMALL_CONTRACTS)
+    return kernel.analyze_diff(old, old)
+
+
+@st.composite
+def _sensitivity(draw: st.DrawFn) -> Any:
+    contract = draw(st.sampled_from(COMPILED))
+    return kernel.sensitivity(contract, draw(_valid_matrix(contract)))
+
+
+@st.composite
+def _probabilities(draw: st.DrawFn) -> Any:
+    from kernel.analysis import parse_prior, probabilities
+
+    prior = parse_prior("pass=1/2,warn=1/4,block=1/4")
+    return probabilities(draw(st.sampled_from(COMPILED)), prior)
+
+
+@st.composite
+def _outcome(draw: st.DrawFn) -> Any:
+    return kernel.decide_documents(COMPILED[0], draw(reviewers()))
+
+
+def _safe(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
+    """Values of ``strategy`` whose making the kernel refused are left out (a refusal while
+    *making* a real argument is the driver's business, not the entry point under test)."""
+
+    @st.composite
+    def made(draw: st.DrawFn) -> Any:
+        try:
+            return draw(strategy)
+        except KernelError:
+            return None
+
+    return made().filter(lambda v: v is not None)
+
+
+def _roles() -> st.SearchStrategy[Any]:
+    return st.lists(st.text(max_size=4), max_size=6) | HOSTILE
+
+
+TRAIL_RECORDS = st.sampled_from(TRAIL).flatmap(mutated) | st.sampled_from(TRAIL) | HOSTILE
+CRITIQUE = st.fixed_dictionaries(
+    {"approve": st.booleans(), "critical": st.booleans()},
+    optional={"objections": st.lists(st.text(max_size=5)), "edits": JSON, "missing": JSON},
+)
+CRITIQUES = st.lists(CRITIQUE | CRITIQUE.flatmap(mutated) | HOSTILE, max_size=4) | HOSTILE
+RATIOS = st.sampled_from([Fraction(2, 3), "2/3", "0.67", "1/0", 0.5, float("nan")]) | HOSTILE
+VOTE_VALUES = st.sampled_from(["Agree", "Challenge", "Abstain"]) | HOSTILE
+PAIRS = st.lists(st.tuples(TEXT, TEXT) | HOSTILE, max_size=4) | HOSTILE
+
+
+def _event(draw_from: st.SearchStrategy[Any] = HOSTILE) -> st.SearchStrategy[Any]:
+    from kernel.arena import machine as m
+
+    ts = st.just(TS) | draw_from
+    any_ = draw_from
+    return st.one_of(
+        st.builds(
+            m.Start,
+            config=st.just(VALID_CONFIG).flatmap(mutated) | configs() | any_,
+            task=st.just(VALID_TASK) | tasks() | st.just(VALID_TASK).flatmap(mutated) | any_,
+            notebook=st.none() | notebooks() | st.just(VALID_NOTEBOOK).flatmap(mutated) | any_,
+            timestamp=ts,
+        ),
+        st.builds(
+            m.HookCompleted,
+            phase=st.sampled_from(["before", "during", "after"]) | any_,
+            query=TEXT | any_,
+            evidence_refs=st.tuples(TEXT) | any_,
+            succeeded=st.booleans() | any_,
+            timestamp=ts,
+        ),
+        st.builds(m.PlannerCompleted, output_ref=TEXT | any_, timestamp=ts),
+        st.builds(
+            m.ReviewerCompleted,
+            output_ref=TEXT | any_,
+            text=reviewer_outputs().map(lambda t: t[0]) | TEXTISH,
+            issues=st.tuples(TEXT) | any_,
+            timestamp=ts,
+        ),
+        st.builds(m.FinalizerCompleted, timestamp=ts),
+        st.builds(m.Failed, reason=TEXTISH, timestamp=ts),
+        any_,
+    )
+
+
+@st.composite
+def _run(draw: st.DrawFn) -> Any:
+    """A real run: started, then some of a valid two-round drive."""
+    from kernel.arena import Run, step
+
+    run = Run()
+    events = two_round_events(enabled=draw(st.booleans()))
+    for event in events[: draw(st.integers(0, len(events)))]:
+        run, _ = step(run, event)
+    return run
+
+
+def _drivers() -> dict[str, st.SearchStrategy[Call]]:
+    from kernel.consensus import RoundInput, round_from_mapping
+
+    round_inputs = _safe(
+        st.one_of(st.just(ROUND), st.just(ROUND).flatmap(mutated)).map(round_from_mapping)
+    ).filter(lambda r: isinstance(r, RoundInput))
+    amendments = st.none() | st.dictionaries(st.sampled_from(["generated_at", "x"]), JSON) | HOSTILE
+    generated_at = st.sampled_from([TS, "2026-02-30T00:00:00Z", "now"]) | st.datetimes() | HOSTILE
+    plan = st.none() | JSON | HOSTILE
+    d: dict[str, st.SearchStrategy[Call]] = {
+        # kernel
+        "kernel.strict_majority": calls(INTS | HOSTILE),
+        "kernel.parse_expression": calls(TEXTISH | testing.expressions().flatmap(testing.spelled)),
+        "kernel.threshold": calls(
+            st.sampled_from(["any", "majority", "all", "some"]) | TEXTISH, INTS | HOSTILE
+        ),
+        "kernel.load_contract": calls(CONTRACTS, max_bytes=MAX_BYTES),
+        "kernel.shipped_template": calls(st.sampled_from(TEMPLATES) | TEXTISH),
+        "kernel.baseline_digest": calls(CONTRACTS),
+        "kernel.inject": calls(CONTRACTS, generated_at=generated_at, amendments=amendments),
+        "kernel.decide": _decide_call(),
+        "kernel.decide_many": _decide_many_call(),
+        "kernel.analyze": calls(CONTRACTS),
+        "kernel.analyze_diff": calls(CONTRACTS, CONTRACTS),
+        "kernel.sensitivity": _decide_call(),
+        "kernel.lint_phase1": calls(TEXTISH, CONTRACTS, max_bytes=MAX_BYTES),
+        "kernel.lint_phase2": calls(TEXTISH, CONTRACTS, TEXTISH | st.none(), max_bytes=MAX_BYTES),
+        "kernel.phase1_input": calls(
+            CONTRACTS,
+            st.fixed_dictionaries({"title": TEXT, "field": TEXT, "word_count": INTS}).flatmap(
+                lambda m: st.just(m) | mutated(m)
+            )
+            | HOSTILE,
+        ),
+        "kernel.phase2_input": calls(CONTRACTS, TEXTISH, TEXTISH),
+        "kernel.render_phase1": calls(CONTRACTS, plan, st.none() | JSON | HOSTILE),
+        "kernel.render_phase2": calls(
+            CONTRACTS,
+            JSON | HOSTILE,
+            fired=st.none() | JSON,
+            decision=st.none() | TEXTISH,
+            dissent=st.none() | JSON,
+            body=st.none() | TEXTISH,
+            plan=plan,
+        ),
+        "kernel.decide_documents": calls(CONTRACTS, reviewers(), max_bytes=MAX_BYTES),
+        "kernel.check_synthesis": _check_synthesis_call(),
+        # kernel.contract
+        "kernel.contract.validate": calls(
+            # ``schema`` is a hook for schema-evolution tests: only well-formed schemas
+            CONTRACTS, schema=st.none() | st.just({"type": "object", "required": ["panel_size"]})
+        ),
+        "kernel.contract.check_structural_invariants": calls(CONTRACTS),
+        "kernel.contract.warn_suspicious": calls(CONTRACTS, st.none() | TEXTISH),
+        # kernel.arena
+        "kernel.arena.check_conformance": calls(
+            st.lists(TRAIL_RECORDS, max_size=6).map(lambda r: [*TRAIL[:2], *r, *TRAIL[2:]])
+            | HOSTILE,
+            source=LABEL,
+        ),
+        "kernel.arena.find_credentials": calls(TEXTISH),
+        "kernel.arena.load_inputs": calls(*_arena_inputs()),
+        "kernel.arena.parse_trail": calls(
+            st.just(TRAIL_TEXT).flatmap(mutated_lines) | TEXTISH,
+            source=LABEL,
+            max_bytes=MAX_BYTES,
+        ),
+        "kernel.arena.parse_verdict": calls(
+            reviewer_outputs().map(lambda t: t[0]) | TEXTISH, max_bytes=MAX_BYTES
+        ),
+        "kernel.arena.step": calls(_run(), _event()),
+        "kernel.arena.validate_config": calls(*_arena_inputs()),
+        "kernel.arena.validate_run_inputs": calls(*_arena_inputs()),
+        # kernel.consensus
+        "kernel.consensus.change_ratio": calls(TEXTISH, TEXTISH),
+        "kernel.consensus.check_quorum": calls(INTS | HOSTILE, INTS | HOSTILE, RATIOS),
+        "kernel.consensus.consensus_reached": calls(CRITIQUES, INTS | HOSTILE, RATIOS),
+        "kernel.consensus.critique_prompt": calls(TEXTISH, TEXTISH),
+        "kernel.consensus.disagreement": calls(CRITIQUES, TEXTISH),
+        "kernel.consensus.evaluate_round": calls(round_inputs),
+        "kernel.consensus.levenshtein": calls(
+            st.lists(TEXT) | TEXTISH | HOSTILE, st.lists(TEXT) | TEXTISH | HOSTILE
+        ),
+        "kernel.consensus.measure_change": calls(
+            TEXTISH,
+            TEXTISH,
+            threshold=st.none() | RATIOS,
+            budget=st.sampled_from([15_000_000_000, 1, 0]) | INTS | HOSTILE,
+        ),
+        "kernel.consensus.parse_response": calls(
+            TEXTISH | JSON.map(json.dumps) | st.just(ROUND).flatmap(mutated).map(json.dumps),
+            st.sampled_from(["critique", "update", "participant", "synthesis"]) | TEXTISH,
+            st.booleans() | HOSTILE,
+            max_bytes=MAX_BYTES,
+        ),
+        "kernel.consensus.participant_prompt": calls(TEXTISH),
+        "kernel.consensus.quorum": calls(INTS | HOSTILE, RATIOS),
+        "kernel.consensus.required_approvals": calls(INTS | HOSTILE, RATIOS),
+        "kernel.consensus.round_from_mapping": calls(st.just(ROUND).flatmap(mutated) | HOSTILE),
+        "kernel.consensus.synthesis_prompt": calls(
+            st.lists(st.fixed_dictionaries({"answer": TEXT}) | JSON, max_size=3) | HOSTILE,
+            st.none() | CRITIQUES,
+        ),
+        "kernel.consensus.system_instruction": calls(
+            st.sampled_from(["critique", "update", "participant", "synthesis"]) | TEXTISH
+        ),
+        "kernel.consensus.to_fraction": calls(RATIOS | INTS, LABEL),
+        "kernel.consensus.tokens": calls(TEXTISH),
+        "kernel.consensus.update_prompt": calls(TEXTISH, CRITIQUES),
+        # kernel.panel
+        "kernel.panel.agreement_level": calls(
+            st.lists(st.sampled_from(["Consensus", "Majority", "Dismissed", "Escalated", "Single"])
+                     | HOSTILE, max_size=4)
+            | HOSTILE
+        ),
+        "kernel.panel.delta": calls(
+            st.lists(TEXT, max_size=3) | HOSTILE,
+            st.just(FINDINGS["findings"]).flatmap(mutated) | HOSTILE,
+        ),
+        "kernel.panel.escalate": calls(
+            st.sampled_from(["Approve", "Revise", "Reject"]) | TEXTISH, PAIRS
+        ),
+        "kernel.panel.lifecycle": calls(PAIRS),
+        "kernel.panel.resolve_finding": calls(
+            st.dictionaries(st.sampled_from(["SEC", "PERF", "QUAL"]) | TEXT, VOTE_VALUES)
+            | HOSTILE,
+            originator=st.sampled_from(["SEC", "PERF"]) | TEXTISH,
+            n_global=INTS | HOSTILE,
+            withdrawn=st.booleans() | HOSTILE,
+        ),
+        "kernel.panel.resolve_verdict": calls(
+            st.lists(st.sampled_from(["Approve", "Revise", "Reject"]) | HOSTILE) | HOSTILE
+        ),
+        "kernel.panel.route": calls(
+            st.just(FINDINGS["findings"]).flatmap(mutated) | HOSTILE,
+            st.sampled_from(["code", "strategy"]) | TEXTISH,
+        ),
+        "kernel.panel.scan_injection": calls(
+            TEXTISH,
+            delimiters=st.just(("phase1_output",)) | st.lists(TEXT, max_size=2) | HOSTILE,
+            categories=st.none() | st.lists(TEXT, max_size=2) | HOSTILE,
+        ),
+        "kernel.panel.SessionRecord.from_jsonl": calls(
+            st.just(SESSION).flatmap(mutated_lines) | TEXTISH, source=LABEL
+        ),
+        # kernel.analysis
+        "kernel.analysis.format_analysis": calls(_analysis(), LABEL),
+        "kernel.analysis.format_diff": calls(_safe(_diff()), LABEL, LABEL),
+        "kernel.analysis.format_probabilities": calls(_probabilities()),
+        "kernel.analysis.format_sensitivity": calls(_sensitivity()),
+        "kernel.analysis.parse_prior": calls(
+            st.sampled_from(["pass=1/2,warn=1/4,block=1/4", "pass=1/0", "pass=1e400"])
+            | TEXTISH
+        ),
+        "kernel.analysis.prior_from_json": calls(
+            st.just({"pass": "1/2", "warn": "1/4", "block": "1/4"}).flatmap(mutated) | HOSTILE,
+            LABEL,
+        ),
+        "kernel.analysis.probabilities": calls(
+            CONTRACTS, _safe(st.sampled_from(["pass=1/2,warn=1/4,block=1/4"]).map(_prior))
+        ),
+        # kernel.round
+        "kernel.round.event_schema": calls(),
+        "kernel.round.start": calls(CONTRACTS, _roles()),
+        "kernel.round.submit": calls(
+            _state(), st.sampled_from(["r0", "r1", "zz"]) | TEXTISH, INTS | HOSTILE, TEXTISH
+        ),
+        "kernel.round.finish": calls(_state()),
+        "kernel.round.to_jsonl": calls(st.lists(JSON, max_size=3) | HOSTILE),
+        "kernel.round.from_jsonl": calls(TEXTISH | st.lists(JSON, max_size=3).map(_jsonl)),
+        # kernel.testing (each returns a strategy, drawn from below)
+        "kernel.testing.atoms": calls(st.just(st.sampled_from(["D1", "D2"])) | HOSTILE),
+        "kernel.testing.contracts": calls(
+            max_dimensions=st.integers(-2, 6) | HOSTILE,
+            max_conditions=st.integers(-2, 6) | HOSTILE,
+            panel_sizes=st.just(st.integers(1, 3)) | HOSTILE,
+            with_accept=st.none() | st.booleans() | HOSTILE,
+        ),
+        "kernel.testing.expressions": calls(
+            st.just(st.sampled_from(["D1"])) | HOSTILE, st.integers(-1, 4) | HOSTILE
+        ),
+        "kernel.testing.matrices": calls(CONTRACTS),
+        "kernel.testing.phase2_documents": calls(CONTRACTS, plan=plan),
+        "kernel.testing.spelled": calls(
+            testing.expressions() | HOSTILE
+        ),
+        # kernel.review
+        "kernel.review.finding_lines": calls(
+            _safe(_outcome()), st.dictionaries(TEXT, st.tuples(TEXT, TEXT)) | HOSTILE
+        ),
+        "kernel.review.text_lines": calls(
+            _safe(_outcome()), st.dictionaries(TEXT, st.tuples(TEXT, TEXT)) | HOSTILE
+        ),
+    }
+    return d
+
+
+def _prior(text: str) -> Any:
+    from kernel.analysis import parse_prior
+
+    return parse_prior(text)
+
+
+def _jsonl(values: list[Any]) -> str:
+    return "".join(json.dumps(v) + "\n" for v in values)
+
+
+@st.composite
+def mutated_lines(draw: st.DrawFn, text: str) -> str:
+    """A JSON-lines text with one line's record mutated, dropped or repeated."""
+    lines = text.splitlines()
+    i = draw(st.integers(0, len(lines) - 1))
+    how = draw(st.integers(0, 2))
+    if how == 0:
+        lines[i] = dump(draw(mutated(json.loads(lines[i]))))
+    elif how == 1:
+        del lines[i]
+    else:
+        lines.insert(i, lines[i])
+    return "\n".join(lines) + "\n"
+
+
+def _arena_inputs() -> tuple[st.SearchStrategy[Any], ...]:
+    return (
+        st.just(VALID_CONFIG) | configs() | st.just(VALID_CONFIG).flatmap(mutated) | HOSTILE,
+        st.just(VALID_TASK) | tasks() | st.just(VALID_TASK).flatmap(mutated) | HOSTILE,
+        st.none() | notebooks() | st.just(VALID_NOTEBOOK).flatmap(mutated) | HOSTILE,
+    )
+
+
+DRIVERS = _drivers()
+EXAMPLES_PER_ENTRY = max(10, settings().max_examples // 3)
+
+
+def test_every_public_callable_has_a_driver() -> None:
+    public = public_callables()
+    assert sorted(set(public) - set(DRIVERS)) == []
+    assert sorted(set(DRIVERS) - set(public)) == []
+
+
+def test_public_classes_are_values() -> None:
+    """A class is skipped as an entry point only when its constructor parses nothing."""
+    import enum
+
+    for module_name in MODULES:
+        module = importlib.import_module(module_name)
+        for name in module.__all__:
+            value = getattr(module, name)
+            if inspect.isclass(value):
+                assert attrs.has(value) or issubclass(value, enum.Enum | BaseException), name
+
+
+def _drain(result: Any, data: st.DataObject) -> None:
+    """Use what came back the way a caller would: draw from a strategy, dump a report."""
+    if isinstance(result, st.SearchStrategy):
+        data.draw(result)
+    elif hasattr(result, "to_dict"):
+        result.to_dict()
+    elif isinstance(result, Iterator):
+        list(result)
+
+
+def drive(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], data: st.DataObject) -> None:
+    entry = public_callables()[name]
+    allowed: tuple[type[BaseException], ...] = (KernelError,)
+    if name.startswith("kernel.testing."):
+        allowed = (KernelError, InvalidArgument)
+    with contextlib.suppress(*allowed):
+        _drain(entry(*args, **kwargs), data)
+
+
+@pytest.mark.parametrize("name", sorted(DRIVERS))
+@settings(
+    max_examples=EXAMPLES_PER_ENTRY,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_no_escapes(name: str, data: st.DataObject) -> None:
+    args, kwargs = data.draw(DRIVERS[name], label="call")
+    drive(name, args, kwargs, data)
+
+
+H = 10**4300  # past Python's int-to-str conversion limit
+
+
+@settings(max_examples=EXAMPLES_PER_ENTRY, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(sorted(DRIVERS)).flatmap(lambda n: st.tuples(st.just(n), DRIVERS[n])),
+    st.data(),
+)
+# huge integers quoted in messages (ValueError)
+@example(("kernel.strict_majority", call(-H)), None)
+@example(("kernel.shipped_template", call(H)), None)
+@example(("kernel.consensus.quorum", call(-H)), None)
+@example(("kernel.panel.agreement_level", call([H])), None)
+@example(("kernel.panel.resolve_verdict", call([H])), None)
+@example(("kernel.panel.route", call([{"id": H}], "code")), None)
+@example(("kernel.decide_documents", call("reviewer/full", [], max_bytes=H)), None)
+@example(("kernel.consensus.parse_response", call("{}", H)), None)
+@example(("kernel.round.to_jsonl", call([{"event": H}])), None)
+# wrong argument types (TypeError, AttributeError, KeyError)
+@example(("kernel.arena.find_credentials", call(None)), None)
+@example(("kernel.consensus.levenshtein", call([[1]], [[2]])), None)
+@example(("kernel.consensus.measure_change", call("a", "b", threshold="1/2")), None)
+@example(("kernel.consensus.system_instruction", call([])), None)
+@example(("kernel.consensus.disagreement", call(None, "x")), None)
+@example(("kernel.round.to_jsonl", call(None)), None)
+@example(("kernel.testing.spelled", call(None)), None)
+@example(("kernel.arena.parse_trail", call(None)), None)
+# file names the file system cannot take (UnicodeEncodeError, ValueError)
+@example(("kernel.load_contract", call("\ud800")), None)
+@example(("kernel.load_contract", call("a\x00b")), None)
+def test_no_escapes_regressions(case: tuple[str, Call], data: st.DataObject | None) -> None:
+    name, (args, kwargs) = case
+    entry = public_callables()[name]
+    with contextlib.suppress(KernelError, InvalidArgument):
+        result = entry(*args, **kwargs)
+        if data is not None:
+            _drain(result, data)
