@@ -44,6 +44,7 @@ import itertools
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import NamedTuple
 
 import attrs
 
@@ -101,8 +102,23 @@ _SEP = r"[\W_]++"  # one run of non-letters between words (possessive: never bac
 _COLON = r"[\s*~`]*+:"
 
 
+class _Compiler:
+    """A regex compiled on first call (importing the scan compiles nothing)."""
+
+    __slots__ = ("_compiled", "_source")
+
+    def __init__(self, source: str) -> None:
+        self._source = source
+        self._compiled: re.Pattern[str] | None = None
+
+    def __call__(self) -> re.Pattern[str]:
+        if self._compiled is None:
+            self._compiled = re.compile(self._source)
+        return self._compiled
+
+
 def _compiler(source: str) -> Callable[[], re.Pattern[str]]:
-    return functools.cache(functools.partial(re.compile, source))
+    return _Compiler(source)
 
 
 def _lit(word: str) -> str:
@@ -694,8 +710,7 @@ def _sk(word: str) -> str:
     return "".join(char_skeleton(c) for c in word)
 
 
-@attrs.frozen
-class _Part:
+class _Part(NamedTuple):
     """One regex of a phrase rule, compiled on first need (the whole part, kept as the
     reference), and the same regex cut by the first word of its heads: ``by_first[w]`` holds
     only the heads that start with ``w``."""
@@ -704,8 +719,7 @@ class _Part:
     by_first: Mapping[str, Callable[[], re.Pattern[str]]]
 
 
-@attrs.frozen
-class _Phrases:
+class _Phrases(NamedTuple):
     """A phrase rule's parts, and per first word ``w`` a regex that starts with the literal
     ``w`` and matches wherever one of the parts can (the engine jumps from one ``w`` to the
     next), with the parts that have heads starting with ``w``."""
@@ -714,8 +728,7 @@ class _Phrases:
     finders: Mapping[str, tuple[Callable[[], re.Pattern[str]], tuple[int, ...]]]
 
 
-@attrs.frozen
-class _Rule:
+class _Rule(NamedTuple):
     name: str
     category: str
     #: A phrase rule's regexes (built on first need); ``None`` for a plain rule.

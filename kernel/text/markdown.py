@@ -61,8 +61,12 @@ __all__ = [
 BlockKind = Literal["heading", "paragraph", "code", "html", "hr"]
 
 #: Characters markdown-it may trim from the edges of a paragraph or heading besides spaces
-#: and tabs (every Unicode white space character lies below U+3001).
-_OTHER_BLANKS: Final = frozenset(c for c in map(chr, range(0x3001)) if c.isspace()) - {" ", "\t"}
+#: and tabs: every other character for which ``str.isspace()`` holds (a test keeps the list
+#: complete).
+_OTHER_BLANKS: Final = frozenset(
+    "\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+    "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+)
 
 
 def _space_tab_trimmed_paragraph(rule: Any) -> Any:

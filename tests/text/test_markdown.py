@@ -160,3 +160,12 @@ def test_ascii_without_other_blanks_reads_the_same_with_either_parser(text: str)
     plain = [(t.type, t.map, t.content, t.markup) for t in _PLAIN_BLOCK_MD().parse(text)]
     wrapped = [(t.type, t.map, t.content, t.markup) for t in _BLOCK_MD().parse(text)]
     assert plain == wrapped
+
+
+def test_the_other_blanks_are_every_white_space_character_but_space_and_tab() -> None:
+    import sys
+
+    from kernel.text.markdown import _OTHER_BLANKS
+
+    every = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
+    assert every - {" ", "\t"} == _OTHER_BLANKS
