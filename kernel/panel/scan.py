@@ -42,7 +42,7 @@ def scan_diagnostics(
         out.append(
             Diagnostic(
                 "INJECTION-" + f.category.upper().replace("_", "-"),
-                json.dumps(f.matched),
+                json.dumps(f.matched) + (" (inside fenced code)" if f.in_code else ""),
                 file=file,
                 line=line,
                 column=column,

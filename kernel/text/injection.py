@@ -85,14 +85,22 @@ DEFAULT_DELIMITERS: tuple[str, ...] = ("phase1_output",)
 @attrs.frozen
 class InjectionFinding:
     """One suspicious passage: ``category`` (see ``CATEGORIES``), ``span`` = (start, end)
-    into the original text, ``matched`` = ``text[start:end]``."""
+    into the original text, ``matched`` = ``text[start:end]``, and ``in_code``: whether it
+    starts inside a fenced code block (still reported: a quoted example may be meant to be
+    read)."""
 
     category: str
     span: tuple[int, int]
     matched: str
+    in_code: bool = False
 
     def to_dict(self) -> dict[str, object]:
-        return {"category": self.category, "span": list(self.span), "matched": self.matched}
+        return {
+            "category": self.category,
+            "span": list(self.span),
+            "matched": self.matched,
+            "in_code": self.in_code,
+        }
 
 
 # --- pattern building: literals go through the same skeleton as the text --------------------
@@ -1026,10 +1034,26 @@ def scan_injection(
     if FORGED_DELIMITER in wanted:
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
+    merged = _merged(found)
+    code = _fenced(text) if merged else []
     return tuple(
-        InjectionFinding(category=cat, span=span, matched=text[span[0] : span[1]])
-        for cat, span in _merged(found)
+        InjectionFinding(
+            category=cat,
+            span=span,
+            matched=text[span[0] : span[1]],
+            in_code=any(start <= span[0] < end for start, end in code),
+        )
+        for cat, span in merged
     )
+
+
+def _fenced(text: str) -> list[tuple[int, int]]:
+    """Where fenced code blocks stand in ``text`` (none known over the work bound)."""
+    if "```" not in text and "~~~" not in text:
+        return []
+    from kernel.text.markdown import fenced_ranges  # the block parser, only when needed
+
+    return fenced_ranges(text) or []
 
 
 _PHRASE_CATEGORIES = frozenset({INSTRUCTION_OVERRIDE, ROLE_REASSIGNMENT})

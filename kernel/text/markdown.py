@@ -49,6 +49,7 @@ __all__ = [
     "block_tokens",
     "check_structure",
     "collapse",
+    "fenced_ranges",
     "key_values",
     "parse_document",
     "plain_words_text",
@@ -291,6 +292,22 @@ def check_structure(text: str, *, limit: int = MAX_STRUCTURE_UNITS) -> str | Non
         f"(list, quote, heading or reference markers) cost {units} units, over the limit of "
         f"{limit} (a line is 1 unit, a marker {_MARKER_UNITS})"
     )
+
+
+def fenced_ranges(text: str) -> list[tuple[int, int]] | None:
+    """The character ranges of ``text`` (offsets into ``text`` itself, any line endings)
+    that fenced code blocks cover, fences included; ``None`` when ``text`` is over the work
+    bound (:func:`check_structure`) and was not parsed."""
+    body = normalise(text)
+    if check_structure(body) is not None:
+        return None
+    starts = [0, *(m.end() for m in _LINE_END.finditer(text))]
+    ranges = []
+    for tok in block_tokens(body):
+        if tok.type == "fence" and tok.map is not None:
+            first, stop = tok.map
+            ranges.append((starts[first], starts[stop] if stop < len(starts) else len(text)))
+    return ranges
 
 
 def parse_document(

@@ -27,6 +27,13 @@ class AdvisoryHit:
     span: tuple[int, int]
     line: int
     excerpt: str
+    #: Whether the passage starts inside a fenced code block.
+    in_code: bool = False
+
+    @property
+    def where(self) -> str:
+        """`` (inside fenced code)`` for a passage in code, else nothing: for messages."""
+        return " (inside fenced code)" if self.in_code else ""
 
 
 def scan(text: str) -> list[AdvisoryHit]:
@@ -44,5 +51,6 @@ def scan(text: str) -> list[AdvisoryHit]:
         excerpt = " ".join(f.matched.split())
         if len(excerpt) > _EXCERPT:
             excerpt = excerpt[: _EXCERPT - 3] + "..."
-        hits.append(AdvisoryHit(f.category, f.span, bisect_right(starts, f.span[0]), excerpt))
+        at = bisect_right(starts, f.span[0])
+        hits.append(AdvisoryHit(f.category, f.span, at, excerpt, f.in_code))
     return hits

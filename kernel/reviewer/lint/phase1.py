@@ -151,8 +151,8 @@ def analyse_phase1(
     advisories = [
         Finding(
             "P1-090",
-            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}; Phase 1 output "
-            "is data for Phase 2 and must not address instructions to it",
+            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where}; "
+            "Phase 1 output is data for Phase 2 and must not address instructions to it",
             hit.line,
             "advisory",
             "warning",

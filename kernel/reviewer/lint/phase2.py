@@ -126,7 +126,8 @@ def lint_phase2(
     advisories = [
         Finding(
             "P2-090",
-            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r} in reviewer output",
+            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where} in "
+            "reviewer output",
             hit.line,
             "advisory",
             "warning",
