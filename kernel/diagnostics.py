@@ -339,7 +339,8 @@ def _default_severity(self: Diagnostic) -> Severity:
 @attrs.frozen
 class Diagnostic:
     """One finding of any check: what (``code``, ``severity``, ``message``) and where
-    (``file``, 1-based ``line``/``column`` and the end position, each ``None`` when unknown).
+    (``file``, 1-based ``line``/``column`` and the end position, each ``None`` when unknown;
+    ``json_path`` in a JSON input).
 
     ``severity`` defaults to the code's registered severity.
     """
@@ -356,6 +357,8 @@ class Diagnostic:
     column: int | None = attrs.field(default=None, kw_only=True)
     end_line: int | None = attrs.field(default=None, kw_only=True)
     end_column: int | None = attrs.field(default=None, kw_only=True)
+    #: For a JSON input: the JSONPath of the value concerned (the message starts with it too).
+    json_path: str | None = attrs.field(default=None, kw_only=True)
 
     def at(self, file: str) -> Diagnostic:
         """The same diagnostic in ``file``."""

@@ -5,9 +5,11 @@ from __future__ import annotations
 import importlib
 import json
 import os
+import re
 import stat
+from bisect import bisect_right
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from kernel.errors import InputError, KernelError
 from kernel.strict import is_int, shown
@@ -199,6 +201,70 @@ def loads_strict(text: str, *, source: str = "<string>", max_bytes: int = MAX_IN
     except RecursionError:
         raise InputError(f"{source}: JSON nested too deeply", code="E-JSON") from None
     return value
+
+
+def json_positions(text: str) -> dict[str, tuple[int, int]]:
+    """Where each value of the JSON document ``text`` starts, as 1-based (line, column),
+    keyed by its JSONPath in jsonschema's form (``$``, ``$.key[0]``, ``$['odd key']``).
+
+    For documents :func:`loads_strict` accepts; ``{}`` for any other. The standard library's
+    own decoder reads the text, with its object and array readers told to note where each
+    member value starts: the starts come in document order, as the paths of a pre-order walk
+    of the value do.
+    """
+    from json import decoder as json_decoder
+    from json import scanner
+
+    body = text[1:] if text.startswith("\ufeff") else text
+    starts: list[int] = []
+
+    def noting(scan_once: Any) -> Any:
+        def scan(string: str, idx: int) -> Any:
+            starts.append(idx)
+            return scan_once(string, idx)
+
+        return scan
+
+    # The pure-Python reader and its hooks are not in the type stubs.
+    pure: Any = json_decoder
+    reader: Any = json.JSONDecoder()
+    reader.parse_object = lambda s_end, strict, scan_once, *rest: pure.JSONObject(
+        s_end, strict, noting(scan_once), *rest
+    )
+    reader.parse_array = lambda s_end, scan_once: pure.JSONArray(s_end, noting(scan_once))
+    scan = cast(Any, scanner).py_make_scanner(reader)
+    try:
+        root = _skip_ws(body, 0)
+        value, _ = scan(body, root)
+    except (ValueError, RecursionError, IndexError):
+        return {}
+    paths: list[str] = []
+
+    def walk(node: Any, path: str) -> None:
+        paths.append(path)
+        if isinstance(node, dict):
+            for key, item in node.items():
+                walk(item, path + (f".{key}" if _PLAIN_KEY.fullmatch(key) else _quoted(key)))
+        elif isinstance(node, list):
+            for i, item in enumerate(node):
+                walk(item, f"{path}[{i}]")
+
+    walk(value, "$")
+    offset = len(text) - len(body)
+    lines = [0, *(m.end() for m in re.finditer("\n", text))]
+    out = {}
+    for path, start in zip(paths, [root, *starts], strict=True):
+        at = start + offset
+        line = bisect_right(lines, at)
+        out[path] = (line, at - lines[line - 1] + 1)
+    return out
+
+
+_PLAIN_KEY = re.compile("[a-zA-Z][a-zA-Z0-9_]*")
+
+
+def _quoted(key: str) -> str:
+    return "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']"
 
 
 def strict_decoder() -> json.JSONDecoder:

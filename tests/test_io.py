@@ -75,3 +75,53 @@ def test_missing_and_directory(tmp_path: Path) -> None:
         read_text(tmp_path / "nope")
     with pytest.raises(InputError, match="is a directory"):
         read_text(tmp_path)
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: (
+        st.lists(inner, max_size=4)
+        | st.dictionaries(st.text(alphabet="ab _'\\é1", max_size=4), inner, max_size=4)
+    ),
+    max_leaves=12,
+)
+
+
+def _walk(node: object, path: str = "$") -> list[tuple[str, object]]:
+    out: list[tuple[str, object]] = [(path, node)]
+    if isinstance(node, dict):
+        for key, item in node.items():
+            plain = key[:1].isascii() and key[:1].isalpha() and key.isascii()
+            plain = plain and all(c.isalnum() or c == "_" for c in key)
+            step = (
+                f".{key}" if plain else "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']"
+            )
+            out += _walk(item, path + step)
+    elif isinstance(node, list):
+        for i, item in enumerate(node):
+            out += _walk(item, f"{path}[{i}]")
+    return out
+
+
+@given(_JSON, st.sampled_from([None, 0, 2]), st.booleans(), st.booleans())
+def test_json_positions_point_at_each_value(
+    value: object, indent: int | None, ascii_only: bool, bom: bool
+) -> None:
+    from kernel.io import json_positions
+
+    text = ("\ufeff" if bom else "") + json.dumps(value, indent=indent, ensure_ascii=ascii_only)
+    positions = json_positions(text)
+    lines = text.split("\n")
+    decoder = json.JSONDecoder()
+    expected = _walk(value)
+    assert sorted(positions) == sorted(p for p, _ in expected)
+    for path, node in expected:
+        line, column = positions[path]
+        offset = sum(len(x) + 1 for x in lines[: line - 1]) + column - 1
+        assert decoder.raw_decode(text, offset)[0] == node, path
+
+
+def test_json_positions_of_text_that_is_not_json_are_empty() -> None:
+    from kernel.io import json_positions
+
+    assert json_positions('{"a": [1,') == {}

@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -27,6 +29,7 @@ from kernel.contract.validator import parse_version
 from kernel.contract.warnings import check_contract
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import InputError, KernelError
+from kernel.io import json_positions, loads_strict
 
 __all__ = ["main"]
 
@@ -37,13 +40,36 @@ EXIT_CODES = """\
 
 
 def _check(reader: Reader, source: str, ars: str | None) -> tuple[int, list[Diagnostic]]:
+    text = None
     try:
-        data: Any = shipped_template(source) if source in TEMPLATE_NAMES else reader.json(source)
+        if source in TEMPLATE_NAMES:
+            data: Any = shipped_template(source)
+        else:
+            text = reader.text(source)
+            data = loads_strict(text, source=source, max_bytes=reader.max_bytes)
     except InputError as exc:
         code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
         return code, [from_error(exc, source)]
     found = [d.at(source) for d in check_contract(data, ars)]
+    if text is not None and any(d.json_path for d in found):
+        found = _placed(found, json_positions(text))
     return (EXIT_FAILED if any(d.severity == "error" for d in found) else EXIT_OK), found
+
+
+def _placed(found: list[Diagnostic], positions: dict[str, tuple[int, int]]) -> list[Diagnostic]:
+    """Each diagnostic with a JSONPath at the line and column where that value starts (or,
+    for a member that is missing, where the nearest enclosing value starts)."""
+    out = []
+    for d in found:
+        path = d.json_path
+        while path and path not in positions:
+            path = path[: max(path.rfind("."), path.rfind("["))] or None
+        if path is None:
+            out.append(d)
+        else:
+            line, column = positions[path]
+            out.append(attrs.evolve(d, line=line, column=column))
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -267,12 +267,15 @@ def warn_suspicious(contract: object, ars_current_version: str | None = None) ->
 def check_contract(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
     """What ``kernel.check`` reports: schema errors (``E-SCHEMA``); when there are none,
     structural errors (``E-STRUCT``, ``SC-12``); when there are none, the warnings."""
-    found = [Diagnostic("E-SCHEMA", str(e)) for e in schema_errors(schema13_validator(), contract)]
+    found = [
+        Diagnostic("E-SCHEMA", str(e), json_path=e.json_path)
+        for e in schema_errors(schema13_validator(), contract)
+    ]
     if found:
         return found
     compiled = compiled_expressions(contract)
     found = [
-        Diagnostic(p.code, f"{p.json_path}: {p.message}")
+        Diagnostic(p.code, f"{p.json_path}: {p.message}", json_path=p.json_path)
         for p in structural_problems(contract, compiled=compiled)
     ]
     if found:

@@ -68,7 +68,7 @@ def test_check_several_files_worst_exit(tmp_path: Path, capsys: pytest.CaptureFi
     bad.write_text('{"contract_id": 1}', "utf-8")
     code, out, err = _run(capsys, ["check", "reviewer/full", str(bad)])
     assert code == 1
-    assert out == "OK: reviewer/full\n" and f"{bad}: E-SCHEMA" in err
+    assert out == "OK: reviewer/full\n" and f"{bad}:1:17: E-SCHEMA $.contract_id" in err
     code, _, _ = _run(capsys, ["check", "reviewer/full", str(tmp_path)])
     assert code == 2  # a directory is a usage error even for check
     code, _, _ = _run(capsys, ["check", "reviewer/full", str(tmp_path / "missing.json")])

@@ -485,3 +485,36 @@ def test_template_digests_pin_the_validated_files() -> None:
     for name in TEMPLATE_NAMES:
         assert template_is_pristine(name), f"update TEMPLATE_SHA256 for {name}"
         assert validate(shipped_template(name)) == []
+
+
+@pytest.mark.parametrize(
+    ("change", "where", "code"),
+    [
+        (lambda c: c.__setitem__("panel_size", 0), '"panel_size": 0', "E-SCHEMA $.panel_size:"),
+        (
+            lambda c: c["failure_conditions"][1].__setitem__("expression", "no such form"),
+            '"expression": "no such form"',
+            "SC-12 $.failure_conditions[1].expression:",
+        ),
+        (lambda c: c.pop("mode"), "{", "E-SCHEMA $: 'mode' is a required property"),
+    ],
+)
+def test_cli_places_contract_errors_at_their_line_and_column(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    change: Any,
+    where: str,
+    code: str,
+) -> None:
+    contract = full()
+    change(contract)
+    text = json.dumps(contract, indent=2)
+    path = tmp_path / "c.json"
+    path.write_text(text, encoding="utf-8")
+    assert check_main([str(path)]) == 1
+    before = text[: text.index(where)]
+    line = before.count("\n") + 1
+    column = len(before) - (before.rfind("\n") + 1) + 1 + where.index(where.split(": ")[-1])
+    if where == "{":
+        line, column = 1, 1
+    assert f"c.json:{line}:{column}: {code}" in capsys.readouterr().err
