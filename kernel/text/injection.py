@@ -42,7 +42,7 @@ from __future__ import annotations
 import functools
 import itertools
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
@@ -902,18 +902,18 @@ def _download_pipe(text: str, match: re.Match[str], downloads: list[int]) -> int
 #: Below this length the rule's gate also tells which parts' first words occur, so a short
 #: text compiles only those parts; longer texts compile them all.
 
-# Non-word characters (skeleton) read as spaces; ASCII in a table, others found per text.
-_ASCII_BLANKS = {i: " " for i in range(128) if _WORD_CHAR.match(chr(i)) is None}
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
+# ASCII bytes that are not letters or digits (``?`` included: it stands for every non-ASCII
+# character in ``_words``) read as spaces.
+_ASCII_BLANK_BYTES = bytes(b if chr(b).isalnum() else 0x20 for b in range(128)) + bytes(128)
 
 
 def _words(sk_text: str) -> frozenset[str]:
-    """The words of a skeleton text: runs of ``[^\\W_]``."""
-    table: dict[int, str] = _ASCII_BLANKS
-    if not sk_text.isascii():
-        blanks = {c for c in set(_NON_ASCII.findall(sk_text)) if _WORD_CHAR.match(c) is None}
-        table = {**table, **{ord(c): " " for c in blanks}}
-    return frozenset(sk_text.translate(table).split())
+    """The ASCII words of a skeleton text: runs of ASCII letters and digits, with every
+    other character read as a separator. Every word the rules look for is ASCII, and a
+    word next to a non-ASCII letter here is only an extra candidate, which the rule's regex
+    and start check then judge."""
+    blank = sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES)
+    return frozenset(w.decode("ascii") for w in set(blank.split()))
 
 
 def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
@@ -1036,15 +1036,21 @@ def scan_injection(
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
     merged = _merged(found)
     code = _fenced(text) if merged else []
+    firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
     return tuple(
         InjectionFinding(
             category=cat,
             span=span,
             matched=text[span[0] : span[1]],
-            in_code=any(start <= span[0] < end for start, end in code),
+            in_code=bool(code) and _inside(code, firsts, span[0]),
         )
         for cat, span in merged
     )
+
+
+def _inside(ranges: Sequence[tuple[int, int]], firsts: Sequence[int], at: int) -> bool:
+    i = bisect_right(firsts, at) - 1
+    return i >= 0 and at < ranges[i][1]
 
 
 def _fenced(text: str) -> list[tuple[int, int]]:

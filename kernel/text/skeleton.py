@@ -177,13 +177,19 @@ class Skeleton:
 def skeletonize(text: str) -> Skeleton:
     """The skeleton of ``text`` (see the module docstring)."""
     ascii_table, ascii_lengths, aligned = _ascii_tables()
-    table = dict(ascii_table)
-    # ASCII goes by tables built once; only the other characters are looked at here, found
-    # by a regex when they are few, else from the set of all characters.
+    # ASCII goes by tables built once; only the other characters are looked at here: found
+    # by a regex when they are few, else from the set of all characters (which also tells
+    # which ASCII ones occur).
     others: Iterable[str] = ()
+    table = ascii_table
     if not text.isascii():
-        many = len(text.encode("utf-8", "surrogatepass")) - len(text) > len(text) // 8
-        others = [c for c in set(text) if c > "\x7f"] if many else set(_NON_ASCII.findall(text))
+        if len(text.encode("utf-8", "surrogatepass")) - len(text) > len(text) // 8:
+            present = set(text)
+            others = [c for c in present if c > "\x7f"]
+            table = {ord(c): ascii_table[ord(c)] for c in present if ord(c) in ascii_table}
+        else:
+            others = set(_NON_ASCII.findall(text))
+        table = dict(table)
     lengths = {}  # code point -> chr(skeleton length), for translate()
     for ch in others:
         sk = char_skeleton(ch)
@@ -197,7 +203,7 @@ def skeletonize(text: str) -> Skeleton:
         # at most 18 characters), summed in C.
         widths = text.translate({**ascii_lengths, **lengths}).encode("latin-1")
         ends = array("q", accumulate(widths))
-    return Skeleton(text, text.translate(table), ends)
+    return Skeleton(text, text.translate(table) if table else text, ends)
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
