@@ -281,6 +281,9 @@ def structure_units(text: str, *, limit: int | None = None) -> int:
 
 def check_structure(text: str, *, limit: int = MAX_STRUCTURE_UNITS) -> str | None:
     """``None`` when ``text`` (normalised) is within the work bound, else what is over it."""
+    # Every marker holds one of these characters: counting them all bounds the units.
+    if text.count("\n") + 1 + _MARKER_UNITS * sum(map(text.count, ">-+*.)#[")) <= limit:
+        return None
     units = structure_units(text, limit=limit)
     if units <= limit:
         return None

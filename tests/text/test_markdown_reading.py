@@ -261,3 +261,16 @@ def test_single_backtick_spans_read_like_the_general_reader(text: str) -> None:
             keep = closer
         expected = "".join([*out, text[keep:]])
     assert _without_single_backticks(text) == expected
+
+
+@given(
+    st.lists(st.sampled_from(("a", "", "- a", "> a", "# a", "1. a", "a - b.", "- > 2. x"))),
+    st.integers(1, 40),
+)
+def test_the_quick_bound_never_admits_a_document_over_the_limit(
+    lines: list[str], limit: int
+) -> None:
+    # check_structure first bounds the units by counting marker characters anywhere; it
+    # must say exactly what the full count says.
+    text = "\n".join(lines)
+    assert (check_structure(text, limit=limit) is None) == (structure_units(text) <= limit)
