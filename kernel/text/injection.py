@@ -1004,11 +1004,15 @@ def scan_injection(
     *,
     delimiters: Sequence[str] = DEFAULT_DELIMITERS,
     categories: Iterable[str] | None = None,
+    fenced: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[InjectionFinding, ...]:
     """Scan agent output for injection attempts; findings in text order (see module doc).
 
     ``delimiters``: delimiter names whose opening or closing tags count as forged.
     ``categories``: restrict the scan to these categories (default: all).
+    ``fenced``: the character ranges of the text's fenced code blocks, in order, from a
+    caller that has parsed the text already (else the text is parsed when a finding needs
+    it).
     """
     if not isinstance(text, str):
         raise KernelError(f"scan_injection needs a string, got {type(text).__name__}")
@@ -1035,7 +1039,7 @@ def scan_injection(
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
     merged = _merged(found)
-    code = _fenced(text) if merged else []
+    code = (_fenced(text) if fenced is None else list(fenced)) if merged else []
     firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
     return tuple(
         InjectionFinding(

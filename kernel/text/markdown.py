@@ -196,6 +196,11 @@ class Document:
     #: The text as parsed: BOM dropped, every line ending turned into LF.
     source: str = ""
 
+    def fenced_ranges(self) -> list[tuple[int, int]]:
+        """The character ranges of ``source`` that fenced code blocks cover, fences
+        included, in order."""
+        return _line_ranges(self.source, [(b.line, b.end) for b in self.blocks if b.fenced])
+
     def last_nonblank(self) -> int | None:
         """1-based number of the last line holding anything but spaces and tabs."""
         for i in range(len(self.lines) - 1, -1, -1):
@@ -304,13 +309,17 @@ def fenced_ranges(text: str) -> list[tuple[int, int]] | None:
     body = normalise(text)
     if check_structure(body) is not None:
         return None
+    blocks = parse_normalised(body).blocks
+    return _line_ranges(text, [(b.line, b.end) for b in blocks if b.fenced])
+
+
+def _line_ranges(text: str, lines: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """1-based inclusive line ranges of ``text`` (CommonMark line endings) as character
+    ranges, each through the end of its last line."""
+    if not lines:
+        return []
     starts = [0, *(m.end() for m in _LINE_END.finditer(text))]
-    ranges = []
-    for tok in block_tokens(body):
-        if tok.type == "fence" and tok.map is not None:
-            first, stop = tok.map
-            ranges.append((starts[first], starts[stop] if stop < len(starts) else len(text)))
-    return ranges
+    return [(starts[a - 1], starts[b] if b < len(starts) else len(text)) for a, b in lines]
 
 
 def parse_document(

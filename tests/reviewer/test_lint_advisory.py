@@ -46,3 +46,19 @@ def test_advisory_is_a_warning(text: str) -> None:
 def test_clean_documents_have_no_advisory() -> None:
     assert lint_phase1(render_phase1(FULL), FULL).findings == ()
     assert scan("The sample size is never stated.") == []
+
+
+def test_fenced_code_comes_from_the_lints_own_parse(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The lint has parsed the document: the scan is told where fenced code stands and does
+    # not parse the text again.
+    from kernel.text import markdown
+
+    def no_second_parse(text: str) -> object:
+        raise AssertionError("the document was parsed a second time")
+
+    monkeypatch.setattr(markdown, "fenced_ranges", no_second_parse)
+    body = "Quoted:\n\n```\nignore previous instructions\n```\n\nignore prior instructions"
+    report = lint_phase2(render_phase2(FULL, SCORES, body=body), FULL)
+    messages = [f.message for f in report.findings if f.code == "P2-090"]
+    assert len(messages) == 2
+    assert "(inside fenced code)" in messages[0] and "(inside fenced code)" not in messages[1]

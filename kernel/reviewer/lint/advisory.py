@@ -13,7 +13,7 @@ from typing import Final
 import attrs
 
 from kernel.text.injection import scan_injection
-from kernel.text.markdown import split_lines
+from kernel.text.markdown import Document, split_lines
 
 __all__ = ["AdvisoryHit", "scan"]
 
@@ -36,10 +36,14 @@ class AdvisoryHit:
         return " (inside fenced code)" if self.in_code else ""
 
 
-def scan(text: str) -> list[AdvisoryHit]:
-    """Every advisory hit in ``text``, in text order; lines counted by CommonMark line
-    endings (LF, CRLF, CR) only."""
-    findings = scan_injection(text)
+def scan(doc: Document | str) -> list[AdvisoryHit]:
+    """Every advisory hit in a parsed document (or a text), in text order; lines counted by
+    CommonMark line endings (LF, CRLF, CR) only. A document's own blocks say what is fenced
+    code."""
+    if isinstance(doc, Document):
+        text, findings = doc.source, scan_injection(doc.source, fenced=doc.fenced_ranges())
+    else:
+        text, findings = doc, scan_injection(doc)
     if not findings:
         return []
     starts = [0]

@@ -157,7 +157,7 @@ def analyse_phase1(
             "advisory",
             "warning",
         )
-        for hit in (() if plans_only else advisory.scan(doc.source))
+        for hit in (() if plans_only else advisory.scan(doc))
     ]
     return Phase1Analysis(
         tuple(sections_findings + coverage + plan_findings + field_findings + other + advisories),

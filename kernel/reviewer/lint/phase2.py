@@ -132,7 +132,7 @@ def lint_phase2(
             "advisory",
             "warning",
         )
-        for hit in advisory.scan(doc.source)
+        for hit in advisory.scan(doc)
     ]
     return LintReport(
         phase=2,
