@@ -839,6 +839,11 @@ def test_phase2_read_back_is_withheld_when_incomplete() -> None:
         return report.scores is not None, report.fired is not None, report.decision
 
     assert read("score: warn", "score: meh") == (False, True, DECISION)
+    # Every dimension scored, but an extra subsection: the scores are not read either.
+    extra = "### D9: extra\n\nscore: pass\n\n### D1:"
+    assert read("### D1:", extra) == (False, True, DECISION)
+    extra_condition = "### F9\n\nfired: false\n\n### F1:"
+    assert read("### F1:", extra_condition) == (True, False, DECISION)
     assert read("fired: true", "fired: maybe") == (True, False, DECISION)
     # A predicate mismatch (P2-025) still reads the flags as written.
     assert read("fired: true", "fired: false") == (True, True, DECISION)
