@@ -891,3 +891,23 @@ def test_phase2_advisory_is_a_warning() -> None:
             "reviewer output",
         )
     ]
+
+
+def test_every_dimension_and_condition_is_checked_after_a_missing_one() -> None:
+    text = _replace(PHASE2, "### D1: methodology_rigor", "### Methods")
+    text = _replace(text, "score: pass\n\n## Failure", "score: meh\n\n## Failure")
+    assert [(code, line) for code, line, _, _ in _errors(text)] == [
+        ("P2-012", _line(text, "### Methods")),
+        ("P2-010", 1),
+        ("P2-014", _line(text, "score: meh")),
+    ]
+    text = _replace(PHASE2, D1, D1 + D1)
+    text = _replace(text, "score: pass\n\n## Failure", "score: meh\n\n## Failure")
+    assert [code for code, _, _, _ in _errors(text)] == ["P2-011", "P2-014"]
+    text = _replace(PHASE2, "### F1: any", "### X1: any")
+    text = _replace(text, "fired: true", "fired: maybe")
+    assert [(code, line) for code, line, _, _ in _errors(text)] == [
+        ("P2-022", _line(text, "### X1: any mandatory dimension scores 'block'")),
+        ("P2-020", _line(text, "## Failure Condition Checks")),
+        ("P2-024", _line(text, "fired: maybe")),
+    ]
