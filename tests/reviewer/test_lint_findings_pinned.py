@@ -911,3 +911,24 @@ def test_every_dimension_and_condition_is_checked_after_a_missing_one() -> None:
         ("P2-020", _line(text, "## Failure Condition Checks")),
         ("P2-024", _line(text, "fired: maybe")),
     ]
+
+
+def test_nothing_fired_and_no_fallback() -> None:
+    data = CONTRACT.to_dict()
+    data["failure_conditions"] = [
+        c for c in data["failure_conditions"] if c["condition_id"] != "F0"
+    ]
+    contract = load_contract(data)
+    scores = dict.fromkeys(contract.dimension_ids, "pass")
+    text = render_phase2(contract, scores, decision=DECISION)
+    report = lint_phase2(text, contract)
+    assert report.decision == DECISION
+    assert [(f.code, f.line, f.check, f.message) for f in report.errors] == [
+        (
+            "P2-053",
+            _line(text, DECISION),
+            "editorial_decision",
+            "no condition is marked fired and the contract has no accept-grade fallback (R5), "
+            "so no editorial decision follows from the checks",
+        )
+    ]
