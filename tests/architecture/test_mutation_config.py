@@ -70,7 +70,9 @@ def test_the_per_package_pyproject_narrows_only_two_keys(package: str) -> None:
     }
 
 
-_NAME = re.compile(r"^(?P<module>[\w.]+)\.x(?:ǁ(?P<cls>\w+)ǁ|_)(?P<func>\w+?)__mutmut_(\d+|\*)$")
+_NAME = re.compile(
+    r"^(?P<module>[\w.]+)\.x(?:ǁ(?P<cls>\w+)ǁ|_)(?P<func>\w+?)__mutmut_[\d\[\]*?-]+$"
+)
 
 
 def test_every_equivalent_mutant_names_a_function_and_gives_a_reason() -> None:

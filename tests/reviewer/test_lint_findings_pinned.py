@@ -932,3 +932,12 @@ def test_nothing_fired_and_no_fallback() -> None:
             "so no editorial decision follows from the checks",
         )
     ]
+
+
+def test_every_field_is_checked_after_a_missing_one() -> None:
+    text = _d1("- what_to_look_for: evidence for D1\n", "")
+    text = _replace(text, "- what_triggers_warn: small sample", "- what_triggers_warn:")
+    assert [(f[0], f[1]) for f in _p1(text)] == [
+        ("P1-011", _line(text, "### D1: methodology_rigor")),
+        ("P1-011", _line(text, "- what_triggers_warn:")),
+    ]
