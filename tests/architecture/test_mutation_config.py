@@ -96,3 +96,11 @@ def test_every_equivalent_mutant_names_a_function_and_gives_a_reason() -> None:
     names = [line.split("#", 1)[0].strip() for line in lines]
     assert len(names) == len(set(names)), "listed twice"
     assert SCRIPT.equivalents() == set(names)
+
+
+def test_every_deselected_test_exists() -> None:
+    args = SECTION["pytest_add_cli_args"]
+    deselected = [args[i + 1] for i, arg in enumerate(args) if arg == "--deselect"]
+    for node in deselected:
+        path, _, name = node.partition("::")
+        assert f"def {name}(" in (paths.ROOT / path).read_text("utf-8"), node
