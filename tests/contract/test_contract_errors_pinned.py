@@ -11,7 +11,7 @@ import pytest
 from kernel import load_contract
 from kernel.contract import precompiled
 from kernel.contract.encoding import unencodable
-from kernel.contract.validator import MAX_VERSION_DIGITS, parse_version
+from kernel.contract.validator import MAX_VERSION_DIGITS, canonical_json, parse_version
 from kernel.errors import ContractInputError, KernelError
 
 
@@ -72,3 +72,12 @@ def test_check_output_and_exit_codes(
     assert capsys.readouterr().out == f"stale: a differs; {run}\nstale: b was built; {run}\n"
     assert precompiled.main(["--write", "--check"]) == 2
     assert capsys.readouterr().err == precompiled.USAGE + "\n"
+
+
+def test_canonical_json_keeps_non_ascii_as_is() -> None:
+    assert canonical_json({"b": "Qualität", "a": [1, {"d": None, "c": 2}]}) == (
+        '{"a":[1,{"c":2,"d":null}],"b":"Qualität"}'
+    )
+    data = load_contract("reviewer/full").to_dict()
+    data["acceptance_dimensions"][0]["description"] = "Qualität der Methode."
+    assert '"description":"Qualität der Methode."' in load_contract(data).to_json()
