@@ -230,6 +230,21 @@ def test_parser_cache_bytes_describe_the_current_grammar() -> None:
     assert grammar_digest("x") == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
     assert "_AND.2: /[ \\t]+AND[ \\t]+/" in grammar_text()
     assert _cached_parser(grammar_text()) is not None
+    # The tables are those of the fast-to-build basic lexer (the contextual one diagnoses).
+    assert cache["data"]["options"]["lexer"] == "basic"
+
+
+def test_the_shipped_tables_parse_like_the_grammar() -> None:
+    from kernel.expression.lalr import _cached_parser
+    from kernel.expression.parser import grammar_text
+
+    cached = _cached_parser(grammar_text())
+    assert cached is not None
+    for text in (
+        "any mandatory dimension scores 'block'",
+        "D2 scores 'warn' AND two or more dimensions with priority=high score 'warn' or worse",
+    ):
+        assert cached.parse(text) == parse_expression(text)
 
 
 def test_write_cache_command(
