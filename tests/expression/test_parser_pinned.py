@@ -269,3 +269,39 @@ def test_write_cache_command(
     written = pickle.loads(target.read_bytes())
     assert set(written) == {"grammar_sha256", "lark_version", "data", "memo"}
     assert written["grammar_sha256"] == lalr.grammar_digest(parser.grammar_text())
+
+
+@pytest.mark.parametrize("priority", ["mandatory", "high", "normal"])
+def test_the_suffixed_priority_is_the_same_priority(priority: str) -> None:
+    from kernel.expression import lalr
+    from kernel.expression.ast import AnyScores, TwoOrMore
+
+    assert lalr.parse(f"any {priority}-priority dimension scores 'warn'").atoms == (
+        AnyScores(priority, "warn"),  # type: ignore[arg-type]
+    )
+    assert lalr.parse(f"two or more {priority}-priority dimensions score 'warn' or worse") == (
+        lalr.parse(f"two or more {priority} dimensions score 'warn' or worse")
+    )
+    assert lalr.parse(
+        f"two or more {priority}-priority dimensions score 'warn' or worse"
+    ).atoms == (
+        TwoOrMore(priority, "warn"),  # type: ignore[arg-type]
+    )
+
+
+def test_a_precompiled_expression_does_not_reach_the_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kernel import shipped_template
+    from kernel.expression import lalr
+
+    texts = [c["expression"] for c in shipped_template("reviewer/full")["failure_conditions"]]
+    expected = [lalr.parse(text) for text in texts]
+
+    def unreachable(text: str) -> None:
+        raise AssertionError(f"parsed with lark: {text!r}")
+
+    monkeypatch.setattr(lalr, "parse", unreachable)
+    assert [parse_expression(text) for text in texts] == expected
+    with pytest.raises(AssertionError, match="parsed with lark"):
+        parse_expression("D7 scores 'warn' AND D3 scores 'pass'")
