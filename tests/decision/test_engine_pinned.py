@@ -191,3 +191,52 @@ def test_rows_of_different_lengths_are_listed() -> None:
         "matrix rows have different lengths (D1 has 5, D2 has 4, D3 has 5, D4 has 6, D5 has 5); "
         "expected 5 each"
     )
+
+
+def _wide(panel: int, conditions: int) -> Any:
+    raw = load_contract("reviewer/full").to_dict()
+    raw["panel_size"] = panel
+    raw["mode"] = "reviewer_methodology_focus"
+    atoms = [f"D{1 + i % 5} scores '{('warn', 'block')[i % 2]}'" for i in range(conditions - 1)]
+    raw["failure_conditions"] = [
+        {
+            "condition_id": f"F{i + 1}",
+            "severity": 90 - i,
+            "expression": atom,
+            "cross_reviewer_quantifier": ("any", "majority", "all")[i % 3],
+            "action": "editorial_decision=major_revision",
+        }
+        for i, atom in enumerate(atoms)
+    ] + [
+        {
+            "condition_id": "F0",
+            "severity": 5,
+            "expression": "every mandatory dimension scores 'pass'",
+            "cross_reviewer_quantifier": "all",
+            "action": "editorial_decision=accept",
+        }
+    ]
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("panel", "conditions"),
+    [
+        (3, 8),  # 4**8 decisions fit the dense table, 5**8 would not
+        (3, 9),  # 4**9 do not: a dict of the decisions met
+        (2, 10),  # 3**10 fit, 4**10 would not
+    ],
+)
+@settings(max_examples=15)
+@given(data=st.data())
+def test_the_fast_path_at_the_dense_table_boundary(
+    panel: int, conditions: int, data: st.DataObject
+) -> None:
+    raw = _wide(panel, conditions)
+    contract = load_contract(raw)
+    assert len(contract.conditions) == conditions
+    lookup = engine_for(contract).lookup
+    assert lookup is not None
+    matrix = data.draw(matrices(raw))
+    assert lookup(matrix) == _decide_slowly(contract, matrix)
+    assert lookup(matrix) == _decide_slowly(contract, matrix)  # the kept decision
