@@ -240,3 +240,23 @@ def test_the_fast_path_at_the_dense_table_boundary(
     matrix = data.draw(matrices(raw))
     assert lookup(matrix) == _decide_slowly(contract, matrix)
     assert lookup(matrix) == _decide_slowly(contract, matrix)  # the kept decision
+
+
+def test_a_contract_decided_before_goes_straight_to_its_lookup(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kernel.decision import decision as module
+
+    contract = load_contract("reviewer/full")
+    matrix = dict.fromkeys(FULL_IDS, ["pass"] * 5)
+    expected = decide(contract, matrix)
+    decide(contract, matrix)  # the second decision registers the generated lookup
+
+    def slow(contract: object, matrix: object) -> Decision:
+        raise AssertionError("took the slow resolution")
+
+    monkeypatch.setattr(module, "_decide", slow)
+    assert decide(contract, matrix) == expected
+    # Not recognised by the lookup: resolved the slow way.
+    with pytest.raises(AssertionError, match="slow resolution"):
+        decide(contract, {**matrix, "D1": ["pass"] * 4})
