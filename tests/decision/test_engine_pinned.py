@@ -260,3 +260,43 @@ def test_a_contract_decided_before_goes_straight_to_its_lookup(
     # Not recognised by the lookup: resolved the slow way.
     with pytest.raises(AssertionError, match="slow resolution"):
         decide(contract, {**matrix, "D1": ["pass"] * 4})
+
+
+def test_dropping_a_contract_decided_once_forgets_it_quietly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import sys
+
+    from kernel.decision import engine
+
+    problems: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", problems.append)
+    for times in (1, 2):  # once: only seen; twice: an engine and a lookup too
+        contract = load_contract(load_contract("reviewer/full").to_dict())
+        key = id(contract)
+        for _ in range(times):
+            decide(contract, dict.fromkeys(FULL_IDS, ["pass"] * 5))
+        assert key in engine._SEEN
+        assert (key in engine._ENGINES) == (times == 2)
+        del contract
+        gc.collect()
+        assert key not in engine._SEEN and key not in engine._ENGINES
+        assert key not in engine._LOOKUPS
+    assert problems == []
+
+
+def test_the_generated_code_is_named_by_contract_and_a_48_bit_source_hash() -> None:
+    import linecache
+    import re
+
+    for panel in range(1, MAX_PANEL + 1):
+        raw = load_contract("reviewer/full").to_dict()
+        raw["panel_size"] = panel
+        raw["mode"] = "reviewer_full" if panel == 5 else "reviewer_methodology_focus"
+        contract = load_contract(raw)
+        engine = engine_for(contract)
+        assert engine.lookup is not None
+        filename = engine.lookup.__code__.co_filename
+        assert re.fullmatch(rf"<kernel lookup {contract.contract_id} [0-9a-f]{{12}}>", filename)
+        assert "".join(linecache.getlines(filename)) == engine.source
