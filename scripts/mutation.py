@@ -4,7 +4,8 @@ For each package it copies the tracked tree to a temporary directory, points mut
 package with the tests that exercise it, runs every mutant, and prints the score:
 killed / (killed + survived + not covered + timeouts), with the equivalent mutants listed in
 ``tests/mutation-equivalents.txt`` left out. ``--sample N`` runs N mutants chosen at random
-(fixed seed) instead of all of them; ``--keep DIR`` keeps the copy, for ``mutmut show NAME``.
+(``--seed``, 0 unless given) instead of all of them; ``--keep DIR`` keeps the copy, for
+``mutmut show NAME``.
 
 The mutmut settings come from ``[tool.mutmut]`` in ``pyproject.toml``; only ``only_mutate``
 and ``pytest_add_cli_args_test_selection`` are narrowed to one package (``PACKAGES``, whose
@@ -105,7 +106,7 @@ def _results(work: Path) -> dict[str, str]:
 
 
 def run_package(
-    name: str, sample: int | None, children: int, keep: Path | None = None
+    name: str, sample: int | None, children: int, keep: Path | None = None, seed: int = 0
 ) -> tuple[int, int, list[str]]:
     mutate, tests = PACKAGES[name]
     files = subprocess.run(
@@ -129,7 +130,7 @@ def run_package(
             # Generate the mutants once (no names match), then run a random sample of them.
             subprocess.run([*args, "none-matches-this"], cwd=work, env=env, capture_output=True)
             names = sorted(_results(work))
-            args += random.Random(0).sample(names, min(sample, len(names)))
+            args += random.Random(seed).sample(names, min(sample, len(names)))
         run = subprocess.run(args, cwd=work, env=env, capture_output=True, text=True)
         results = _results(work)
         if not any(s != "not checked" for s in results.values()):
@@ -151,6 +152,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("packages", nargs="*", help=f"any of {', '.join(PACKAGES)} (default all)")
     parser.add_argument("--sample", type=int, default=None, help="run N random mutants")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's random seed")
     parser.add_argument("--children", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
     parser.add_argument(
@@ -162,7 +164,9 @@ def main() -> int:
         parser.error(f"unknown package(s): {', '.join(sorted(unknown))}")
     worst = 1.0
     for name in args.packages or list(PACKAGES):
-        killed, total, survivors = run_package(name, args.sample, args.children, args.keep)
+        killed, total, survivors = run_package(
+            name, args.sample, args.children, args.keep, args.seed
+        )
         score = killed / total if total else 1.0
         worst = min(worst, score)
         print(f"{name}: {killed}/{total} killed, score {score:.2f}")
