@@ -305,3 +305,22 @@ def test_a_precompiled_expression_does_not_reach_the_parser(
     assert [parse_expression(text) for text in texts] == expected
     with pytest.raises(AssertionError, match="parsed with lark"):
         parse_expression("D7 scores 'warn' AND D3 scores 'pass'")
+
+
+def test_closest_form_reads_column_one_by_default() -> None:
+    text = " AND D1 scores 'pass'"  # an empty first part: column 1 is in it, column 2 is not
+    assert (
+        closest_form(text) == closest_form(text, 1) == "any <priority> dimension scores '<score>'"
+    )
+    assert closest_form(text, 2) == "D1 scores 'pass'"
+    assert closest_form("two worse 'block'") == (
+        "two or more <priority> dimensions score 'block' or worse"
+    )
+
+
+def test_an_expected_terminal_without_a_description_is_named_as_is() -> None:
+    from kernel.expression.lalr import _describe
+
+    assert _describe({"_ANY", "NEW_TERMINAL"}) == "'any' or NEW_TERMINAL"
+    assert _describe({"_ANY", "_TWO", "$END"}) == "'any', 'two' or the end of the expression"
+    assert _describe(set()) == "nothing more"
