@@ -4,7 +4,12 @@ For each package it copies the tracked tree to a temporary directory, points mut
 package with the tests that exercise it, runs every mutant, and prints the score:
 killed / (killed + survived + not covered + timeouts), with the equivalent mutants listed in
 ``tests/mutation-equivalents.txt`` left out. ``--sample N`` runs N mutants chosen at random
-(fixed seed) instead of all of them.
+(``--seed``, 0 unless given) instead of all of them; ``--keep DIR`` keeps the copy, for
+``mutmut show NAME``.
+
+The mutmut settings come from ``[tool.mutmut]`` in ``pyproject.toml``; only ``only_mutate``
+and ``pytest_add_cli_args_test_selection`` are narrowed to one package (``PACKAGES``, whose
+union the test suite checks against that section).
 
 Requires the ``test`` and ``mutation`` extras (``pip install -e '.[test,mutation]'``).
 """
@@ -13,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import fnmatch
+import json
 import os
 import random
 import re
@@ -20,7 +26,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -48,18 +56,41 @@ def equivalents() -> set[str]:
     return names
 
 
-def _config(mutate: list[str], tests: list[str]) -> str:
-    def toml_list(items: list[str]) -> str:
-        return "[" + ", ".join(f'"{i}"' for i in items) + "]"
+def base_config() -> dict[str, Any]:
+    """The ``[tool.mutmut]`` section of ``pyproject.toml``."""
+    with (ROOT / "pyproject.toml").open("rb") as fh:
+        section: dict[str, Any] = tomllib.load(fh)["tool"]["mutmut"]
+    return section
 
-    return (
-        "\n[tool.mutmut]\n"
-        'source_paths = ["kernel/"]\n'
-        f"only_mutate = {toml_list(mutate)}\n"
-        'also_copy = ["grammar/", "examples/", "benchmarks/"]\n'
-        'pytest_add_cli_args = ["-p", "no:cacheprovider", "-q", "-x"]\n'
-        f"pytest_add_cli_args_test_selection = {toml_list(tests)}\n"
-    )
+
+def _toml(value: object) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    raise TypeError(f"[tool.mutmut] value {value!r}: not a string, number, bool or list")
+
+
+def _config(mutate: list[str], tests: list[str]) -> str:
+    """The ``[tool.mutmut]`` section for one package."""
+    settings = {
+        **base_config(),
+        "only_mutate": mutate,
+        "pytest_add_cli_args_test_selection": tests,
+    }
+    return "[tool.mutmut]\n" + "".join(f"{k} = {_toml(v)}\n" for k, v in settings.items())
+
+
+def _with_config(pyproject: str, section: str) -> str:
+    """``pyproject`` with its ``[tool.mutmut]`` table replaced by ``section``."""
+    lines = pyproject.splitlines(keepends=True)
+    start = lines.index("[tool.mutmut]\n")
+    end = next((i for i in range(start + 1, len(lines)) if lines[i].startswith("[")), len(lines))
+    return "".join([*lines[:start], section, "\n", *lines[end:]])
 
 
 def _results(work: Path) -> dict[str, str]:
@@ -74,18 +105,24 @@ def _results(work: Path) -> dict[str, str]:
     return found
 
 
-def run_package(name: str, sample: int | None, children: int) -> tuple[int, int, list[str]]:
+def run_package(
+    name: str, sample: int | None, children: int, keep: Path | None = None, seed: int = 0
+) -> tuple[int, int, list[str]]:
     mutate, tests = PACKAGES[name]
     files = subprocess.run(
         ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
     ).stdout.split()
     with tempfile.TemporaryDirectory(prefix=f"mutation-{name}-") as tmp:
-        work = Path(tmp)
+        work = Path(tmp) if keep is None else keep / name
+        if keep is not None and work.exists():
+            raise SystemExit(f"{work} exists: --keep wants a new folder")
         for f in files:
             (work / f).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / f, work / f)
-        with (work / "pyproject.toml").open("a", encoding="utf-8") as fh:
-            fh.write(_config(mutate, tests))
+        pyproject = work / "pyproject.toml"
+        pyproject.write_text(
+            _with_config(pyproject.read_text("utf-8"), _config(mutate, tests)), "utf-8"
+        )
         # The ci examples without shrinking: a killed mutant needs one failure, not the least.
         env = {**os.environ, "HYPOTHESIS_PROFILE": "mutation"}
         args = ["mutmut", "run", "--max-children", str(children)]
@@ -93,9 +130,13 @@ def run_package(name: str, sample: int | None, children: int) -> tuple[int, int,
             # Generate the mutants once (no names match), then run a random sample of them.
             subprocess.run([*args, "none-matches-this"], cwd=work, env=env, capture_output=True)
             names = sorted(_results(work))
-            args += random.Random(0).sample(names, min(sample, len(names)))
-        subprocess.run(args, cwd=work, env=env, stdout=subprocess.DEVNULL, check=False)
+            args += random.Random(seed).sample(names, min(sample, len(names)))
+        run = subprocess.run(args, cwd=work, env=env, capture_output=True, text=True)
         results = _results(work)
+        if not any(s != "not checked" for s in results.values()):
+            # mutmut stops before any mutant when the unmutated tests fail in the copy.
+            tail = "\n".join((run.stdout + run.stderr).splitlines()[-15:])
+            raise SystemExit(f"{name}: mutmut checked no mutant (exit {run.returncode}):\n{tail}")
     skip = equivalents()
     counted = {
         n: s
@@ -111,15 +152,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("packages", nargs="*", help=f"any of {', '.join(PACKAGES)} (default all)")
     parser.add_argument("--sample", type=int, default=None, help="run N random mutants")
+    parser.add_argument("--seed", type=int, default=0, help="the sample's random seed")
     parser.add_argument("--children", type=int, default=max(1, (os.cpu_count() or 2) - 1))
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
+    parser.add_argument(
+        "--keep", type=Path, default=None, help="keep each package's copy in DIR/<package>"
+    )
     args = parser.parse_args()
     unknown = set(args.packages) - set(PACKAGES)
     if unknown:
         parser.error(f"unknown package(s): {', '.join(sorted(unknown))}")
     worst = 1.0
     for name in args.packages or list(PACKAGES):
-        killed, total, survivors = run_package(name, args.sample, args.children)
+        killed, total, survivors = run_package(
+            name, args.sample, args.children, args.keep, args.seed
+        )
         score = killed / total if total else 1.0
         worst = min(worst, score)
         print(f"{name}: {killed}/{total} killed, score {score:.2f}")

@@ -183,3 +183,11 @@ def test_decide_many_names_the_first_bad_matrix() -> None:
     with pytest.raises(MatrixError, match=r"^matrices\[0\]: matrix must map"):
         decide_many(FULL, ["not a matrix"])  # type: ignore[list-item]
     assert decide_many(FULL, []) == []
+
+
+def test_a_template_name_compiles_once_from_a_cold_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "_by_name", {})
+    first = cache.compiled("reviewer/full")
+    assert first == load_contract("reviewer/full")
+    assert cache.compiled("reviewer/full") is first
+    assert cache.cache_info()["templates"] == 1

@@ -191,3 +191,112 @@ def test_rows_of_different_lengths_are_listed() -> None:
         "matrix rows have different lengths (D1 has 5, D2 has 4, D3 has 5, D4 has 6, D5 has 5); "
         "expected 5 each"
     )
+
+
+def _wide(panel: int, conditions: int) -> Any:
+    raw = load_contract("reviewer/full").to_dict()
+    raw["panel_size"] = panel
+    raw["mode"] = "reviewer_methodology_focus"
+    atoms = [f"D{1 + i % 5} scores '{('warn', 'block')[i % 2]}'" for i in range(conditions - 1)]
+    raw["failure_conditions"] = [
+        {
+            "condition_id": f"F{i + 1}",
+            "severity": 90 - i,
+            "expression": atom,
+            "cross_reviewer_quantifier": ("any", "majority", "all")[i % 3],
+            "action": "editorial_decision=major_revision",
+        }
+        for i, atom in enumerate(atoms)
+    ] + [
+        {
+            "condition_id": "F0",
+            "severity": 5,
+            "expression": "every mandatory dimension scores 'pass'",
+            "cross_reviewer_quantifier": "all",
+            "action": "editorial_decision=accept",
+        }
+    ]
+    return raw
+
+
+@pytest.mark.parametrize(
+    ("panel", "conditions"),
+    [
+        (3, 8),  # 4**8 decisions fit the dense table, 5**8 would not
+        (3, 9),  # 4**9 do not: a dict of the decisions met
+        (2, 10),  # 3**10 fit, 4**10 would not
+    ],
+)
+@settings(max_examples=15)
+@given(data=st.data())
+def test_the_fast_path_at_the_dense_table_boundary(
+    panel: int, conditions: int, data: st.DataObject
+) -> None:
+    raw = _wide(panel, conditions)
+    contract = load_contract(raw)
+    assert len(contract.conditions) == conditions
+    lookup = engine_for(contract).lookup
+    assert lookup is not None
+    matrix = data.draw(matrices(raw))
+    assert lookup(matrix) == _decide_slowly(contract, matrix)
+    assert lookup(matrix) == _decide_slowly(contract, matrix)  # the kept decision
+
+
+def test_a_contract_decided_before_goes_straight_to_its_lookup(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kernel.decision import decision as module
+
+    contract = load_contract("reviewer/full")
+    matrix = dict.fromkeys(FULL_IDS, ["pass"] * 5)
+    expected = decide(contract, matrix)
+    decide(contract, matrix)  # the second decision registers the generated lookup
+
+    def slow(contract: object, matrix: object) -> Decision:
+        raise AssertionError("took the slow resolution")
+
+    monkeypatch.setattr(module, "_decide", slow)
+    assert decide(contract, matrix) == expected
+    # Not recognised by the lookup: resolved the slow way.
+    with pytest.raises(AssertionError, match="slow resolution"):
+        decide(contract, {**matrix, "D1": ["pass"] * 4})
+
+
+def test_dropping_a_contract_decided_once_forgets_it_quietly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import gc
+    import sys
+
+    from kernel.decision import engine
+
+    problems: list[object] = []
+    monkeypatch.setattr(sys, "unraisablehook", problems.append)
+    for times in (1, 2):  # once: only seen; twice: an engine and a lookup too
+        contract = load_contract(load_contract("reviewer/full").to_dict())
+        key = id(contract)
+        for _ in range(times):
+            decide(contract, dict.fromkeys(FULL_IDS, ["pass"] * 5))
+        assert key in engine._SEEN
+        assert (key in engine._ENGINES) == (times == 2)
+        del contract
+        gc.collect()
+        assert key not in engine._SEEN and key not in engine._ENGINES
+        assert key not in engine._LOOKUPS
+    assert problems == []
+
+
+def test_the_generated_code_is_named_by_contract_and_a_48_bit_source_hash() -> None:
+    import linecache
+    import re
+
+    for panel in range(1, MAX_PANEL + 1):
+        raw = load_contract("reviewer/full").to_dict()
+        raw["panel_size"] = panel
+        raw["mode"] = "reviewer_full" if panel == 5 else "reviewer_methodology_focus"
+        contract = load_contract(raw)
+        engine = engine_for(contract)
+        assert engine.lookup is not None
+        filename = engine.lookup.__code__.co_filename
+        assert re.fullmatch(rf"<kernel lookup {contract.contract_id} [0-9a-f]{{12}}>", filename)
+        assert "".join(linecache.getlines(filename)) == engine.source

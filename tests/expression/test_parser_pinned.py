@@ -230,6 +230,21 @@ def test_parser_cache_bytes_describe_the_current_grammar() -> None:
     assert grammar_digest("x") == "2d711642b726b04401627ca9fbac32f5c8530fb1903cc4db02258717921a4881"
     assert "_AND.2: /[ \\t]+AND[ \\t]+/" in grammar_text()
     assert _cached_parser(grammar_text()) is not None
+    # The tables are those of the fast-to-build basic lexer (the contextual one diagnoses).
+    assert cache["data"]["options"]["lexer"] == "basic"
+
+
+def test_the_shipped_tables_parse_like_the_grammar() -> None:
+    from kernel.expression.lalr import _cached_parser
+    from kernel.expression.parser import grammar_text
+
+    cached = _cached_parser(grammar_text())
+    assert cached is not None
+    for text in (
+        "any mandatory dimension scores 'block'",
+        "D2 scores 'warn' AND two or more dimensions with priority=high score 'warn' or worse",
+    ):
+        assert cached.parse(text) == parse_expression(text)
 
 
 def test_write_cache_command(
@@ -254,3 +269,58 @@ def test_write_cache_command(
     written = pickle.loads(target.read_bytes())
     assert set(written) == {"grammar_sha256", "lark_version", "data", "memo"}
     assert written["grammar_sha256"] == lalr.grammar_digest(parser.grammar_text())
+
+
+@pytest.mark.parametrize("priority", ["mandatory", "high", "normal"])
+def test_the_suffixed_priority_is_the_same_priority(priority: str) -> None:
+    from kernel.expression import lalr
+    from kernel.expression.ast import AnyScores, TwoOrMore
+
+    assert lalr.parse(f"any {priority}-priority dimension scores 'warn'").atoms == (
+        AnyScores(priority, "warn"),  # type: ignore[arg-type]
+    )
+    assert lalr.parse(f"two or more {priority}-priority dimensions score 'warn' or worse") == (
+        lalr.parse(f"two or more {priority} dimensions score 'warn' or worse")
+    )
+    assert lalr.parse(
+        f"two or more {priority}-priority dimensions score 'warn' or worse"
+    ).atoms == (
+        TwoOrMore(priority, "warn"),  # type: ignore[arg-type]
+    )
+
+
+def test_a_precompiled_expression_does_not_reach_the_parser(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from kernel import shipped_template
+    from kernel.expression import lalr
+
+    texts = [c["expression"] for c in shipped_template("reviewer/full")["failure_conditions"]]
+    expected = [lalr.parse(text) for text in texts]
+
+    def unreachable(text: str) -> None:
+        raise AssertionError(f"parsed with lark: {text!r}")
+
+    monkeypatch.setattr(lalr, "parse", unreachable)
+    assert [parse_expression(text) for text in texts] == expected
+    with pytest.raises(AssertionError, match="parsed with lark"):
+        parse_expression("D7 scores 'warn' AND D3 scores 'pass'")
+
+
+def test_closest_form_reads_column_one_by_default() -> None:
+    text = " AND D1 scores 'pass'"  # an empty first part: column 1 is in it, column 2 is not
+    assert (
+        closest_form(text) == closest_form(text, 1) == "any <priority> dimension scores '<score>'"
+    )
+    assert closest_form(text, 2) == "D1 scores 'pass'"
+    assert closest_form("two worse 'block'") == (
+        "two or more <priority> dimensions score 'block' or worse"
+    )
+
+
+def test_an_expected_terminal_without_a_description_is_named_as_is() -> None:
+    from kernel.expression.lalr import _describe
+
+    assert _describe({"_ANY", "NEW_TERMINAL"}) == "'any' or NEW_TERMINAL"
+    assert _describe({"_ANY", "_TWO", "$END"}) == "'any', 'two' or the end of the expression"
+    assert _describe(set()) == "nothing more"
