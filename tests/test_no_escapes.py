@@ -562,7 +562,7 @@ def _arena_inputs() -> tuple[st.SearchStrategy[Any], ...]:
 
 
 DRIVERS = _drivers()
-EXAMPLES_PER_ENTRY = max(10, settings().max_examples // 3)
+EXAMPLES_PER_ENTRY = max(10, settings().max_examples // 4)
 
 
 def test_every_public_callable_has_a_driver() -> None:

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Parser, dump_json
 from kernel.diagnostics import REGISTRY, codes_markdown
+from kernel.strict import shown
 
 __all__ = ["main"]
 
@@ -36,7 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     unknown = [c for c in args.codes if c not in REGISTRY]
     if unknown:
-        parser.error(f"unknown code(s): {', '.join(unknown)}")
+        parser.error(f"unknown code(s): {', '.join(shown(c) for c in unknown)}")
     chosen = [REGISTRY[c] for c in args.codes] if args.codes else list(REGISTRY.values())
     page = codes_markdown(chosen)
     if args.write is not None:
