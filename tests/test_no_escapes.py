@@ -43,6 +43,8 @@ from support.paths import EXAMPLES
 
 import kernel
 from kernel import testing
+from kernel.analysis.budget import MAX_STEPS, Budget
+from kernel.contract.templates import schema as schema13
 from kernel.errors import KernelError
 
 #: The modules whose ``__all__`` api.md makes public (``kernel.check`` and ``kernel.decide``
@@ -94,6 +96,7 @@ def _is_type_alias(value: object) -> bool:
 # ---------------------------------------------------------------- shared values
 
 FULL = kernel.shipped_template("reviewer/full")
+SCHEMA13 = schema13()
 TEMPLATES = ["reviewer/full", "reviewer/methodology_focus"]
 COMPILED = [kernel.load_contract(t) for t in TEMPLATES]
 SMALL_CONTRACTS = testing.contracts(
@@ -114,16 +117,58 @@ HOSTILE = anything()
 TEXT = texts(P1, P2, SYNTHESIS, REVIEW)
 #: A text, or something a careless caller passes instead.
 TEXTISH = TEXT | HOSTILE
-#: A label naming where a text came from (a path is what a careless caller passes).
-LABEL = TEXT | st.builds(Path, st.text(max_size=5))
 INTS = st.one_of(
     st.integers(),
     st.sampled_from([0, -1, 2**63]),
     st.integers(4300, 5000).map(lambda k: 10**k),  # past the int-to-str conversion limit
     st.integers(4300, 5000).map(lambda k: -(10**k)),
 )
+#: A label naming where a text came from: a path is what a careless caller passes, and
+#: anything else (a huge integer, bytes) must be refused, not formatted into a message.
+LABEL = TEXT | st.builds(Path, st.text(max_size=5)) | INTS | HOSTILE
 #: ``max_bytes``: the default, a small limit, or anything at all.
 MAX_BYTES = st.sampled_from([1 << 20, 1, 100, 1 << 30, (1 << 30) + 1]) | INTS | HOSTILE
+
+
+#: A ``schema`` for ``validate``: none, well-formed, Schema 13 mutated, or junk.
+SCHEMAS: st.SearchStrategy[Any] = st.one_of(
+    st.none(),
+    st.sampled_from([{"type": "object", "required": ["panel_size"]}, True, False]),
+    st.just(SCHEMA13).flatmap(mutated),
+    st.sampled_from([{"type": 5}, {"$ref": "#/nope"}, {"$ref": "#"}, {"pattern": "("}]),
+    st.dictionaries(st.sampled_from(["type", "$ref", "items", "required", "pattern"]), JSON),
+    HOSTILE,
+)
+
+
+class CallersOwn(Exception):
+    """Raised by a caller's own callback: it propagates, as documented (not an escape)."""
+
+
+def _progress_raises(phase: str, fraction: float) -> None:
+    raise CallersOwn(phase)
+
+
+def _progress_quiet(phase: str, fraction: float) -> None:
+    assert isinstance(phase, str) and 0 <= fraction <= 1
+
+
+#: ``progress`` for the analyzer: none, a real callback, one that raises, wrong callables, junk.
+PROGRESS: st.SearchStrategy[Any] = st.one_of(
+    st.sampled_from([None, _progress_quiet, _progress_raises, print, len, dict, lambda: None]),
+    HOSTILE,
+)
+#: ``budget`` for the analyzer: none, a real budget of any limit and spend, junk.
+BUDGETS: st.SearchStrategy[Any] = st.one_of(
+    st.none(),
+    st.builds(
+        Budget,
+        limit=st.sampled_from([0, 1, 1000, MAX_STEPS, MAX_STEPS + 1]) | INTS | HOSTILE,
+        used=st.just(0) | INTS | HOSTILE,
+    ),
+    INTS,
+    HOSTILE,
+)
 
 
 def _valid_matrix(contract: kernel.Contract) -> st.SearchStrategy[dict[str, list[str]]]:
@@ -353,8 +398,8 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.inject": calls(CONTRACTS, generated_at=generated_at, amendments=amendments),
         "kernel.decide": _decide_call(),
         "kernel.decide_many": _decide_many_call(),
-        "kernel.analyze": calls(CONTRACTS),
-        "kernel.analyze_diff": calls(CONTRACTS, CONTRACTS),
+        "kernel.analyze": calls(CONTRACTS, PROGRESS, budget=BUDGETS),
+        "kernel.analyze_diff": calls(CONTRACTS, CONTRACTS, progress=PROGRESS, budget=BUDGETS),
         "kernel.sensitivity": _decide_call(),
         "kernel.lint_phase1": calls(TEXTISH, CONTRACTS, max_bytes=MAX_BYTES),
         "kernel.lint_phase2": calls(TEXTISH, CONTRACTS, TEXTISH | st.none(), max_bytes=MAX_BYTES),
@@ -379,10 +424,7 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.decide_documents": calls(CONTRACTS, reviewers(), max_bytes=MAX_BYTES),
         "kernel.check_synthesis": _check_synthesis_call(),
         # kernel.contract
-        "kernel.contract.validate": calls(
-            # ``schema`` is a hook for schema-evolution tests: only well-formed schemas
-            CONTRACTS, schema=st.none() | st.just({"type": "object", "required": ["panel_size"]})
-        ),
+        "kernel.contract.validate": calls(CONTRACTS, schema=SCHEMAS),
         "kernel.contract.check_structural_invariants": calls(CONTRACTS),
         "kernel.contract.warn_suspicious": calls(CONTRACTS, st.none() | TEXTISH),
         # kernel.arena
@@ -490,7 +532,10 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
             LABEL,
         ),
         "kernel.analysis.probabilities": calls(
-            CONTRACTS, _safe(st.sampled_from(["pass=1/2,warn=1/4,block=1/4"]).map(_prior))
+            CONTRACTS,
+            _safe(st.sampled_from(["pass=1/2,warn=1/4,block=1/4"]).map(_prior)),
+            PROGRESS,
+            BUDGETS,
         ),
         # kernel.round
         "kernel.round.event_schema": calls(),
@@ -595,7 +640,7 @@ def _drain(result: Any, data: st.DataObject) -> None:
 
 def drive(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], data: st.DataObject) -> None:
     entry = public_callables()[name]
-    allowed: tuple[type[BaseException], ...] = (KernelError,)
+    allowed: tuple[type[BaseException], ...] = (KernelError, CallersOwn)
     if name.startswith("kernel.testing."):
         allowed = (KernelError, InvalidArgument)
     with contextlib.suppress(*allowed):
@@ -631,6 +676,12 @@ H = 10**4300  # past Python's int-to-str conversion limit
 @example(("kernel.decide_documents", call("reviewer/full", [], max_bytes=H)), None)
 @example(("kernel.consensus.parse_response", call("{}", H)), None)
 @example(("kernel.round.to_jsonl", call([{"event": H}])), None)
+@example(("kernel.consensus.check_quorum", call(3, 2, H)), None)
+@example(("kernel.consensus.quorum", call(3, -H)), None)
+# labels that are not text (ValueError formatting a huge integer)
+@example(("kernel.consensus.to_fraction", call(H, H)), None)
+@example(("kernel.analysis.prior_from_json", call({}, H)), None)
+@example(("kernel.arena.parse_trail", call("x", source=H)), None)
 # wrong argument types (TypeError, AttributeError, KeyError)
 @example(("kernel.arena.find_credentials", call(None)), None)
 @example(("kernel.consensus.levenshtein", call([[1]], [[2]])), None)
@@ -640,13 +691,27 @@ H = 10**4300  # past Python's int-to-str conversion limit
 @example(("kernel.round.to_jsonl", call(None)), None)
 @example(("kernel.testing.spelled", call(None)), None)
 @example(("kernel.arena.parse_trail", call(None)), None)
+# malformed caller schemas (jsonschema's SchemaError, UnknownType, referencing errors)
+@example(("kernel.contract.validate", call(FULL, schema={"type": 5})), None)
+@example(("kernel.contract.validate", call(FULL, schema={"type": "nope"})), None)
+@example(("kernel.contract.validate", call(FULL, schema={"$ref": "#/nope"})), None)
+@example(("kernel.contract.validate", call(FULL, schema=[])), None)
+# hostile progress and budget arguments of the analyzer
+@example(("kernel.analyze", call("reviewer/full", 5)), None)
+@example(("kernel.analyze", call("reviewer/full", len)), None)
+@example(("kernel.analyze", call("reviewer/full", budget=-1)), None)
+@example(("kernel.analyze", call("reviewer/full", budget=Budget(limit=-H))), None)
+@example(("kernel.analyze", call("reviewer/full", budget=Budget(limit=H))), None)
+@example(("kernel.analyze", call("reviewer/full", budget=Budget(limit="1"))), None)
+@example(("kernel.analyze_diff", call(FULL, FULL, budget=Budget(used=-1))), None)
+@example(("kernel.analysis.probabilities", call(FULL, _prior("pass=1"), lambda: None)), None)
 # file names the file system cannot take (UnicodeEncodeError, ValueError)
 @example(("kernel.load_contract", call("\ud800")), None)
 @example(("kernel.load_contract", call("a\x00b")), None)
 def test_no_escapes_regressions(case: tuple[str, Call], data: st.DataObject | None) -> None:
     name, (args, kwargs) = case
     entry = public_callables()[name]
-    with contextlib.suppress(KernelError, InvalidArgument):
+    with contextlib.suppress(KernelError, InvalidArgument, CallersOwn):
         result = entry(*args, **kwargs)
         if data is not None:
             _drain(result, data)

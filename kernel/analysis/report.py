@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
 from kernel.analysis.result import NONE, Analysis, Example, Finding
+from kernel.strict import label
 
 __all__ = [
     "format_analysis",
@@ -51,6 +52,7 @@ def _finding(source: str, f: Finding) -> list[str]:
 
 def format_analysis(a: Analysis, source: str) -> str:
     """``source`` names the contract as the user gave it (file or template name)."""
+    source = label(source, "source")
     width = max(len("matrices"), len(str(a.space)))
     lines = [
         f"{source}: {a.contract_id}: {a.space} possible matrices "
@@ -136,6 +138,8 @@ def _decided(action: str | None, key: str) -> str:
 
 def format_diff(d: Diff, old_source: str, new_source: str) -> str:
     """The transition table with shares, then one counterexample grid per changed transition."""
+    old_source = label(old_source, "old_source")
+    new_source = label(new_source, "new_source")
     width = max(len("matrices"), len(str(d.space)))
     lines = [
         f"{old_source} -> {new_source}: {d.space} possible matrices "

@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Final
 
 from kernel.errors import KernelError
+from kernel.strict import label, shown
 
 __all__ = ["MAX_DIGITS", "RatioLike", "to_fraction", "to_ratio"]
 
@@ -27,13 +28,15 @@ def _from_text(text: str, what: str) -> Fraction:
     if quotient is not None:
         num, den = quotient.group(1).lstrip("+-"), quotient.group(2)
         if len(num) > MAX_DIGITS or len(den) > MAX_DIGITS:
-            raise KernelError(f"{what}: {text!r} has more than {MAX_DIGITS} digits")
+            raise KernelError(f"{what}: {shown(text)} has more than {MAX_DIGITS} digits")
         if int(den) == 0:
-            raise KernelError(f"{what}: {text!r} divides by zero")
+            raise KernelError(f"{what}: {shown(text)} divides by zero")
         return Fraction(int(quotient.group(1)), int(den))
     decimal = _DECIMAL.fullmatch(body)
     if decimal is None:
-        raise KernelError(f"{what}: {text!r} is not a decimal (like 0.67) or a quotient (like 2/3)")
+        raise KernelError(
+            f"{what}: {shown(text)} is not a decimal (like 0.67) or a quotient (like 2/3)"
+        )
     mantissa, _, exponent = body.lower().partition("e")
     digits = sum(ch.isdigit() for ch in mantissa)
     if (
@@ -41,7 +44,7 @@ def _from_text(text: str, what: str) -> Fraction:
         or len(exponent.lstrip("+-")) > 3
         or abs(int(exponent or 0)) > MAX_DIGITS
     ):
-        raise KernelError(f"{what}: {text!r} is too long or its exponent too large")
+        raise KernelError(f"{what}: {shown(text)} is too long or its exponent too large")
     return Fraction(body)
 
 
@@ -53,6 +56,7 @@ def to_fraction(value: object, what: str = "ratio") -> Fraction:
     (``0.1`` is 1/10, not the binary 3602879701896397/36028797018963968). Booleans, NaN,
     infinities and anything else raise ``KernelError``.
     """
+    what = label(what, "what")
     if isinstance(value, bool):
         raise KernelError(f"{what}: a boolean is not a number")
     if isinstance(value, Fraction):
@@ -61,7 +65,7 @@ def to_fraction(value: object, what: str = "ratio") -> Fraction:
         return Fraction(value)
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise KernelError(f"{what}: {value!r} is not a finite number")
+            raise KernelError(f"{what}: {shown(value)} is not a finite number")
         return Fraction(repr(value))
     if isinstance(value, Decimal):
         if not value.is_finite():
@@ -80,5 +84,12 @@ def to_ratio(value: object, what: str, *, allow_zero: bool = False) -> Fraction:
     low_ok = ratio >= 0 if allow_zero else ratio > 0
     if not (low_ok and ratio <= 1):
         interval = "[0, 1]" if allow_zero else "(0, 1]"
-        raise KernelError(f"{what}: {ratio} is outside {interval}")
+        raise KernelError(f"{what}: {_written(ratio)} is outside {interval}")
     return ratio
+
+
+def _written(ratio: Fraction) -> str:
+    """``3/2`` as it reads, or its short repr when its terms are too long to write."""
+    if max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) > 200:
+        return shown(ratio)
+    return str(ratio)

@@ -34,7 +34,7 @@ from kernel.consensus.rules import (
 from kernel.errors import KernelError, RoundError
 from kernel.schema import schema_errors as _schema_errors
 from kernel.schema import strict_validator
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = [
     "ROUND_SCHEMA",
@@ -75,7 +75,7 @@ class RoundConfig:
     @max_rounds.validator
     def _check_max_rounds(self, _: object, value: object) -> None:
         if not is_int(value) or value < 1:
-            raise KernelError(f"max_rounds must be an int >= 1, got {value!r}")
+            raise KernelError(f"max_rounds must be an int >= 1, got {shown(value)}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,7 +108,7 @@ class RoundInput:
     def __attrs_post_init__(self) -> None:
         index = self.round_index
         if not is_int(index) or index < 1:
-            raise KernelError(f"round must be an int >= 1, got {index!r}")
+            raise KernelError(f"round must be an int >= 1, got {shown(index)}")
         if index > self.config.max_rounds:
             raise KernelError(f"round {index} is past max_rounds {self.config.max_rounds}")
         as_critiques(self.critiques, self.config.participants)
@@ -276,7 +276,7 @@ def round_from_mapping(document: object) -> RoundInput:
     errors: list[str] = []
     for name in ("participants", "round", "max_rounds"):
         if name in document and not isinstance(document[name], int):
-            errors.append(f"$.{name}: {document[name]!r} is not an integer")
+            errors.append(f"$.{name}: {shown(document[name])} is not an integer")
     for index, item in enumerate(document["critiques"]):
         errors.extend(f"$.critiques[{index}]{e[1:]}" for e in schema_errors(item, "critique"))
     if errors:

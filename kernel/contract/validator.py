@@ -15,11 +15,17 @@ import attrs
 
 from kernel.contract.encoding import unencodable
 from kernel.contract.templates import schema as _schema_copy
-from kernel.errors import ExpressionUnrecognised, KernelError
+from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
 from kernel.io import package_data
-from kernel.schema import schema_errors, strict_validator
+from kernel.schema import (
+    caller_schema_errors,
+    caller_validator,
+    schema_errors,
+    strict_validator,
+)
+from kernel.strict import shown
 
 __all__ = [
     "BASELINE_FIELDS",
@@ -92,10 +98,14 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
     """
     if schema is None and _is_valid_template(contract):
         return []
-    validator = schema13_validator() if schema is None else strict_validator(schema)
+    validator = (
+        schema13_validator() if schema is None else caller_validator(schema, error=ContractError)
+    )
     unreadable = unencodable(contract)
     if unreadable:  # jsonschema would choke on a huge integer: these come first
         return sorted(unreadable)
+    if schema is not None:
+        return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]
     return [str(e) for e in schema_errors(validator, contract)]
 
 
@@ -124,7 +134,7 @@ def _duplicates(contract: object, key: str, field: str, what: str) -> list[Probl
                 Problem(
                     "E-STRUCT",
                     f"$.{key}[{i}].{field}",
-                    f"duplicate {what} {value!r} (first at $.{key}[{first[value]}].{field})",
+                    f"duplicate {what} {shown(value)} (first at $.{key}[{first[value]}].{field})",
                 )
             )
         else:
@@ -204,8 +214,7 @@ def parse_version(version: object, what: str) -> tuple[int, int, int]:
     """``vX.Y.Z`` (ASCII digits) as three integers; anything else is a ``KernelError``."""
     match = _VERSION.match(version) if isinstance(version, str) else None
     if match is None:
-        shown = repr(version) if len(repr(version)) <= 60 else repr(version)[:57] + "..."
-        raise KernelError(f"{what} must look like vX.Y.Z, got {shown}")
+        raise KernelError(f"{what} must look like vX.Y.Z, got {shown(version)}")
     numbers = [g.lstrip("0") or "0" for g in match.groups()]
     if any(len(n) > MAX_VERSION_DIGITS for n in numbers):
         raise KernelError(f"{what} has a number over {MAX_VERSION_DIGITS} digits")
