@@ -172,8 +172,11 @@ def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) ->
             f"{len(roles)} role(s) for panel_size={contract.panel_size}: a round has exactly "
             "panel_size reviewers (R9)"
         )
+    for i, role in enumerate(roles):
+        if not isinstance(role, str):
+            raise KernelError(f"roles[{i}] must be a role name (str), got {shown(role)}")
     if len(set(roles)) != len(roles):
-        raise KernelError(f"reviewer roles must be distinct: {', '.join(map(str, roles))}")
+        raise KernelError(f"reviewer roles must be distinct: {', '.join(map(shown, roles))}")
     reviewers = tuple(_Reviewer(cycle.start(r, contract.contract_id)) for r in roles)
     event = {
         "event": "start",

@@ -7,7 +7,8 @@ from collections.abc import Mapping
 from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
 from kernel.analysis.result import NONE, Analysis, Example, Finding
-from kernel.strict import label
+from kernel.errors import KernelError
+from kernel.strict import label, shown
 
 __all__ = [
     "format_analysis",
@@ -52,6 +53,8 @@ def _finding(source: str, f: Finding) -> list[str]:
 
 def format_analysis(a: Analysis, source: str) -> str:
     """``source`` names the contract as the user gave it (file or template name)."""
+    if not isinstance(a, Analysis):
+        raise KernelError(f"format_analysis needs an Analysis, got {shown(a)}")
     source = label(source, "source")
     width = max(len("matrices"), len(str(a.space)))
     lines = [
@@ -85,6 +88,8 @@ def _scope(key: str, keys: int) -> str:
 
 
 def format_probabilities(p: Probabilities) -> str:
+    if not isinstance(p, Probabilities):
+        raise KernelError(f"format_probabilities needs a Probabilities, got {shown(p)}")
     prior = p.prior.to_dict()
     spelled = "; ".join(
         f"{_scope(k, len(prior))}: " + ", ".join(f"{s}={v}" for s, v in dist.items())
@@ -138,6 +143,8 @@ def _decided(action: str | None, key: str) -> str:
 
 def format_diff(d: Diff, old_source: str, new_source: str) -> str:
     """The transition table with shares, then one counterexample grid per changed transition."""
+    if not isinstance(d, Diff):
+        raise KernelError(f"format_diff needs a Diff, got {shown(d)}")
     old_source = label(old_source, "old_source")
     new_source = label(new_source, "new_source")
     width = max(len("matrices"), len(str(d.space)))

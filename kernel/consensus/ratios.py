@@ -90,6 +90,5 @@ def to_ratio(value: object, what: str, *, allow_zero: bool = False) -> Fraction:
 
 def _written(ratio: Fraction) -> str:
     """``3/2`` as it reads, or its short repr when its terms are too long to write."""
-    if max(ratio.numerator.bit_length(), ratio.denominator.bit_length()) > 200:
-        return shown(ratio)
-    return str(ratio)
+    bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length())
+    return str(ratio) if bits <= 200 else f"a number with terms of {bits} bits"

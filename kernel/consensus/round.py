@@ -110,7 +110,9 @@ class RoundInput:
         if not is_int(index) or index < 1:
             raise KernelError(f"round must be an int >= 1, got {shown(index)}")
         if index > self.config.max_rounds:
-            raise KernelError(f"round {index} is past max_rounds {self.config.max_rounds}")
+            raise KernelError(
+                f"round {shown(index)} is past max_rounds {shown(self.config.max_rounds)}"
+            )
         as_critiques(self.critiques, self.config.participants)
 
 
@@ -169,6 +171,10 @@ class RoundDecision:
 
 def evaluate_round(round_input: RoundInput) -> RoundDecision:
     """Quorum first, then consensus, then the stop rules in order (max rounds, change, edits)."""
+    if not isinstance(round_input, RoundInput):
+        raise KernelError(
+            f"round_input must be a RoundInput (see round_from_mapping), got {shown(round_input)}"
+        )
     config = round_input.config
     critiques = round_input.critiques
     responses = len(critiques)
@@ -206,11 +212,11 @@ def evaluate_round(round_input: RoundInput) -> RoundDecision:
         return decision(
             "no_quorum",
             (
-                f"quorum not met: {responses} of {config.participants} responded, "
-                f"{needed_quorum} required",
+                f"quorum not met: {responses} of {shown(config.participants)} responded, "
+                f"{shown(needed_quorum)} required",
             ),
         )
-    tally = f"{approvals} of {config.participants} approved, {needed} required"
+    tally = f"{approvals} of {shown(config.participants)} approved, {shown(needed)} required"
     measured = measure_candidate_change(
         round_input.previous_candidate, round_input.candidate, config.change_threshold
     )

@@ -151,7 +151,7 @@ def stop_checks(
         StopCheck(
             "max_rounds",
             last,
-            f"round {round_index} of {max_rounds}" + (" is the last" if last else ""),
+            f"round {shown(round_index)} of {shown(max_rounds)}" + (" is the last" if last else ""),
         )
     ]
     if isinstance(change, Change) and change.ratio is not None:

@@ -25,7 +25,7 @@ from kernel.schema import (
     schema_errors,
     strict_validator,
 )
-from kernel.strict import shown
+from kernel.strict import is_int, shown
 
 __all__ = [
     "BASELINE_FIELDS",
@@ -88,7 +88,9 @@ def _is_valid_template(contract: object) -> bool:
     return text in _valid_templates() and json.loads(text) == contract
 
 
-def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
+def validate(
+    contract: object, *, schema: Mapping[str, Any] | bool | None = None
+) -> list[str]:
     """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
     cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
     are reported first, alone.
@@ -202,6 +204,19 @@ def check_structural_invariants(contract: object, *, compiled: Compiled | None =
 
     ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
     """
+    if compiled is not None and not (
+        isinstance(compiled, list)
+        and all(
+            isinstance(c, tuple)
+            and len(c) == 3
+            and is_int(c[0])
+            and isinstance(c[2], Predicate | ExpressionUnrecognised)
+            for c in compiled
+        )
+    ):
+        raise KernelError(
+            f"compiled must be compiled_expressions(contract) or None, got {shown(compiled)}"
+        )
     return [str(p) for p in structural_problems(contract, compiled=compiled)]
 
 

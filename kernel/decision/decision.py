@@ -70,6 +70,10 @@ def decide_many(
     """
     if type(contract) is not Contract:
         contract = compiled(contract)
+    if not isinstance(matrices, Iterable) or isinstance(matrices, str | bytes | Mapping):
+        raise MatrixError(
+            f"matrices must be a list (or iterable) of matrices, got {type(matrices).__name__}"
+        )
     matrices = matrices if type(matrices) is list else list(matrices)
     lookup = engine_for(contract).lookup
     found: list[Decision | None] = (
