@@ -117,7 +117,7 @@ def _pattern(
     if ecma_pattern(pattern).search(instance) is None:
         from jsonschema.exceptions import ValidationError
 
-        yield ValidationError(f"{shown(instance)} does not match {shown(pattern)}")
+        yield ValidationError(f"{shown(instance)} does not match {pattern!r}")
 
 
 def _is_integer(_: object, instance: object) -> bool:

@@ -465,7 +465,7 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
             budget=st.sampled_from([15_000_000_000, 1, 0]) | INTS | HOSTILE,
         ),
         "kernel.consensus.parse_response": calls(
-            TEXTISH | JSON.map(json.dumps) | st.just(ROUND).flatmap(mutated).map(json.dumps),
+            TEXTISH | JSON.map(dump) | st.just(ROUND).flatmap(mutated).map(dump),
             st.sampled_from(["critique", "update", "participant", "synthesis"]) | TEXTISH,
             st.booleans() | HOSTILE,
             max_bytes=MAX_BYTES,
@@ -582,6 +582,13 @@ def _round(**changes: Any) -> Any:
     return round_from_mapping({**ROUND, **changes})
 
 
+def _with_dimension_id(value: object) -> Any:
+    """The full template with its first dimension's id replaced."""
+    contract = kernel.shipped_template("reviewer/full")
+    contract["acceptance_dimensions"][0]["id"] = value
+    return contract
+
+
 def _any(value: object) -> Any:
     """``value`` typed as anything: a wrong type on purpose."""
     return value
@@ -594,7 +601,7 @@ def _prior(text: str) -> Any:
 
 
 def _jsonl(values: list[Any]) -> str:
-    return "".join(json.dumps(v) + "\n" for v in values)
+    return "".join(dump(v) + "\n" for v in values)
 
 
 @st.composite
@@ -719,14 +726,16 @@ def test_a_huge_value_in_any_parameter(name: str, data: st.DataObject) -> None:
 @example(("kernel.consensus.parse_response", call("{}", H)), None)
 @example(("kernel.round.to_jsonl", call([{"event": H}])), None)
 @example(("kernel.consensus.check_quorum", call(3, 2, H)), None)
+@example(("kernel.consensus.quorum", call(3, Fraction(1, 10**60))), None)
 @example(("kernel.consensus.quorum", call(3, -H)), None)
 @example(("kernel.consensus.round_from_mapping", call({**ROUND, "round": H})), None)
 @example(("kernel.consensus.evaluate_round", call(_round(participants=H))), None)
 @example(("kernel.consensus.evaluate_round", call(_round(max_rounds=H))), None)
-@example(("kernel.panel.resolve_finding", call({"SEC": "Agree"}, originator="SEC", n_global=H)), None)
+@example(("kernel.panel.resolve_finding", call({"SEC": "Agree"}, originator="S", n_global=H)), None)
 @example(("kernel.phase1_input", call(FULL, {H: 1, "title": "t", "field": "f"})), None)
 @example(("kernel.round.start", call(FULL, [H] * 5)), None)
 @example(("kernel.round.start", call(FULL, [[1]] * 5)), None)
+@example(("kernel.contract.check_structural_invariants", call(_with_dimension_id(H))), None)
 # arguments that should be the kernel's own results (AttributeError, TypeError)
 @example(("kernel.analysis.format_analysis", call(H, "x")), None)
 @example(("kernel.analysis.format_diff", call(None, "x", "y")), None)

@@ -18,6 +18,7 @@ RatioLike = Fraction | int | float | str | Decimal
 #: Longest numerator, denominator, mantissa or exponent a ratio text may have.
 MAX_DIGITS: Final = 50
 
+_TOO_LONG: Final = 10**MAX_DIGITS
 _DECIMAL: Final = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _QUOTIENT: Final = re.compile(r"([+-]?[0-9]+)/([0-9]+)")
 
@@ -51,18 +52,20 @@ def _from_text(text: str, what: str) -> Fraction:
 def to_fraction(value: object, what: str = "ratio") -> Fraction:
     """Read ``value`` exactly as a rational.
 
-    ``Fraction`` and ``int`` as they are; ``str`` as a decimal (``"0.67"`` is 67/100, exponents
-    allowed) or a quotient (``"2/3"``); ``Decimal`` exactly; ``float`` as its shortest ``repr``
+    ``Fraction`` and ``int`` as they are (each term under ``MAX_DIGITS`` digits); ``str`` as a
+    decimal (``"0.67"`` is 67/100, exponents allowed) or a quotient (``"2/3"``); ``Decimal``
+    exactly; ``float`` as its shortest ``repr``
     (``0.1`` is 1/10, not the binary 3602879701896397/36028797018963968). Booleans, NaN,
     infinities and anything else raise ``KernelError``.
     """
     what = label(what, "what")
     if isinstance(value, bool):
         raise KernelError(f"{what}: a boolean is not a number")
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
+    if isinstance(value, Fraction | int):
+        ratio = Fraction(value)
+        if max(abs(ratio.numerator), ratio.denominator) >= _TOO_LONG:
+            raise KernelError(f"{what}: {_written(ratio)} has more than {MAX_DIGITS} digits")
+        return ratio
     if isinstance(value, float):
         if not math.isfinite(value):
             raise KernelError(f"{what}: {shown(value)} is not a finite number")

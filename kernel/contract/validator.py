@@ -146,9 +146,14 @@ def _duplicates(contract: object, key: str, field: str, what: str) -> list[Probl
 
 def _dimension_pairs(contract: object) -> list[tuple[str, str]]:
     return [
-        (str(d.get("id")), str(d.get("priority")))
+        (_text(d.get("id")), _text(d.get("priority")))
         for _, d in _items(contract, "acceptance_dimensions")
     ]
+
+
+def _text(value: object) -> str:
+    """A field as text: a string as it is, anything else (a huge integer too) as a short repr."""
+    return value if isinstance(value, str) else shown(value)
 
 
 #: Per failure condition: its position, the condition, and its compiled predicate or the
