@@ -188,6 +188,9 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @given(invocations())
 # an argument that is not UTF-8 echoed in a usage error (UnicodeEncodeError)
 @example((["codes", "\udcff"], {}))
+# a file name or stray argument that is not UTF-8, echoed in a message (UnicodeEncodeError)
+@example((["check", "\udcff", "no-such-dir/contract.json"], {}))
+@example((["check", "no-such-dir/contract.json", "--ars-version", "", "\udcff"], {}))
 def test_every_command_on_arbitrary_files_and_options(
     workdir: Path, invocation: tuple[list[str], dict[str, str]]
 ) -> None:
