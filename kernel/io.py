@@ -19,6 +19,7 @@ __all__ = [
     "check_limit",
     "check_size",
     "decode_utf8",
+    "label",
     "load_json_file",
     "loads_strict",
     "package_data",
@@ -241,3 +242,15 @@ def loads_jsonl(
             ) from None
         out.append((number, value))
     return out
+
+
+def label(value: object, name: str) -> str:
+    """A label the caller gave (``source=``, ``what=``: where a value came from) as text: a
+    string, or a path as its text. Anything else is refused."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise KernelError(f"{name} must be a string naming the input, got {shown(value)}")

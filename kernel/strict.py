@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import os
 from typing import TypeGuard
 
-__all__ = ["is_int", "label", "shown"]
+__all__ = ["is_int", "shown"]
 
 
 def is_int(value: object) -> TypeGuard[int]:
@@ -25,16 +24,3 @@ def shown(value: object, limit: int = 60) -> str:
         return f"a {type(value).__name__} object"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
-
-def label(value: object, name: str) -> str:
-    """A label the caller gave (``source=``, ``what=``: where a value came from) as text: a
-    string, or a path as its text. Anything else is refused."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, os.PathLike):
-        path = os.fspath(value)
-        if isinstance(path, str):
-            return path
-    from kernel.errors import KernelError  # same layer: imported on this rare path only
-
-    raise KernelError(f"{name} must be a string naming the input, got {shown(value)}")

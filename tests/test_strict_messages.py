@@ -1,4 +1,4 @@
-"""``kernel.strict.shown`` and ``label``: how a caller's value gets into an error message."""
+"""``kernel.strict.shown`` and ``kernel.io.label``: a caller's value in an error message."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from support.fuzz import anything
 
 from kernel.errors import KernelError
-from kernel.strict import label, shown
+from kernel.io import label
+from kernel.strict import shown
 
 H = 10**5000
 
@@ -38,6 +39,7 @@ def test_shown_is_short_and_never_raises(value: Any) -> None:
         (BadRepr(), "a BadRepr object"),
         ("y" * 100, "'" + "y" * 56 + "..."),
     ],
+    ids=["int", "str", "huge", "list-of-huge", "bad-repr", "long"],
 )
 def test_shown_pinned(value: Any, expected: str) -> None:
     assert shown(value) == expected
@@ -48,7 +50,9 @@ def test_label_takes_text_and_paths() -> None:
     assert label(Path("a") / "b.json", "source") == str(Path("a") / "b.json")
 
 
-@pytest.mark.parametrize("value", [H, None, b"run.jsonl", ["x"], 3.5])
+@pytest.mark.parametrize(
+    "value", [H, None, b"run.jsonl", ["x"], 3.5], ids=["huge", "none", "bytes", "list", "float"]
+)
 def test_label_refuses_anything_else(value: Any) -> None:
     with pytest.raises(KernelError, match=r"^source must be a string naming the input, got "):
         label(value, "source")

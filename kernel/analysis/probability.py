@@ -25,7 +25,8 @@ from kernel.analysis.space import verdict
 from kernel.contract.model import Contract, load_contract
 from kernel.errors import PriorError
 from kernel.expression.ast import SCORES
-from kernel.strict import label, shown
+from kernel.io import label
+from kernel.strict import shown
 
 __all__ = [
     "Distribution",

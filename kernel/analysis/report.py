@@ -8,7 +8,8 @@ from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
 from kernel.analysis.result import NONE, Analysis, Example, Finding
 from kernel.errors import KernelError
-from kernel.strict import label, shown
+from kernel.io import label
+from kernel.strict import shown
 
 __all__ = [
     "format_analysis",

@@ -11,9 +11,9 @@ import attrs
 
 from kernel.arena.values import json_value_problems
 from kernel.errors import KernelError
-from kernel.io import MAX_INPUT_BYTES, loads_jsonl
+from kernel.io import MAX_INPUT_BYTES, label, loads_jsonl
 from kernel.schema import is_date_time, schema_errors, strict_validator
-from kernel.strict import label, shown
+from kernel.strict import shown
 
 __all__ = [
     "EVENTS",

@@ -26,7 +26,8 @@ from kernel.arena.verdict import (
     verdict_is_last,
 )
 from kernel.errors import KernelError
-from kernel.strict import is_int, label
+from kernel.io import label
+from kernel.strict import is_int
 
 __all__ = [
     "CHECKS",

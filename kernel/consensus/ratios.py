@@ -9,7 +9,8 @@ from fractions import Fraction
 from typing import Final
 
 from kernel.errors import KernelError
-from kernel.strict import label, shown
+from kernel.io import label
+from kernel.strict import shown
 
 __all__ = ["MAX_DIGITS", "RatioLike", "to_fraction", "to_ratio"]
 

@@ -27,11 +27,11 @@ from typing import Any
 import attrs
 
 from kernel.errors import IllegalTransition, KernelError, PanelInputError
-from kernel.io import loads_jsonl, loads_strict, package_data
+from kernel.io import label, loads_jsonl, loads_strict, package_data
 from kernel.panel._args import as_list
 from kernel.panel.inputs import Problem, schema_problems, validator
 from kernel.panel.voting import agreement_level
-from kernel.strict import label, shown
+from kernel.strict import shown
 
 __all__ = [
     "NEXT_STATES",
