@@ -140,7 +140,10 @@ class Reader:
             raise InputError("-: standard input can be read only once", code=NOT_A_FILE)
         self._stdin_read = True
         stream = self._stdin if self._stdin is not None else sys.stdin.buffer
-        data: bytes = stream.read(self.max_bytes + 1)
+        try:
+            data: bytes = stream.read(self.max_bytes + 1)
+        except OSError as exc:  # a directory, a closed or detached stream
+            raise InputError(f"-: standard input cannot be read ({exc})", code="E-READ") from None
         if len(data) > self.max_bytes:
             raise InputError(f"-: input is over the {self.max_bytes}-byte limit", code="E-SIZE")
         return data

@@ -190,6 +190,12 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @example((["codes", "\udcff"], {}))
 # a file name or stray argument that is not UTF-8, echoed in a message (UnicodeEncodeError)
 @example((["check", "\udcff", "no-such-dir/contract.json"], {}))
+# standard input that cannot be read (OSError; under pytest, reading it raises)
+@example((["check", "-", "no-such-dir/contract.json"], {}))
+# a --write page in a directory that does not exist (FileNotFoundError)
+@example((["codes", "--write", "no-such-dir/codes.md"], {}))
+# a --check page that is not UTF-8 (UnicodeDecodeError)
+@example((["codes", "--check", "codes.md"], {"codes.md": "\ud800 stale"}))
 @example((["check", "no-such-dir/contract.json", "--ars-version", "", "\udcff"], {}))
 def test_every_command_on_arbitrary_files_and_options(
     workdir: Path, invocation: tuple[list[str], dict[str, str]]
