@@ -154,12 +154,18 @@ class QuorumError(KernelError):
 
     def __init__(self, responses: int, required: int, participants: int) -> None:
         super().__init__(
-            f"quorum not met: {responses} successful response(s) of {participants} "
-            f"participant(s), {required} required"
+            f"quorum not met: {_count(responses)} successful response(s) of "
+            f"{_count(participants)} participant(s), {_count(required)} required"
         )
         self.responses = responses
         self.required = required
         self.participants = participants
+
+
+def _count(n: int) -> str:
+    """A count as decimal, or by size when too long to write (``kernel.strict.shown`` is a
+    layer above)."""
+    return str(n) if n.bit_length() <= 14_000 else f"an integer of {n.bit_length()} bits"
 
 
 class PanelInputError(KernelError):

@@ -21,6 +21,7 @@ __all__ = [
     "check_limit",
     "check_size",
     "decode_utf8",
+    "label",
     "load_json_file",
     "loads_strict",
     "package_data",
@@ -168,7 +169,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+            raise ValueError(f"duplicate key {shown(key)}")
         out[key] = value
     return out
 
@@ -307,3 +308,15 @@ def loads_jsonl(
             ) from None
         out.append((number, value))
     return out
+
+
+def label(value: object, name: str) -> str:
+    """A label the caller gave (``source=``, ``what=``: where a value came from) as text: a
+    string, or a path as its text. Anything else is refused."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, os.PathLike):
+        path = os.fspath(value)
+        if isinstance(path, str):
+            return path
+    raise KernelError(f"{name} must be a string naming the input, got {shown(value)}")

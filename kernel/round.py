@@ -172,8 +172,11 @@ def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) ->
             f"{len(roles)} role(s) for panel_size={contract.panel_size}: a round has exactly "
             "panel_size reviewers (R9)"
         )
+    for i, role in enumerate(roles):
+        if not isinstance(role, str):
+            raise KernelError(f"roles[{i}] must be a role name (str), got {shown(role)}")
     if len(set(roles)) != len(roles):
-        raise KernelError(f"reviewer roles must be distinct: {', '.join(map(str, roles))}")
+        raise KernelError(f"reviewer roles must be distinct: {', '.join(map(shown, roles))}")
     reviewers = tuple(_Reviewer(cycle.start(r, contract.contract_id)) for r in roles)
     event = {
         "event": "start",
@@ -198,7 +201,7 @@ def submit(state: RoundState, role: str, phase: int, text: str) -> tuple[RoundSt
     i = _index(state, role)
     reviewer = state._reviewers[i]
     if type(phase) is not int or phase not in (1, 2):
-        raise KernelError(f"phase must be 1 or 2, got {phase!r}")
+        raise KernelError(f"phase must be 1 or 2, got {shown(phase)}")
     due = state.next_phase(role)
     if due is None:
         outcome = "usable" if reviewer.state.usable else "dropped"
@@ -309,7 +312,7 @@ def _json_ready(value: object, where: str) -> None:
         return
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise KernelError(f"{where}: {value!r} is not JSON")
+            raise KernelError(f"{where}: {shown(value)} is not JSON")
         return
     if type(value) is list:
         for i, item in enumerate(value):
@@ -318,8 +321,8 @@ def _json_ready(value: object, where: str) -> None:
     if type(value) is dict:
         for key, item in value.items():
             if type(key) is not str:
-                raise KernelError(f"{where}: key {key!r} is not a str")
-            _json_ready(item, f"{where}[{key!r}]")
+                raise KernelError(f"{where}: key {shown(key)} is not a str")
+            _json_ready(item, f"{where}[{shown(key)}]")
         return
     raise KernelError(
         f"{where}: a {type(value).__name__} is not JSON-ready (use dict, list, str, int, "

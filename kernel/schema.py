@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from kernel.errors import KernelError
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 __all__ = [
     "HUGE_INTEGER",
     "SchemaError",
+    "caller_schema_errors",
+    "caller_validator",
     "ecma_pattern",
     "is_date_time",
     "schema_errors",
@@ -104,7 +106,7 @@ def ecma_pattern(pattern: str) -> re.Pattern[str]:
     try:
         return re.compile("".join(out), re.ASCII)
     except re.error as exc:
-        raise KernelError(f"schema pattern {pattern!r} is not a usable regex: {exc}") from None
+        raise KernelError(f"schema pattern {shown(pattern)} is not a usable regex: {exc}") from None
 
 
 def _pattern(
@@ -115,7 +117,7 @@ def _pattern(
     if ecma_pattern(pattern).search(instance) is None:
         from jsonschema.exceptions import ValidationError
 
-        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+        yield ValidationError(f"{shown(instance)} does not match {pattern!r}")
 
 
 def _is_integer(_: object, instance: object) -> bool:
@@ -152,6 +154,48 @@ def strict_validator(schema: Mapping[str, Any]) -> Validator:
     """A Draft 2020-12 validator for ``schema`` with the strict rules above."""
     validator: Validator = _validator_class()(schema, format_checker=_format_checker())
     return validator
+
+
+def caller_validator(schema: object, *, error: type[KernelError] = KernelError) -> Validator:
+    """:func:`strict_validator` for a schema the caller gave: one that is not a valid Draft
+    2020-12 schema is refused with ``error`` naming what is wrong and where."""
+    from jsonschema.exceptions import SchemaError as Malformed
+
+    if not isinstance(schema, Mapping | bool):
+        raise error(f"schema: must be a JSON Schema (an object or a boolean), got {shown(schema)}")
+    try:
+        _validator_class().check_schema(schema)
+    except Malformed as exc:
+        raise error(f"schema: not a valid JSON Schema at {_said(exc, True)}") from None
+    except (RecursionError, ValueError, TypeError) as exc:
+        raise error(f"schema: cannot be checked ({type(exc).__name__})") from None
+    return strict_validator(schema)  # type: ignore[arg-type]
+
+
+def caller_schema_errors(
+    validator: Validator, instance: object, *, error: type[KernelError] = KernelError
+) -> list[SchemaError]:
+    """:func:`schema_errors` with a :func:`caller_validator`: a well-formed schema the validator
+    still cannot apply (a ``$ref`` to nowhere, an unknown type) is refused with ``error``."""
+    try:
+        return schema_errors(validator, instance)
+    except KernelError:
+        raise
+    except Exception as exc:  # jsonschema's own error on applying a malformed caller schema
+        raise error(f"schema: cannot be applied ({_said(exc, False)})") from None
+
+
+def _said(exc: Exception, malformed: bool) -> str:
+    """What jsonschema said (``path: message``, or ``Type: text``), cut to 200 characters,
+    never an exception (its text may quote a huge integer)."""
+    try:
+        if malformed:
+            said = f"{getattr(exc, 'json_path', '$')}: {getattr(exc, 'message', exc)}"
+        else:
+            said = f"{type(exc).__name__}: {exc}"
+    except Exception:
+        said = f"{type(exc).__name__} (its message cannot be printed)"
+    return said if len(said) <= 200 else said[:197] + "..."
 
 
 @attrs.frozen

@@ -43,6 +43,8 @@ from support.paths import EXAMPLES
 
 import kernel
 from kernel import testing
+from kernel.analysis.budget import MAX_STEPS, Budget
+from kernel.contract.templates import schema as schema13
 from kernel.errors import KernelError
 
 #: The modules whose ``__all__`` api.md makes public (``kernel.check`` and ``kernel.decide``
@@ -94,6 +96,7 @@ def _is_type_alias(value: object) -> bool:
 # ---------------------------------------------------------------- shared values
 
 FULL = kernel.shipped_template("reviewer/full")
+SCHEMA13 = schema13()
 TEMPLATES = ["reviewer/full", "reviewer/methodology_focus"]
 COMPILED = [kernel.load_contract(t) for t in TEMPLATES]
 SMALL_CONTRACTS = testing.contracts(
@@ -114,16 +117,60 @@ HOSTILE = anything()
 TEXT = texts(P1, P2, SYNTHESIS, REVIEW)
 #: A text, or something a careless caller passes instead.
 TEXTISH = TEXT | HOSTILE
-#: A label naming where a text came from (a path is what a careless caller passes).
-LABEL = TEXT | st.builds(Path, st.text(max_size=5))
 INTS = st.one_of(
     st.integers(),
     st.sampled_from([0, -1, 2**63]),
     st.integers(4300, 5000).map(lambda k: 10**k),  # past the int-to-str conversion limit
     st.integers(4300, 5000).map(lambda k: -(10**k)),
 )
+#: A label naming where a text came from: a path is what a careless caller passes, and
+#: anything else (a huge integer, bytes) must be refused, not formatted into a message.
+LABEL = TEXT | st.builds(Path, st.text(max_size=5)) | INTS | HOSTILE
 #: ``max_bytes``: the default, a small limit, or anything at all.
 MAX_BYTES = st.sampled_from([1 << 20, 1, 100, 1 << 30, (1 << 30) + 1]) | INTS | HOSTILE
+
+
+#: A ``schema`` for ``validate``: none, well-formed, Schema 13 mutated, or junk.
+SCHEMAS: st.SearchStrategy[Any] = st.one_of(
+    st.none(),
+    st.sampled_from([{"type": "object", "required": ["panel_size"]}, True, False]),
+    st.just(SCHEMA13).flatmap(mutated),
+    st.sampled_from([{"type": 5}, {"$ref": "#/nope"}, {"$ref": "#"}, {"pattern": "("}]),
+    st.dictionaries(st.sampled_from(["type", "$ref", "items", "required", "pattern"]), JSON),
+    HOSTILE,
+)
+
+
+class CallersOwn(Exception):
+    """Raised by a caller's own callback: it propagates, as documented (not an escape)."""
+
+
+def _progress_raises(phase: str, fraction: float) -> None:
+    raise CallersOwn(phase)
+
+
+def _progress_quiet(phase: str, fraction: float) -> None:
+    assert isinstance(phase, str) and 0 <= fraction <= 1
+
+
+#: ``progress`` for the analyzer: none, a real callback, one that raises, wrong callables, junk.
+PROGRESS: st.SearchStrategy[Any] = st.one_of(
+    # (a callable whose signature cannot be read, such as ``dict``, is called as given: what
+    # it raises is the caller's, like _progress_raises)
+    st.sampled_from([None, _progress_quiet, _progress_raises, len, lambda: None]),
+    HOSTILE,
+)
+#: ``budget`` for the analyzer: none, a real budget of any limit and spend, junk.
+BUDGETS: st.SearchStrategy[Any] = st.one_of(
+    st.none(),
+    st.builds(
+        Budget,
+        limit=st.sampled_from([0, 1, 1000, MAX_STEPS, MAX_STEPS + 1]) | INTS | HOSTILE,
+        used=st.just(0) | INTS | HOSTILE,
+    ),
+    INTS,
+    HOSTILE,
+)
 
 
 def _valid_matrix(contract: kernel.Contract) -> st.SearchStrategy[dict[str, list[str]]]:
@@ -353,8 +400,8 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.inject": calls(CONTRACTS, generated_at=generated_at, amendments=amendments),
         "kernel.decide": _decide_call(),
         "kernel.decide_many": _decide_many_call(),
-        "kernel.analyze": calls(CONTRACTS),
-        "kernel.analyze_diff": calls(CONTRACTS, CONTRACTS),
+        "kernel.analyze": calls(CONTRACTS, PROGRESS, budget=BUDGETS),
+        "kernel.analyze_diff": calls(CONTRACTS, CONTRACTS, progress=PROGRESS, budget=BUDGETS),
         "kernel.sensitivity": _decide_call(),
         "kernel.lint_phase1": calls(TEXTISH, CONTRACTS, max_bytes=MAX_BYTES),
         "kernel.lint_phase2": calls(TEXTISH, CONTRACTS, TEXTISH | st.none(), max_bytes=MAX_BYTES),
@@ -379,10 +426,7 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.decide_documents": calls(CONTRACTS, reviewers(), max_bytes=MAX_BYTES),
         "kernel.check_synthesis": _check_synthesis_call(),
         # kernel.contract
-        "kernel.contract.validate": calls(
-            # ``schema`` is a hook for schema-evolution tests: only well-formed schemas
-            CONTRACTS, schema=st.none() | st.just({"type": "object", "required": ["panel_size"]})
-        ),
+        "kernel.contract.validate": calls(CONTRACTS, schema=SCHEMAS),
         "kernel.contract.check_structural_invariants": calls(CONTRACTS),
         "kernel.contract.warn_suspicious": calls(CONTRACTS, st.none() | TEXTISH),
         # kernel.arena
@@ -421,7 +465,7 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
             budget=st.sampled_from([15_000_000_000, 1, 0]) | INTS | HOSTILE,
         ),
         "kernel.consensus.parse_response": calls(
-            TEXTISH | JSON.map(json.dumps) | st.just(ROUND).flatmap(mutated).map(json.dumps),
+            TEXTISH | JSON.map(dump) | st.just(ROUND).flatmap(mutated).map(dump),
             st.sampled_from(["critique", "update", "participant", "synthesis"]) | TEXTISH,
             st.booleans() | HOSTILE,
             max_bytes=MAX_BYTES,
@@ -490,7 +534,10 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
             LABEL,
         ),
         "kernel.analysis.probabilities": calls(
-            CONTRACTS, _safe(st.sampled_from(["pass=1/2,warn=1/4,block=1/4"]).map(_prior))
+            CONTRACTS,
+            _safe(st.sampled_from(["pass=1/2,warn=1/4,block=1/4"]).map(_prior)),
+            PROGRESS,
+            BUDGETS,
         ),
         # kernel.round
         "kernel.round.event_schema": calls(),
@@ -528,6 +575,25 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
     return d
 
 
+def _round(**changes: Any) -> Any:
+    """The example round with ``changes``, as a ``RoundInput``."""
+    from kernel.consensus import round_from_mapping
+
+    return round_from_mapping({**ROUND, **changes})
+
+
+def _with_dimension_id(value: object) -> Any:
+    """The full template with its first dimension's id replaced."""
+    contract = kernel.shipped_template("reviewer/full")
+    contract["acceptance_dimensions"][0]["id"] = value
+    return contract
+
+
+def _any(value: object) -> Any:
+    """``value`` typed as anything: a wrong type on purpose."""
+    return value
+
+
 def _prior(text: str) -> Any:
     from kernel.analysis import parse_prior
 
@@ -535,7 +601,7 @@ def _prior(text: str) -> Any:
 
 
 def _jsonl(values: list[Any]) -> str:
-    return "".join(json.dumps(v) + "\n" for v in values)
+    return "".join(dump(v) + "\n" for v in values)
 
 
 @st.composite
@@ -562,7 +628,7 @@ def _arena_inputs() -> tuple[st.SearchStrategy[Any], ...]:
 
 
 DRIVERS = _drivers()
-EXAMPLES_PER_ENTRY = max(10, settings().max_examples // 3)
+EXAMPLES_PER_ENTRY = max(10, settings().max_examples // 5)
 
 
 def test_every_public_callable_has_a_driver() -> None:
@@ -595,7 +661,7 @@ def _drain(result: Any, data: st.DataObject) -> None:
 
 def drive(name: str, args: tuple[Any, ...], kwargs: dict[str, Any], data: st.DataObject) -> None:
     entry = public_callables()[name]
-    allowed: tuple[type[BaseException], ...] = (KernelError,)
+    allowed: tuple[type[BaseException], ...] = (KernelError, CallersOwn)
     if name.startswith("kernel.testing."):
         allowed = (KernelError, InvalidArgument)
     with contextlib.suppress(*allowed):
@@ -615,8 +681,40 @@ def test_no_escapes(name: str, data: st.DataObject) -> None:
 
 H = 10**4300  # past Python's int-to-str conversion limit
 
+#: Values of the "too large to write" class: integers past the int-to-str conversion limit,
+#: as they are or inside containers, and long digit strings.
+HUGE_VALUES = st.sampled_from(
+    [H, -H, 10**5000, 2**64, [H], (H, H), {"k": H}, {H: 1}, "9" * 5000, float("inf")]
+)
 
-@settings(max_examples=EXAMPLES_PER_ENTRY, suppress_health_check=[HealthCheck.too_slow])
+
+@pytest.mark.parametrize("name", sorted(DRIVERS))
+@settings(
+    max_examples=max(3, settings().max_examples // 20),
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+)
+@given(data=st.data())
+def test_a_huge_value_in_any_parameter(name: str, data: st.DataObject) -> None:
+    """The class, not the instances: any one parameter (given or left to its default, labels
+    such as ``source=`` included) gets a value too large to write into a message."""
+    entry = public_callables()[name]
+    params = list(inspect.signature(entry).parameters.values())
+    if not params:
+        return
+    args, kwargs = data.draw(DRIVERS[name], label="call")
+    bound = inspect.signature(entry).bind_partial(*args, **kwargs)
+    param = data.draw(st.sampled_from(params), label="parameter")
+    if param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
+        return
+    bound.arguments[param.name] = data.draw(HUGE_VALUES, label="value")
+    drive(name, bound.args, bound.kwargs, data)
+
+
+#: The generated cases of the regressions test are a bonus: the explicit examples are its point.
+@settings(
+    max_examples=max(5, settings().max_examples // 12),
+    suppress_health_check=[HealthCheck.too_slow],
+)
 @given(
     st.sampled_from(sorted(DRIVERS)).flatmap(lambda n: st.tuples(st.just(n), DRIVERS[n])),
     st.data(),
@@ -631,6 +729,29 @@ H = 10**4300  # past Python's int-to-str conversion limit
 @example(("kernel.decide_documents", call("reviewer/full", [], max_bytes=H)), None)
 @example(("kernel.consensus.parse_response", call("{}", H)), None)
 @example(("kernel.round.to_jsonl", call([{"event": H}])), None)
+@example(("kernel.consensus.check_quorum", call(3, 2, H)), None)
+@example(("kernel.consensus.quorum", call(3, Fraction(1, 10**60))), None)
+@example(("kernel.consensus.quorum", call(3, -H)), None)
+@example(("kernel.consensus.round_from_mapping", call({**ROUND, "round": H})), None)
+@example(("kernel.consensus.evaluate_round", call(_round(participants=H))), None)
+@example(("kernel.consensus.evaluate_round", call(_round(max_rounds=H))), None)
+@example(("kernel.panel.resolve_finding", call({"SEC": "Agree"}, originator="S", n_global=H)), None)
+@example(("kernel.phase1_input", call(FULL, {H: 1, "title": "t", "field": "f"})), None)
+@example(("kernel.round.start", call(FULL, [H] * 5)), None)
+@example(("kernel.round.start", call(FULL, [[1]] * 5)), None)
+@example(("kernel.contract.check_structural_invariants", call(_with_dimension_id(H))), None)
+# arguments that should be the kernel's own results (AttributeError, TypeError)
+@example(("kernel.analysis.format_analysis", call(H, "x")), None)
+@example(("kernel.analysis.format_diff", call(None, "x", "y")), None)
+@example(("kernel.analysis.format_probabilities", call({})), None)
+@example(("kernel.analysis.format_sensitivity", call("s")), None)
+@example(("kernel.consensus.evaluate_round", call(ROUND)), None)
+@example(("kernel.contract.check_structural_invariants", call(FULL, compiled=[H])), None)
+@example(("kernel.decide_many", call(FULL, H)), None)
+# labels that are not text (ValueError formatting a huge integer)
+@example(("kernel.consensus.to_fraction", call(H, H)), None)
+@example(("kernel.analysis.prior_from_json", call({}, H)), None)
+@example(("kernel.arena.parse_trail", call("x", source=H)), None)
 # wrong argument types (TypeError, AttributeError, KeyError)
 @example(("kernel.arena.find_credentials", call(None)), None)
 @example(("kernel.consensus.levenshtein", call([[1]], [[2]])), None)
@@ -640,13 +761,27 @@ H = 10**4300  # past Python's int-to-str conversion limit
 @example(("kernel.round.to_jsonl", call(None)), None)
 @example(("kernel.testing.spelled", call(None)), None)
 @example(("kernel.arena.parse_trail", call(None)), None)
+# malformed caller schemas (jsonschema's SchemaError, UnknownType, referencing errors)
+@example(("kernel.contract.validate", call(FULL, schema={"type": 5})), None)
+@example(("kernel.contract.validate", call(FULL, schema={"type": "nope"})), None)
+@example(("kernel.contract.validate", call(FULL, schema={"$ref": "#/nope"})), None)
+@example(("kernel.contract.validate", call(FULL, schema=[])), None)
+# hostile progress and budget arguments of the analyzer
+@example(("kernel.analyze", call("reviewer/full", 5)), None)
+@example(("kernel.analyze", call("reviewer/full", len)), None)
+@example(("kernel.analyze", call("reviewer/full", budget=-1)), None)
+@example(("kernel.analyze", call("reviewer/full", budget=Budget(limit=-H))), None)
+@example(("kernel.analyze", call("reviewer/full", budget=Budget(limit=H))), None)
+@example(("kernel.analyze", call("reviewer/full", budget=Budget(limit=_any("1")))), None)
+@example(("kernel.analyze_diff", call(FULL, FULL, budget=Budget(used=-1))), None)
+@example(("kernel.analysis.probabilities", call(FULL, _prior("pass=1"), lambda: None)), None)
 # file names the file system cannot take (UnicodeEncodeError, ValueError)
 @example(("kernel.load_contract", call("\ud800")), None)
 @example(("kernel.load_contract", call("a\x00b")), None)
 def test_no_escapes_regressions(case: tuple[str, Call], data: st.DataObject | None) -> None:
     name, (args, kwargs) = case
     entry = public_callables()[name]
-    with contextlib.suppress(KernelError, InvalidArgument):
+    with contextlib.suppress(KernelError, InvalidArgument, CallersOwn):
         result = entry(*args, **kwargs)
         if data is not None:
             _drain(result, data)

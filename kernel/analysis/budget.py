@@ -8,14 +8,26 @@ So an analysis either finishes within a few seconds or is refused without runnin
 
 from __future__ import annotations
 
+import inspect
 import math
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 import attrs
 
 from kernel.analysis.result import AnalysisTooLarge
+from kernel.errors import KernelError
+from kernel.strict import is_int, shown
 
-__all__ = ["MAX_CELLS", "MAX_STEPS", "Budget", "check_cells", "int_steps"]
+__all__ = [
+    "MAX_CELLS",
+    "MAX_STEPS",
+    "Budget",
+    "check_cells",
+    "checked_budget",
+    "checked_progress",
+    "int_steps",
+]
 
 #: At most this many steps in one analysis (about 2 to 3 seconds).
 MAX_STEPS: Final = 10_000_000
@@ -75,3 +87,44 @@ class Budget:
         """Spend ``steps`` on ``what``, or refuse."""
         self.check(steps, f"{what}: about")
         self.used += steps
+
+
+def checked_budget(budget: object, where: str) -> Budget:
+    """The caller's ``budget`` argument of ``where`` (``None``: a fresh default one). A budget
+    can lower the limit, never raise it past :data:`MAX_STEPS`: anything else is refused."""
+    if budget is None:
+        return Budget()
+    if not isinstance(budget, Budget):
+        raise KernelError(f"{where}: budget must be a Budget or None, got {shown(budget)}")
+    if not (is_int(budget.limit) and 0 <= budget.limit <= MAX_STEPS):
+        raise KernelError(
+            f"{where}: budget limit must be a whole number of steps from 0 to {MAX_STEPS:,}, "
+            f"got {shown(budget.limit)}"
+        )
+    if not (is_int(budget.used) and budget.used >= 0):
+        raise KernelError(
+            f"{where}: budget used must be a whole number of steps from 0, "
+            f"got {shown(budget.used)}"
+        )
+    return budget
+
+
+def checked_progress(
+    progress: object, where: str
+) -> Callable[[str, float], None] | None:
+    """The caller's ``progress`` argument of ``where``: ``None`` or a callable taking
+    ``(phase, fraction)``. What the callable itself raises is the caller's and propagates."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise KernelError(f"{where}: progress must be callable or None, got {shown(progress)}")
+    try:
+        inspect.signature(progress).bind("phase", 0.0)
+    except TypeError:
+        raise KernelError(
+            f"{where}: progress must take (phase, fraction), got {shown(progress)}"
+        ) from None
+    except ValueError:  # no signature to read (some builtins): called as given
+        pass
+    checked: Callable[[str, float], Any] = progress
+    return checked

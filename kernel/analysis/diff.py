@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from kernel.analysis.budget import Budget, check_cells
+from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
 from kernel.analysis.columns import Progress, column_table
 from kernel.analysis.panel import State, spread
 from kernel.analysis.result import NONE, Example, Matrix
@@ -153,7 +153,8 @@ def analyze_diff(
     old = load_contract(old)
     new = load_contract(new)
     aligned = _aligned(old, new)
-    budget = Budget() if budget is None else budget
+    budget = checked_budget(budget, "analyze_diff")
+    progress = checked_progress(progress, "analyze_diff")
     n = old.panel_size
     check_cells(f"{old.contract_id} -> {new.contract_id}", len(old.dimensions), n)
     table = column_table(old, progress, budget=budget, also=aligned)

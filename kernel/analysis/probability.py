@@ -17,7 +17,7 @@ from typing import Any, Final
 
 import attrs
 
-from kernel.analysis.budget import Budget, check_cells
+from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
 from kernel.analysis.columns import Progress, column_table
 from kernel.analysis.panel import spread
 from kernel.analysis.result import NONE
@@ -25,6 +25,8 @@ from kernel.analysis.space import verdict
 from kernel.contract.model import Contract, load_contract
 from kernel.errors import PriorError
 from kernel.expression.ast import SCORES
+from kernel.io import label
+from kernel.strict import shown
 
 __all__ = [
     "Distribution",
@@ -136,7 +138,7 @@ def parse_prior(text: str) -> Prior:
         name, sep, value = part.partition("=")
         name = name.strip()
         if not sep or not name:
-            raise PriorError(f"--prior: expected score=probability, got {part.strip()!r}")
+            raise PriorError(f"--prior: expected score=probability, got {shown(part.strip())}")
         if name in scores:
             raise PriorError(f"--prior: {name} given twice")
         scores[name] = value
@@ -146,6 +148,7 @@ def parse_prior(text: str) -> Prior:
 def prior_from_json(data: object, source: str = "prior") -> Prior:
     """A prior file: ``{"pass": .., "warn": .., "block": ..}`` for every dimension, or
     ``{"D1": {...}, "D2": {...}, "*": {...}}`` per dimension id (``*``: the rest)."""
+    source = label(source, "source")
     if not isinstance(data, Mapping) or not data:
         raise PriorError(f"{source}: expected a JSON object of score probabilities")
     if all(k in SCORES for k in data):
@@ -214,7 +217,8 @@ def probabilities(
     """The exact probability that each condition decides, and of the fallback (``none``)."""
     contract = load_contract(contract)
     _check_prior(prior)
-    budget = Budget() if budget is None else budget
+    budget = checked_budget(budget, "probabilities")
+    progress = checked_progress(progress, "probabilities")
     check_cells(contract.contract_id, len(contract.dimensions), contract.panel_size)
     unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
     if unknown:
@@ -224,7 +228,7 @@ def probabilities(
         if missing:
             raise PriorError(
                 f"prior: no distribution for dimension(s) {', '.join(missing)} "
-                f"(and no default {DEFAULT!r})"
+                f"(and no default {shown(DEFAULT)})"
             )
     dists = [prior.of(d.id) for d in contract.dimensions]
     table = column_table(contract, progress, group=dists, budget=budget)

@@ -7,6 +7,9 @@ from collections.abc import Mapping
 from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
 from kernel.analysis.result import NONE, Analysis, Example, Finding
+from kernel.errors import KernelError
+from kernel.io import label
+from kernel.strict import shown
 
 __all__ = [
     "format_analysis",
@@ -51,6 +54,9 @@ def _finding(source: str, f: Finding) -> list[str]:
 
 def format_analysis(a: Analysis, source: str) -> str:
     """``source`` names the contract as the user gave it (file or template name)."""
+    if not isinstance(a, Analysis):
+        raise KernelError(f"format_analysis needs an Analysis, got {shown(a)}")
+    source = label(source, "source")
     width = max(len("matrices"), len(str(a.space)))
     lines = [
         f"{source}: {a.contract_id}: {a.space} possible matrices "
@@ -83,6 +89,8 @@ def _scope(key: str, keys: int) -> str:
 
 
 def format_probabilities(p: Probabilities) -> str:
+    if not isinstance(p, Probabilities):
+        raise KernelError(f"format_probabilities needs a Probabilities, got {shown(p)}")
     prior = p.prior.to_dict()
     spelled = "; ".join(
         f"{_scope(k, len(prior))}: " + ", ".join(f"{s}={v}" for s, v in dist.items())
@@ -136,6 +144,10 @@ def _decided(action: str | None, key: str) -> str:
 
 def format_diff(d: Diff, old_source: str, new_source: str) -> str:
     """The transition table with shares, then one counterexample grid per changed transition."""
+    if not isinstance(d, Diff):
+        raise KernelError(f"format_diff needs a Diff, got {shown(d)}")
+    old_source = label(old_source, "old_source")
+    new_source = label(new_source, "new_source")
     width = max(len("matrices"), len(str(d.space)))
     lines = [
         f"{old_source} -> {new_source}: {d.space} possible matrices "

@@ -10,8 +10,9 @@ import attrs
 
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import decide, decide_counts
-from kernel.errors import ContractError
+from kernel.errors import ContractError, KernelError
 from kernel.expression.ast import SCORE_RANK, SCORES
+from kernel.strict import shown
 
 __all__ = ["Flip", "Margin", "Sensitivity", "format_sensitivity", "sensitivity"]
 
@@ -151,6 +152,8 @@ def _short(action: str | None) -> str:
 
 def format_sensitivity(s: Sensitivity) -> str:
     """A few lines of text for ``decide --explain``."""
+    if not isinstance(s, Sensitivity):
+        raise KernelError(f"format_sensitivity needs a Sensitivity, got {shown(s)}")
     who = "R5 fallback" if s.condition_id is None else s.condition_id
     lines = [f"sensitivity of {_short(s.action)} ({who}):"]
     if s.flips:

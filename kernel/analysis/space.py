@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from kernel.analysis.budget import Budget, check_cells
+from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
 from kernel.analysis.columns import ColumnTable, Progress, column_table
 from kernel.analysis.monotone import find_violation
 from kernel.analysis.panel import Layers, State, spread
@@ -45,7 +45,8 @@ def analyze(
     :class:`AnalysisTooLarge` before it is done.
     """
     contract = load_contract(contract)
-    budget = Budget() if budget is None else budget
+    budget = checked_budget(budget, "analyze")
+    progress = checked_progress(progress, "analyze")
     n = contract.panel_size
     check_cells(contract.contract_id, len(contract.dimensions), n)
     table = column_table(contract, progress, budget=budget)

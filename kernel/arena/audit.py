@@ -11,8 +11,9 @@ import attrs
 
 from kernel.arena.values import json_value_problems
 from kernel.errors import KernelError
-from kernel.io import MAX_INPUT_BYTES, loads_jsonl
+from kernel.io import MAX_INPUT_BYTES, label, loads_jsonl
 from kernel.schema import is_date_time, schema_errors, strict_validator
+from kernel.strict import shown
 
 __all__ = [
     "EVENTS",
@@ -125,9 +126,9 @@ class AuditRecord:
 
 def make_record(event: str, timestamp: str, **fields: Any) -> AuditRecord:
     if event not in RECORD_FIELDS:
-        raise KernelError(f"unknown audit event {event!r}")
+        raise KernelError(f"unknown audit event {shown(event)}")
     if not is_timestamp(timestamp):
-        raise KernelError(f"timestamp must be an RFC 3339 date-time, got {timestamp!r}")
+        raise KernelError(f"timestamp must be an RFC 3339 date-time, got {shown(timestamp)}")
     return AuditRecord(event, timestamp, _dump({"event": event, "timestamp": timestamp, **fields}))
 
 
@@ -143,7 +144,7 @@ def record_schema_errors(record: object) -> list[str]:
         got = "missing" if event is None else f"a {type(event).__name__}, not a string"
         return [f"event: {got} (expected one of {', '.join(EVENTS)})"]
     if event not in RECORD_FIELDS:
-        return [f"unknown event {event!r} (expected one of {', '.join(EVENTS)})"]
+        return [f"unknown event {shown(event)} (expected one of {', '.join(EVENTS)})"]
     errors = []
     if not is_timestamp(record.get("timestamp")):
         errors.append("timestamp: missing or not an RFC 3339 date-time")
@@ -163,6 +164,7 @@ def parse_trail(
     text: str, *, source: str = "<trail>", max_bytes: int = MAX_INPUT_BYTES
 ) -> tuple[TrailLine, ...]:
     """Decode a JSON Lines trail strictly; blank lines are skipped; errors name the line."""
+    source = label(source, "source")
     return tuple(
         TrailLine(number, value)
         for number, value in loads_jsonl(text, source=source, max_bytes=max_bytes)

@@ -26,6 +26,7 @@ from kernel.arena.verdict import (
     verdict_is_last,
 )
 from kernel.errors import KernelError
+from kernel.io import label
 from kernel.strict import is_int
 
 __all__ = [
@@ -237,7 +238,7 @@ def _c2_states(t: _Trail) -> Iterator[Finding]:
         keys = ("from", "to") if item.event == audit.STATE_TRANSITION else ("state",)
         for key in keys:
             if item.rec[key] not in allowed:
-                yield Finding(item.line, f"{key} {item.rec[key]!r} is not a ProtocolState")
+                yield Finding(item.line, f"{key} {shown(item.rec[key])} is not a ProtocolState")
 
 
 _ALLOWED = frozenset((a.value, b.value) for a, b in TRANSITIONS)
@@ -293,7 +294,7 @@ def _c4_reviewer_mode(t: _Trail) -> Iterator[Finding]:
     for item in t.transitions:
         if item.rec["to"] == State.REVIEWING:
             yield Finding(
-                item.line, f'reviewer invoked with reviewer_mode {mode!r}, not "read-only"'
+                item.line, f'reviewer invoked with reviewer_mode {shown(mode)}, not "read-only"'
             )
             return
 
@@ -310,7 +311,7 @@ def _c5_verdicts(t: _Trail) -> Iterator[Finding]:
             ),
         )
         if code != want:
-            yield Finding(item.line, f"{item.event} code {code!r}; §7.3 defines only {want}")
+            yield Finding(item.line, f"{item.event} code {shown(code)}; §7.3 defines only {want}")
         if item.state != State.REVIEWING or item.rec["round_index"] != item.round:
             yield Finding(
                 item.line,
@@ -698,6 +699,7 @@ def check_conformance(records: object, *, source: str = "<trail>") -> Conformanc
 
     ``records`` is JSON Lines text, or a sequence of parsed records (line = position + 1).
     """
+    source = label(source, "source")
     trail = _prepare(_as_lines(records, source))
     results = []
     for number, ((name, title), runner) in enumerate(zip(CHECKS, _RUNNERS, strict=True), 1):

@@ -45,7 +45,7 @@ def _problems(value: object, path: str) -> Iterator[str]:
                 yield f"{where}: integer of {node.bit_length()} bits, too large for JSON text"
         elif isinstance(node, float):
             if not math.isfinite(node):
-                yield f"{where}: {node!r} is not a JSON number"
+                yield f"{where}: {shown(node)} is not a JSON number"
         elif isinstance(node, Mapping):
             for key, child in node.items():
                 if not isinstance(key, str):

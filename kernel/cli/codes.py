@@ -7,11 +7,13 @@ the page is stale.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, Parser, dump_json
+from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
 from kernel.diagnostics import REGISTRY, codes_markdown
+from kernel.strict import shown
 
 __all__ = ["main"]
 
@@ -36,16 +38,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     unknown = [c for c in args.codes if c not in REGISTRY]
     if unknown:
-        parser.error(f"unknown code(s): {', '.join(unknown)}")
+        parser.error(f"unknown code(s): {', '.join(shown(c) for c in unknown)}")
     chosen = [REGISTRY[c] for c in args.codes] if args.codes else list(REGISTRY.values())
     page = codes_markdown(chosen)
     if args.write is not None:
-        Path(args.write).write_text(page, encoding="utf-8")
+        try:
+            Path(args.write).write_text(page, encoding="utf-8")
+        except OSError as exc:
+            message = f"error: {shown(args.write)}: cannot be written ({exc.strerror})"
+            print(message, file=sys.stderr)
+            return EXIT_USAGE
         return EXIT_OK
     if args.check is not None:
         path = Path(args.check)
-        current = path.read_text(encoding="utf-8") if path.is_file() else None
-        if current != page:
+        expected = page.encode("utf-8")
+        try:  # compared as bytes: a file that is not UTF-8 is simply not up to date
+            same = path.is_file() and path.stat().st_size == len(expected)
+            same = same and path.read_bytes() == expected
+        except OSError as exc:
+            print(f"error: {shown(str(path))}: cannot be read ({exc.strerror})", file=sys.stderr)
+            return EXIT_USAGE
+        if not same:
             print(f"{path}: stale; run: sprint-kernel codes --write {path}")
             return EXIT_FAILED
         return EXIT_OK

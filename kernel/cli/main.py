@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from kernel._version import __version__
+from kernel.strict import shown
 
 __all__ = ["COMMANDS", "command", "main"]
 
@@ -58,7 +59,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     if args[0] not in COMMANDS:
         sys.stderr.write(
-            f"{_USAGE}sprint-kernel: error: unknown command {args[0]!r} "
+            f"{_USAGE}sprint-kernel: error: unknown command {shown(args[0])} "
             f"(choose from {', '.join(COMMANDS)})\n"
         )
         return 2

@@ -24,6 +24,7 @@ from kernel.diagnostics import Diagnostic
 from kernel.errors import IllegalTransition, KernelError, PanelInputError
 from kernel.panel.scan import scan_diagnostics, scan_rows
 from kernel.panel.votes import resolve_document, votes_problems
+from kernel.strict import shown
 from kernel.text.injection import DEFAULT_DELIMITERS, scan_injection
 
 __all__ = ["main"]
@@ -142,7 +143,9 @@ def _route(args: argparse.Namespace, reader: Reader) -> int:
     )
     found.append(Diagnostic("PANEL-ROUTE-BANDS", f"{shares} of {pairs} pairs", file=path))
     for domain in routing.unlisted:
-        message = f"{domain!r}: no {args.profile} specialist lists it, so it is routed to the rest"
+        message = (
+            f"{shown(domain)}: no {args.profile} specialist lists it, so it is routed to the rest"
+        )
         found.append(Diagnostic("PANEL-UNLISTED-DOMAIN", message, file=path))
     return emit(args.format, Result(EXIT_OK, found, {"file": path, **routing.to_dict()}))
 

@@ -11,6 +11,7 @@ Exit codes (api.md): 0 success, 1 the input was judged and failed, 2 usage or un
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -139,7 +140,10 @@ class Reader:
             raise InputError("-: standard input can be read only once", code=NOT_A_FILE)
         self._stdin_read = True
         stream = self._stdin if self._stdin is not None else sys.stdin.buffer
-        data: bytes = stream.read(self.max_bytes + 1)
+        try:
+            data: bytes = stream.read(self.max_bytes + 1)
+        except OSError as exc:  # a directory, a closed or detached stream
+            raise InputError(f"-: standard input cannot be read ({exc})", code="E-READ") from None
         if len(data) > self.max_bytes:
             raise InputError(f"-: input is over the {self.max_bytes}-byte limit", code="E-SIZE")
         return data
@@ -324,12 +328,24 @@ def failure(fmt: str, error: KernelError, file: str | None, **body: Any) -> int:
     return emit(fmt, result)
 
 
+def _escape_unencodable_output() -> None:
+    """Text that standard output or error cannot encode (a lone surrogate: an argument or
+    file name that is not UTF-8, echoed back) is written escaped, ``\\udcff``, instead of
+    raising: the choice Python itself makes for standard error."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(ValueError, OSError, TypeError):
+                reconfigure(errors="backslashreplace")
+
+
 def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None = None) -> int:
     """Run a CLI ``main``; unreadable input → 2, any other ``KernelError`` → 1, with a message.
 
     ``main`` handles the outcomes it can judge itself; this is the last line of defence so that
     no traceback reaches a user.
     """
+    _escape_unencodable_output()
     try:
         return main(argv)
     except InputError as exc:

@@ -20,6 +20,7 @@ from kernel.consensus.responses import (
 )
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES, check_size, strict_decoder
+from kernel.strict import shown
 from kernel.text.markdown import block_tokens
 
 __all__ = [
@@ -167,7 +168,8 @@ def _check(method: Method, decoded: _Decoded, kind: Kind, line_offset: int) -> _
         message = f"not a valid {kind} response: " + "; ".join(problems)
         return Attempt(method, "schema", message, line), None, ()
     notes = tuple(
-        f"{method}: unknown field {name!r} ignored" for name in unknown_fields(decoded.value, kind)
+        f"{method}: unknown field {shown(name)} ignored"
+        for name in unknown_fields(decoded.value, kind)
     )
     return (
         Attempt(method, "ok", f"valid {kind} response", line),

@@ -9,6 +9,8 @@ from fractions import Fraction
 from typing import Final
 
 from kernel.errors import KernelError
+from kernel.io import label
+from kernel.strict import shown
 
 __all__ = ["MAX_DIGITS", "RatioLike", "to_fraction", "to_ratio"]
 
@@ -17,6 +19,7 @@ RatioLike = Fraction | int | float | str | Decimal
 #: Longest numerator, denominator, mantissa or exponent a ratio text may have.
 MAX_DIGITS: Final = 50
 
+_TOO_LONG: Final = 10**MAX_DIGITS
 _DECIMAL: Final = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")
 _QUOTIENT: Final = re.compile(r"([+-]?[0-9]+)/([0-9]+)")
 
@@ -27,13 +30,15 @@ def _from_text(text: str, what: str) -> Fraction:
     if quotient is not None:
         num, den = quotient.group(1).lstrip("+-"), quotient.group(2)
         if len(num) > MAX_DIGITS or len(den) > MAX_DIGITS:
-            raise KernelError(f"{what}: {text!r} has more than {MAX_DIGITS} digits")
+            raise KernelError(f"{what}: {shown(text)} has more than {MAX_DIGITS} digits")
         if int(den) == 0:
-            raise KernelError(f"{what}: {text!r} divides by zero")
+            raise KernelError(f"{what}: {shown(text)} divides by zero")
         return Fraction(int(quotient.group(1)), int(den))
     decimal = _DECIMAL.fullmatch(body)
     if decimal is None:
-        raise KernelError(f"{what}: {text!r} is not a decimal (like 0.67) or a quotient (like 2/3)")
+        raise KernelError(
+            f"{what}: {shown(text)} is not a decimal (like 0.67) or a quotient (like 2/3)"
+        )
     mantissa, _, exponent = body.lower().partition("e")
     digits = sum(ch.isdigit() for ch in mantissa)
     if (
@@ -41,27 +46,30 @@ def _from_text(text: str, what: str) -> Fraction:
         or len(exponent.lstrip("+-")) > 3
         or abs(int(exponent or 0)) > MAX_DIGITS
     ):
-        raise KernelError(f"{what}: {text!r} is too long or its exponent too large")
+        raise KernelError(f"{what}: {shown(text)} is too long or its exponent too large")
     return Fraction(body)
 
 
 def to_fraction(value: object, what: str = "ratio") -> Fraction:
     """Read ``value`` exactly as a rational.
 
-    ``Fraction`` and ``int`` as they are; ``str`` as a decimal (``"0.67"`` is 67/100, exponents
-    allowed) or a quotient (``"2/3"``); ``Decimal`` exactly; ``float`` as its shortest ``repr``
+    ``Fraction`` and ``int`` as they are (each term under ``MAX_DIGITS`` digits); ``str`` as a
+    decimal (``"0.67"`` is 67/100, exponents allowed) or a quotient (``"2/3"``); ``Decimal``
+    exactly; ``float`` as its shortest ``repr``
     (``0.1`` is 1/10, not the binary 3602879701896397/36028797018963968). Booleans, NaN,
     infinities and anything else raise ``KernelError``.
     """
+    what = label(what, "what")
     if isinstance(value, bool):
         raise KernelError(f"{what}: a boolean is not a number")
-    if isinstance(value, Fraction):
-        return value
-    if isinstance(value, int):
-        return Fraction(value)
+    if isinstance(value, Fraction | int):
+        ratio = Fraction(value)
+        if max(abs(ratio.numerator), ratio.denominator) >= _TOO_LONG:
+            raise KernelError(f"{what}: {_written(ratio)} has more than {MAX_DIGITS} digits")
+        return ratio
     if isinstance(value, float):
         if not math.isfinite(value):
-            raise KernelError(f"{what}: {value!r} is not a finite number")
+            raise KernelError(f"{what}: {shown(value)} is not a finite number")
         return Fraction(repr(value))
     if isinstance(value, Decimal):
         if not value.is_finite():
@@ -80,5 +88,11 @@ def to_ratio(value: object, what: str, *, allow_zero: bool = False) -> Fraction:
     low_ok = ratio >= 0 if allow_zero else ratio > 0
     if not (low_ok and ratio <= 1):
         interval = "[0, 1]" if allow_zero else "(0, 1]"
-        raise KernelError(f"{what}: {ratio} is outside {interval}")
+        raise KernelError(f"{what}: {_written(ratio)} is outside {interval}")
     return ratio
+
+
+def _written(ratio: Fraction) -> str:
+    """``3/2`` as it reads, or its short repr when its terms are too long to write."""
+    bits = max(ratio.numerator.bit_length(), ratio.denominator.bit_length())
+    return str(ratio) if bits <= 200 else f"a number with terms of {bits} bits"

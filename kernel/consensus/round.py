@@ -34,7 +34,7 @@ from kernel.consensus.rules import (
 from kernel.errors import KernelError, RoundError
 from kernel.schema import schema_errors as _schema_errors
 from kernel.schema import strict_validator
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = [
     "ROUND_SCHEMA",
@@ -75,7 +75,7 @@ class RoundConfig:
     @max_rounds.validator
     def _check_max_rounds(self, _: object, value: object) -> None:
         if not is_int(value) or value < 1:
-            raise KernelError(f"max_rounds must be an int >= 1, got {value!r}")
+            raise KernelError(f"max_rounds must be an int >= 1, got {shown(value)}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -108,9 +108,11 @@ class RoundInput:
     def __attrs_post_init__(self) -> None:
         index = self.round_index
         if not is_int(index) or index < 1:
-            raise KernelError(f"round must be an int >= 1, got {index!r}")
+            raise KernelError(f"round must be an int >= 1, got {shown(index)}")
         if index > self.config.max_rounds:
-            raise KernelError(f"round {index} is past max_rounds {self.config.max_rounds}")
+            raise KernelError(
+                f"round {shown(index)} is past max_rounds {shown(self.config.max_rounds)}"
+            )
         as_critiques(self.critiques, self.config.participants)
 
 
@@ -169,6 +171,10 @@ class RoundDecision:
 
 def evaluate_round(round_input: RoundInput) -> RoundDecision:
     """Quorum first, then consensus, then the stop rules in order (max rounds, change, edits)."""
+    if not isinstance(round_input, RoundInput):
+        raise KernelError(
+            f"round_input must be a RoundInput (see round_from_mapping), got {shown(round_input)}"
+        )
     config = round_input.config
     critiques = round_input.critiques
     responses = len(critiques)
@@ -206,11 +212,11 @@ def evaluate_round(round_input: RoundInput) -> RoundDecision:
         return decision(
             "no_quorum",
             (
-                f"quorum not met: {responses} of {config.participants} responded, "
-                f"{needed_quorum} required",
+                f"quorum not met: {responses} of {shown(config.participants)} responded, "
+                f"{shown(needed_quorum)} required",
             ),
         )
-    tally = f"{approvals} of {config.participants} approved, {needed} required"
+    tally = f"{approvals} of {shown(config.participants)} approved, {shown(needed)} required"
     measured = measure_candidate_change(
         round_input.previous_candidate, round_input.candidate, config.change_threshold
     )
@@ -276,7 +282,7 @@ def round_from_mapping(document: object) -> RoundInput:
     errors: list[str] = []
     for name in ("participants", "round", "max_rounds"):
         if name in document and not isinstance(document[name], int):
-            errors.append(f"$.{name}: {document[name]!r} is not an integer")
+            errors.append(f"$.{name}: {shown(document[name])} is not an integer")
     for index, item in enumerate(document["critiques"]):
         errors.extend(f"$.critiques[{index}]{e[1:]}" for e in schema_errors(item, "critique"))
     if errors:

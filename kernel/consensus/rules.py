@@ -72,7 +72,9 @@ def check_quorum(responses: int, participants: int, ratio: object = DEFAULT_QUOR
     if not is_int(responses) or responses < 0:
         raise KernelError(f"responses must be a non-negative int, got {shown(responses)}")
     if responses > participants:
-        raise KernelError(f"{responses} responses from only {participants} participants")
+        raise KernelError(
+            f"{shown(responses)} responses from only {shown(participants)} participants"
+        )
     if responses < required:
         raise QuorumError(responses, required, participants)
 
@@ -149,7 +151,7 @@ def stop_checks(
         StopCheck(
             "max_rounds",
             last,
-            f"round {round_index} of {max_rounds}" + (" is the last" if last else ""),
+            f"round {shown(round_index)} of {shown(max_rounds)}" + (" is the last" if last else ""),
         )
     ]
     if isinstance(change, Change) and change.ratio is not None:

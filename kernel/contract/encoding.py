@@ -18,6 +18,7 @@ from typing import Final
 
 from kernel.errors import InputError
 from kernel.io import require_utf8
+from kernel.strict import shown
 
 __all__ = ["MAX_JSON_INTEGER", "unencodable"]
 
@@ -29,7 +30,7 @@ MAX_JSON_INTEGER: Final = 2**53 - 1
 def _key_path(path: str, key: object) -> str:
     if isinstance(key, str) and key.isidentifier() and key.isascii():
         return f"{path}.{key}"
-    return f"{path}[{key!r}]"
+    return f"{path}[{shown(key)}]"
 
 
 def unencodable(value: object, path: str = "$") -> list[str]:

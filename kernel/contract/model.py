@@ -22,6 +22,7 @@ from kernel.errors import ContractError, ContractInputError, ExpressionUnrecogni
 from kernel.expression.ast import Expression, Priority
 from kernel.expression.compiler import Predicate
 from kernel.io import MAX_INPUT_BYTES, InputError, load_json_file
+from kernel.strict import shown
 
 __all__ = ["Condition", "Contract", "ContractInputError", "Dimension", "load_contract"]
 
@@ -90,7 +91,7 @@ class Contract:
         for d in self.dimensions:
             if d.id == dim_id:
                 return d
-        raise ContractError(f"{self.contract_id} has no dimension {dim_id!r}")
+        raise ContractError(f"{self.contract_id} has no dimension {shown(dim_id)}")
 
 
 def _read_source(source: object, max_bytes: int) -> Any:

@@ -15,11 +15,17 @@ import attrs
 
 from kernel.contract.encoding import unencodable
 from kernel.contract.templates import schema as _schema_copy
-from kernel.errors import ExpressionUnrecognised, KernelError
+from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
 from kernel.io import package_data
-from kernel.schema import schema_errors, strict_validator
+from kernel.schema import (
+    caller_schema_errors,
+    caller_validator,
+    schema_errors,
+    strict_validator,
+)
+from kernel.strict import is_int, shown
 
 __all__ = [
     "BASELINE_FIELDS",
@@ -82,7 +88,9 @@ def _is_valid_template(contract: object) -> bool:
     return text in _valid_templates() and json.loads(text) == contract
 
 
-def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> list[str]:
+def validate(
+    contract: object, *, schema: Mapping[str, Any] | bool | None = None
+) -> list[str]:
     """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
     cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
     are reported first, alone.
@@ -92,10 +100,14 @@ def validate(contract: object, *, schema: Mapping[str, Any] | None = None) -> li
     """
     if schema is None and _is_valid_template(contract):
         return []
-    validator = schema13_validator() if schema is None else strict_validator(schema)
+    validator = (
+        schema13_validator() if schema is None else caller_validator(schema, error=ContractError)
+    )
     unreadable = unencodable(contract)
     if unreadable:  # jsonschema would choke on a huge integer: these come first
         return sorted(unreadable)
+    if schema is not None:
+        return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]
     return [str(e) for e in schema_errors(validator, contract)]
 
 
@@ -124,7 +136,7 @@ def _duplicates(contract: object, key: str, field: str, what: str) -> list[Probl
                 Problem(
                     "E-STRUCT",
                     f"$.{key}[{i}].{field}",
-                    f"duplicate {what} {value!r} (first at $.{key}[{first[value]}].{field})",
+                    f"duplicate {what} {shown(value)} (first at $.{key}[{first[value]}].{field})",
                 )
             )
         else:
@@ -134,9 +146,14 @@ def _duplicates(contract: object, key: str, field: str, what: str) -> list[Probl
 
 def _dimension_pairs(contract: object) -> list[tuple[str, str]]:
     return [
-        (str(d.get("id")), str(d.get("priority")))
+        (_text(d.get("id")), _text(d.get("priority")))
         for _, d in _items(contract, "acceptance_dimensions")
     ]
+
+
+def _text(value: object) -> str:
+    """A field as text: a string as it is, anything else (a huge integer too) as a short repr."""
+    return value if isinstance(value, str) else shown(value)
 
 
 #: Per failure condition: its position, the condition, and its compiled predicate or the
@@ -192,6 +209,19 @@ def check_structural_invariants(contract: object, *, compiled: Compiled | None =
 
     ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
     """
+    if compiled is not None and not (
+        isinstance(compiled, list)
+        and all(
+            isinstance(c, tuple)
+            and len(c) == 3
+            and is_int(c[0])
+            and isinstance(c[2], Predicate | ExpressionUnrecognised)
+            for c in compiled
+        )
+    ):
+        raise KernelError(
+            f"compiled must be compiled_expressions(contract) or None, got {shown(compiled)}"
+        )
     return [str(p) for p in structural_problems(contract, compiled=compiled)]
 
 
@@ -204,8 +234,7 @@ def parse_version(version: object, what: str) -> tuple[int, int, int]:
     """``vX.Y.Z`` (ASCII digits) as three integers; anything else is a ``KernelError``."""
     match = _VERSION.match(version) if isinstance(version, str) else None
     if match is None:
-        shown = repr(version) if len(repr(version)) <= 60 else repr(version)[:57] + "..."
-        raise KernelError(f"{what} must look like vX.Y.Z, got {shown}")
+        raise KernelError(f"{what} must look like vX.Y.Z, got {shown(version)}")
     numbers = [g.lstrip("0") or "0" for g in match.groups()]
     if any(len(n) > MAX_VERSION_DIGITS for n in numbers):
         raise KernelError(f"{what} has a number over {MAX_VERSION_DIGITS} digits")

@@ -28,7 +28,7 @@ from kernel.diagnostics import Diagnostic
 from kernel.errors import KernelError
 from kernel.expression.compiler import Predicate
 from kernel.schema import schema_errors
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = ["RULES", "Subject", "check_contract", "suspicious", "warn_suspicious"]
 
@@ -138,7 +138,7 @@ def amendment_intrusion(s: Subject) -> Iterator[str]:
     for key in amendments:
         if key in BASELINE_FIELDS:
             yield (
-                f"agent_amendments carries baseline field {key!r}; baseline fields are "
+                f"agent_amendments carries baseline field {shown(key)}; baseline fields are "
                 "orchestrator-immutable"
             )
 
@@ -225,7 +225,7 @@ def empty_priority_scope(s: Subject) -> Iterator[str]:
 
 def _shown(value: object) -> str:
     """A value for a message: strings as they are, anything else as its repr (short)."""
-    text = value if isinstance(value, str) else repr(value)
+    text = value if isinstance(value, str) else shown(value, 80)
     return text if len(text) <= 80 else text[:77] + "..."
 
 

@@ -19,6 +19,7 @@ from kernel.decision.engine import engine_for, lookup_of, seen_before
 from kernel.decision.value import Decision, decide_counts, signature
 from kernel.errors import KernelError, MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
+from kernel.strict import shown
 
 __all__ = ["Decision", "decide", "decide_counts", "decide_many", "signature"]
 
@@ -69,6 +70,10 @@ def decide_many(
     """
     if type(contract) is not Contract:
         contract = compiled(contract)
+    if not isinstance(matrices, Iterable) or isinstance(matrices, str | bytes | Mapping):
+        raise MatrixError(
+            f"matrices must be a list (or iterable) of matrices, got {type(matrices).__name__}"
+        )
     matrices = matrices if type(matrices) is list else list(matrices)
     lookup = engine_for(contract).lookup
     found: list[Decision | None] = (
@@ -113,7 +118,8 @@ def _diagnose(contract: Contract, matrix: object) -> list[Sequence[str]]:
     for key in matrix:
         if key not in known:
             raise MatrixError(
-                f"matrix[{key!r}]: unknown dimension id (contract dimensions: {', '.join(ids)})"
+                f"matrix[{shown(key)}]: unknown dimension id "
+                f"(contract dimensions: {', '.join(ids)})"
             )
     missing = [d for d in ids if d not in matrix]
     if missing:
@@ -124,11 +130,13 @@ def _diagnose(contract: Contract, matrix: object) -> list[Sequence[str]]:
         row = matrix[d]
         if not isinstance(row, _ROW_TYPES):
             raise MatrixError(
-                f"matrix[{d!r}]: expected a list of {n} scores, got {type(row).__name__}"
+                f"matrix[{shown(d)}]: expected a list of {n} scores, got {type(row).__name__}"
             )
         for j, score in enumerate(row):
             if not isinstance(score, str) or score not in SCORE_RANK:
-                raise MatrixError(f"matrix[{d!r}][{j}]: {score!r} is not a score (block|warn|pass)")
+                raise MatrixError(
+                    f"matrix[{shown(d)}][{j}]: {shown(score)} is not a score (block|warn|pass)"
+                )
         rows.append(row)
     lengths = {len(r) for r in rows}
     if len(lengths) > 1:
@@ -137,7 +145,7 @@ def _diagnose(contract: Contract, matrix: object) -> list[Sequence[str]]:
     (length,) = lengths
     if length > n:
         raise MatrixError(
-            f"matrix[{ids[0]!r}]: {length} scores for panel_size={n}; more than the panel"
+            f"matrix[{shown(ids[0])}]: {length} scores for panel_size={n}; more than the panel"
         )
     if length < n:
         raise PanelShrunk(length, n)

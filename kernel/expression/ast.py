@@ -14,6 +14,8 @@ from typing import Final, Literal, TypeAlias
 
 import attrs
 
+from kernel.strict import shown
+
 __all__ = [
     "PRIORITIES",
     "SCORES",
@@ -93,12 +95,12 @@ class MaskWriter:
 
 def _check_score(_: object, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in SCORE_RANK:
-        raise ValueError(f"{attribute.name} must be one of {SCORES}, got {value!r}")
+        raise ValueError(f"{attribute.name} must be one of {SCORES}, got {shown(value, 200)}")
 
 
 def _check_priority(_: object, attribute: attrs.Attribute[str], value: str) -> None:
     if value not in PRIORITIES:
-        raise ValueError(f"{attribute.name} must be one of {PRIORITIES}, got {value!r}")
+        raise ValueError(f"{attribute.name} must be one of {PRIORITIES}, got {shown(value, 200)}")
 
 
 def _priority_scope(priority: str, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
@@ -201,7 +203,7 @@ def _check_dimension(_: object, attribute: attrs.Attribute[str], value: str) -> 
         and 1 <= len(digits) <= 2
         and digits[0] != "0"
     ):
-        raise ValueError(f"{attribute.name} must be D1…D99, got {value!r}")
+        raise ValueError(f"{attribute.name} must be D1…D99, got {shown(value, 200)}")
 
 
 @attrs.frozen
@@ -236,7 +238,7 @@ def _check_atoms(_: object, attribute: attrs.Attribute[tuple[Atom, ...]], value:
         raise ValueError(f"{attribute.name} must be a non-empty tuple of atoms")
     for atom in value:
         if not isinstance(atom, AnyScores | TwoOrMore | EveryScores | DimensionScores):
-            raise ValueError(f"{attribute.name} holds a non-atom: {atom!r}")
+            raise ValueError(f"{attribute.name} holds a non-atom: {shown(atom, 200)}")
 
 
 @attrs.frozen

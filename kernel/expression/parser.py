@@ -24,6 +24,7 @@ from kernel.expression.ast import (
 )
 from kernel.expression.forms import closest_form, grammar_text
 from kernel.io import package_data
+from kernel.strict import shown
 
 __all__ = ["atom_from_data", "atom_to_data", "closest_form", "grammar_text", "parse_expression"]
 
@@ -74,7 +75,7 @@ def parse_expression(text: str) -> Expression:
     """
     if not isinstance(text, str):
         raise ExpressionUnrecognised(
-            f"an expression must be a string, got {type(text).__name__}", expression=repr(text)
+            f"an expression must be a string, got {type(text).__name__}", expression=shown(text)
         )
     if len(text) > MAX_EXPRESSION_CHARS:
         raise ExpressionUnrecognised(

@@ -27,10 +27,11 @@ from typing import Any
 import attrs
 
 from kernel.errors import IllegalTransition, KernelError, PanelInputError
-from kernel.io import loads_jsonl, loads_strict, package_data
+from kernel.io import label, loads_jsonl, loads_strict, package_data
 from kernel.panel._args import as_list
 from kernel.panel.inputs import Problem, schema_problems, validator
 from kernel.panel.voting import agreement_level
+from kernel.strict import shown
 
 __all__ = [
     "NEXT_STATES",
@@ -112,12 +113,14 @@ def lifecycle(events: Iterable[tuple[str, str]]) -> dict[str, str]:
     checked: list[tuple[str, str, int | None]] = []
     for i, event in enumerate(as_list(events, "events")):
         if not isinstance(event, tuple | list) or len(event) != 2:
-            raise KernelError(f"event {i} must be a (finding_id, state) pair, got {event!r}")
+            raise KernelError(f"event {i} must be a (finding_id, state) pair, got {shown(event)}")
         fid, after = event
         if not isinstance(fid, str) or not fid:
-            raise KernelError(f"event {i}: finding id must be a non-empty string, got {fid!r}")
+            raise KernelError(f"event {i}: finding id must be a non-empty string, got {shown(fid)}")
         if after not in STATES:
-            raise KernelError(f"event {i}: state must be one of {', '.join(STATES)}, got {after!r}")
+            raise KernelError(
+                f"event {i}: state must be one of {', '.join(STATES)}, got {shown(after)}"
+            )
         checked.append((fid, after, None))
     return _fold(checked)
 
@@ -328,7 +331,7 @@ def _read(lines: list[tuple[int, Any]]) -> SessionRecord:
         raise PanelInputError(
             [
                 Problem(
-                    f"the first line must be the session line, not {head['event']!r}",
+                    f"the first line must be the session line, not {shown(head['event'])}",
                     line=first_line,
                 )
             ]
@@ -350,7 +353,9 @@ def _read(lines: list[tuple[int, Any]]) -> SessionRecord:
         elif kind == "phase":
             phase = Phase(obj["phase"], obj["started"], obj.get("ended"), obj.get("tokens", {}))
             if any(ph.name == phase.name for ph in phases):
-                problems.append(Problem(f"phase {phase.name!r} recorded twice", "/phase", number))
+                problems.append(
+                    Problem(f"phase {shown(phase.name)} recorded twice", "/phase", number)
+                )
             if phase.ended is not None:
                 try:
                     backwards = _instant(phase.ended) < _instant(phase.started)
@@ -359,7 +364,9 @@ def _read(lines: list[tuple[int, Any]]) -> SessionRecord:
                 else:
                     if backwards:
                         problems.append(
-                            Problem(f"phase {phase.name!r} ends before it starts", "/ended", number)
+                            Problem(
+                                f"phase {shown(phase.name)} ends before it starts", "/ended", number
+                            )
                         )
             phases.append(phase)
         elif kind == "finding":
@@ -369,7 +376,9 @@ def _read(lines: list[tuple[int, Any]]) -> SessionRecord:
             if event.agent is not None and event.agent not in parameters.specialists:
                 problems.append(
                     Problem(
-                        f"{event.agent!r} is not one of the session's specialists", "/agent", number
+                        f"{shown(event.agent)} is not one of the session's specialists",
+                        "/agent",
+                        number,
                     )
                 )
             events.append((number, event))
@@ -392,14 +401,16 @@ def _read(lines: list[tuple[int, Any]]) -> SessionRecord:
             if fid not in finals:
                 problems.append(
                     Problem(
-                        f"outcome for {fid!r}, a finding the log never created", "/outcomes", number
+                        f"outcome for {shown(fid)}, a finding the log never created",
+                        "/outcomes",
+                        number,
                     )
                 )
         if a.outcomes and agreement_level(a.outcomes.values()) != a.level:
             problems.append(
                 Problem(
-                    f"level {a.level!r} does not follow from the outcomes "
-                    f"({agreement_level(a.outcomes.values())!r})",
+                    f"level {shown(a.level)} does not follow from the outcomes "
+                    f"({shown(agreement_level(a.outcomes.values()))})",
                     "/level",
                     number,
                 )
@@ -446,6 +457,7 @@ def from_jsonl(text: str, *, source: str = "<session>") -> SessionRecord:
     """Read a session log. Raises ``InputError`` for text that is not strict JSON Lines,
     ``PanelInputError`` naming each line (and JSON path) that breaks the schema or the
     record's rules, and ``IllegalTransition`` for a lifecycle event out of order."""
+    source = label(source, "source")
     if not isinstance(text, str):
         raise KernelError(f"a session log must be text, got {type(text).__name__}")
     return _read(loads_jsonl(text, source=source))

@@ -16,7 +16,7 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.panel._args import as_list
-from kernel.strict import is_int
+from kernel.strict import is_int, shown
 
 __all__ = ["DEFAULT_TOTAL", "Charge", "Ledger", "charge", "open_ledger", "summary"]
 
@@ -62,7 +62,7 @@ class Charge:
 
 def _int(value: object, what: str, minimum: int) -> int:
     if not is_int(value) or value < minimum:
-        raise KernelError(f"{what} must be an int >= {minimum}, got {value!r}")
+        raise KernelError(f"{what} must be an int >= {minimum}, got {shown(value)}")
     return value
 
 
@@ -81,7 +81,7 @@ def charge(ledger: Ledger, agent: str, phase: str, tokens: int) -> Charge:
     if not isinstance(ledger, Ledger):
         raise KernelError("ledger must come from open_ledger")
     if agent not in ledger.agents:
-        raise KernelError(f"unknown agent {agent!r}")
+        raise KernelError(f"unknown agent {shown(agent)}")
     if not isinstance(phase, str) or not phase:
         raise KernelError("phase must be a non-empty string")
     tokens = _int(tokens, "tokens", 0)

@@ -18,6 +18,7 @@ import attrs
 from kernel.errors import KernelError
 from kernel.panel._args import as_list
 from kernel.panel.verdicts import severity_rank
+from kernel.strict import shown
 
 __all__ = [
     "CONVERGENCE_THRESHOLD",
@@ -64,7 +65,7 @@ class Snapshot:
             raise KernelError(f"finding is missing {', '.join(missing)}")
         fid, severity, evidence = value["id"], value["severity"], value["evidence"]
         if not isinstance(fid, str) or not fid:
-            raise KernelError(f"finding id must be a non-empty string, got {fid!r}")
+            raise KernelError(f"finding id must be a non-empty string, got {shown(fid)}")
         severity_rank(severity)
         return cls(fid, severity, normalise_evidence(evidence))
 
@@ -74,7 +75,7 @@ def _index(findings: Iterable[Snapshot | Mapping[str, Any]], what: str) -> dict[
     for item in as_list(findings, what):
         snap = Snapshot.of(item)
         if snap.id in out:
-            raise KernelError(f"{what}: duplicate finding id {snap.id!r}")
+            raise KernelError(f"{what}: duplicate finding id {shown(snap.id)}")
         out[snap.id] = snap
     return out
 
@@ -119,7 +120,7 @@ def compare(
 def iteration_cap(thorough: bool = False) -> int:
     """2, or 3 in thorough mode. Agents have no say."""
     if not isinstance(thorough, bool):
-        raise KernelError(f"thorough must be a bool, got {thorough!r}")
+        raise KernelError(f"thorough must be a bool, got {shown(thorough)}")
     return MAX_ITERATIONS_THOROUGH if thorough else MAX_ITERATIONS
 
 

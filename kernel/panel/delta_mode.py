@@ -27,6 +27,7 @@ from kernel.panel.inputs import (
     pointer,
     validator,
 )
+from kernel.strict import shown
 
 __all__ = [
     "FINDINGS_SCHEMA",
@@ -64,22 +65,24 @@ def normalise_path(path: str) -> str:
     if not isinstance(path, str):
         raise KernelError(f"a path must be a string, got {type(path).__name__}")
     if "\0" in path:
-        raise KernelError(f"path {path!r} contains a NUL character")
+        raise KernelError(f"path {shown(path)} contains a NUL character")
     posix = path.replace("\\", "/")
     if posix.startswith("/") or _DRIVE.match(posix):
-        raise KernelError(f"path {path!r} is absolute; give it relative to the repository root")
+        raise KernelError(
+            f"path {shown(path)} is absolute; give it relative to the repository root"
+        )
     parts: list[str] = []
     for segment in posix.split("/"):
         if segment in ("", "."):
             continue
         if segment == "..":
             if not parts:
-                raise KernelError(f"path {path!r} escapes the repository with '..'")
+                raise KernelError(f"path {shown(path)} escapes the repository with '..'")
             parts.pop()
         else:
             parts.append(segment)
     if not parts:
-        raise KernelError(f"path {path!r} names no file (empty or the repository root)")
+        raise KernelError(f"path {shown(path)} names no file (empty or the repository root)")
     return "/".join(parts)
 
 
@@ -125,7 +128,9 @@ def _delta(changed: list[Any], findings: Any, prefix: str) -> DeltaResult:
     paths: list[str] = []
     for i, f in enumerate(findings):
         if f["id"] in seen:
-            problems.append(Problem(f"duplicate finding id {f['id']!r}", prefix + pointer(i, "id")))
+            problems.append(
+                Problem(f"duplicate finding id {shown(f['id'])}", prefix + pointer(i, "id"))
+            )
         seen.add(f["id"])
         p = _normalised(f["path"], prefix + pointer(i, "path"))
         if isinstance(p, Problem):
@@ -171,11 +176,11 @@ def _unquote_git(line: str, number: int) -> str | Problem:
             out.append(int(body[i + 1 : i + 4], 8))
             i += 4
         else:
-            return Problem(f"bad escape in quoted path {line!r}", line=number)
+            return Problem(f"bad escape in quoted path {shown(line)}", line=number)
     try:
         return out.decode("utf-8")
     except UnicodeDecodeError:
-        return Problem(f"quoted path {line!r} is not UTF-8", line=number)
+        return Problem(f"quoted path {shown(line)} is not UTF-8", line=number)
 
 
 def parse_changed_paths(text: str) -> tuple[str, ...]:
@@ -193,7 +198,7 @@ def parse_changed_paths(text: str) -> tuple[str, ...]:
             continue
         if line != line.strip():
             problems.append(
-                Problem(f"path {line!r} has leading or trailing whitespace", line=number)
+                Problem(f"path {shown(line)} has leading or trailing whitespace", line=number)
             )
             continue
         path = _unquote_git(line, number)

@@ -25,6 +25,7 @@ import attrs
 from kernel.errors import KernelError
 from kernel.panel._args import as_list
 from kernel.panel.verdicts import SEVERITIES, severity_rank
+from kernel.strict import shown
 from kernel.text.injection import DANGEROUS_COMMAND, InjectionFinding, scan_injection
 
 __all__ = [
@@ -58,10 +59,10 @@ class Finding:
             raise KernelError(f"a finding must be a mapping, got {type(value).__name__}")
         for key in ("id", "agent", "severity", "evidence"):
             if not isinstance(value.get(key), str):
-                raise KernelError(f"finding {value.get('id')!r}: {key} must be a string")
+                raise KernelError(f"finding {shown(value.get('id'))}: {key} must be a string")
         for key in ("location", "fix"):
             if value.get(key) is not None and not isinstance(value[key], str):
-                raise KernelError(f"finding {value['id']!r}: {key} must be a string")
+                raise KernelError(f"finding {shown(value['id'])}: {key} must be a string")
         severity_rank(value["severity"])
         return cls(
             id=value["id"],
@@ -133,7 +134,7 @@ def apply_guardrails(
         if not all(isinstance(s, str) for s in scope):
             raise KernelError("scope must list paths as strings")
     if not isinstance(strict_scope, bool):
-        raise KernelError(f"strict_scope must be a bool, got {strict_scope!r}")
+        raise KernelError(f"strict_scope must be a bool, got {shown(strict_scope)}")
     items = [Finding.of(f) for f in as_list(findings, "findings")]
     by_agent = Counter(f.agent for f in items)
     critical = Counter(f.agent for f in items if f.severity == "Critical")

@@ -13,6 +13,7 @@ import re
 import attrs
 
 from kernel.errors import KernelError
+from kernel.strict import shown
 from kernel.text.injection import InjectionFinding, scan_injection
 
 __all__ = ["Verified", "provenance_marker", "verify_output"]
@@ -53,5 +54,7 @@ def verify_output(output: str, agent: str, nonce: str) -> Verified:
     if marker in body:
         problems.append("the provenance marker occurs more than once")
     findings = scan_injection(body)
-    problems.extend(f"{f.category} at {f.span[0]}-{f.span[1]}: {f.matched!r}" for f in findings)
+    problems.extend(
+        f"{f.category} at {f.span[0]}-{f.span[1]}: {shown(f.matched)}" for f in findings
+    )
     return Verified(ok=not problems, text=body, problems=tuple(problems), findings=findings)

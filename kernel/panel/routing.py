@@ -26,6 +26,7 @@ from kernel.panel.inputs import (
     pointer,
     validator,
 )
+from kernel.strict import shown
 
 __all__ = [
     "BANDS",
@@ -99,7 +100,9 @@ FINDINGS_SCHEMA: dict[str, Any] = {
 
 def _specialists(profile: object) -> Mapping[str, Specialist]:
     if not isinstance(profile, str) or profile not in PROFILES:
-        raise KernelError(f"unknown profile {profile!r} (expected one of {', '.join(PROFILES)})")
+        raise KernelError(
+            f"unknown profile {shown(profile)} (expected one of {', '.join(PROFILES)})"
+        )
     return PROFILES[profile]
 
 
@@ -109,7 +112,7 @@ def band_of(domain: str, specialist: str, profile: str) -> str:
     table = _specialists(profile)
     if specialist not in table:
         raise KernelError(
-            f"unknown specialist {specialist!r} for the {profile} profile "
+            f"unknown specialist {shown(specialist)} for the {profile} profile "
             f"(expected one of {', '.join(table)})"
         )
     return _band(domain, table[specialist])
@@ -174,12 +177,14 @@ def _route(findings: Any, profile: object, prefix: str) -> Routing:
     seen: set[str] = set()
     for i, f in enumerate(findings):
         if f["id"] in seen:
-            problems.append(Problem(f"duplicate finding id {f['id']!r}", prefix + pointer(i, "id")))
+            problems.append(
+                Problem(f"duplicate finding id {shown(f['id'])}", prefix + pointer(i, "id"))
+            )
         seen.add(f["id"])
         if f["originator"] not in table:
             problems.append(
                 Problem(
-                    f"{f['originator']!r} is not a specialist of the {profile} profile "
+                    f"{shown(f['originator'])} is not a specialist of the {profile} profile "
                     f"(expected one of {', '.join(table)})",
                     prefix + pointer(i, "originator"),
                 )

@@ -42,7 +42,7 @@ def verdict_rank(verdict: str) -> int:
 
 def severity_rank(severity: str) -> int:
     if severity not in SEVERITIES:
-        raise KernelError(f"severity must be one of {', '.join(SEVERITIES)}, got {severity!r}")
+        raise KernelError(f"severity must be one of {', '.join(SEVERITIES)}, got {shown(severity)}")
     return SEVERITIES.index(severity)
 
 
@@ -81,11 +81,11 @@ def escalate(verdict: str, findings: Iterable[tuple[str, str]]) -> Escalation:
     serious = 0
     for item in as_list(findings, "findings"):
         if not isinstance(item, tuple) or len(item) != 2:
-            raise KernelError(f"a finding must be a (severity, outcome) pair, got {item!r}")
+            raise KernelError(f"a finding must be a (severity, outcome) pair, got {shown(item)}")
         severity, outcome = item
         rank = severity_rank(severity)
         if outcome not in OUTCOMES:
-            raise KernelError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
+            raise KernelError(f"outcome must be one of {', '.join(OUTCOMES)}, got {shown(outcome)}")
         if outcome == DISMISSED:
             continue
         if rank >= severity_rank("Important"):

@@ -9,6 +9,7 @@ from typing import Any, Final
 from kernel.panel.verdicts import SEVERITIES, VERDICTS, escalate, resolve_verdict
 from kernel.panel.voting import VOTES, agreement_level, resolve_finding
 from kernel.schema import schema_errors, strict_validator
+from kernel.strict import shown
 
 __all__ = ["VOTES_SCHEMA", "resolve_document", "votes_problems"]
 
@@ -58,14 +59,14 @@ def votes_problems(doc: object) -> list[str]:
     seen: set[str] = set()
     for i, f in enumerate(doc["findings"]):
         if f["id"] in seen:
-            out.append(f"$.findings[{i}].id: duplicate finding id {f['id']!r}")
+            out.append(f"$.findings[{i}].id: duplicate finding id {shown(f['id'])}")
         seen.add(f["id"])
         for who in [f["originator"], *f["votes"]]:
             if who not in panel:
-                out.append(f"$.findings[{i}]: {who!r} is not one of the specialists")
+                out.append(f"$.findings[{i}]: {shown(who)} is not one of the specialists")
     for who in doc.get("verdicts", {}):
         if who not in panel:
-            out.append(f"$.verdicts: {who!r} is not one of the specialists")
+            out.append(f"$.verdicts: {shown(who)} is not one of the specialists")
     return out
 
 

@@ -75,7 +75,9 @@ class Resolution:
 
 
 def _label(outcome: str, n_eff: int, n_global: int) -> str:
-    return outcome if n_eff >= n_global else f"{outcome} ({n_eff}/{n_global} specialists)"
+    return (
+        outcome if n_eff >= n_global else f"{outcome} ({n_eff}/{shown(n_global)} specialists)"
+    )
 
 
 def resolve_finding(
@@ -92,14 +94,14 @@ def resolve_finding(
     if not isinstance(originator, str) or not originator:
         raise KernelError("originator must be a non-empty specialist name")
     if not is_int(n_global) or n_global < 1:
-        raise KernelError(f"n_global must be an int >= 1, got {n_global!r}")
+        raise KernelError(f"n_global must be an int >= 1, got {shown(n_global)}")
     if not isinstance(withdrawn, bool):
-        raise KernelError(f"withdrawn must be a bool, got {withdrawn!r}")
+        raise KernelError(f"withdrawn must be a bool, got {shown(withdrawn)}")
     for who, vote in votes.items():
         if not isinstance(who, str) or not who:
-            raise KernelError(f"specialist names must be non-empty strings, got {who!r}")
+            raise KernelError(f"specialist names must be non-empty strings, got {shown(who)}")
         if vote not in VOTES:
-            raise KernelError(f"vote of {who} must be one of {', '.join(VOTES)}, got {vote!r}")
+            raise KernelError(f"vote of {who} must be one of {', '.join(VOTES)}, got {shown(vote)}")
     names = set(votes) | {originator}
     if len(names) > n_global:
         raise KernelError(f"{len(names)} specialists named but n_global is {n_global}")

@@ -27,6 +27,7 @@ import attrs
 
 from kernel.errors import KernelError, panel_shrunk_tag
 from kernel.reviewer.lint.report import LintReport
+from kernel.strict import shown
 
 __all__ = [
     "MAX_CALLS",
@@ -88,7 +89,7 @@ def _check_id(value: str, what: str) -> str:
         or any(c in _FORBIDDEN for c in value)
     ):
         raise KernelError(
-            f"{what} {value!r} cannot go into an audit tag: it must be non-empty printable "
+            f"{what} {shown(value)} cannot go into an audit tag: it must be non-empty printable "
             "text without '[', ']', ',', '=' or outer spaces"
         )
     return value
@@ -123,7 +124,7 @@ def _state(state: object) -> ReviewerState:
 def retry_hint(report: LintReport, *, limit: int = 10) -> str:
     """The amended-prompt hint naming the lint gap (seed §5.3)."""
     if isinstance(limit, bool) or not isinstance(limit, int) or limit < 1:
-        raise KernelError(f"limit must be an int >= 1, got {limit!r}")
+        raise KernelError(f"limit must be an int >= 1, got {shown(limit)}")
     errors = _report(report).errors
     lines = [
         f"- {f.code}" + (f" (line {f.line})" if f.line is not None else "") + f": {f.message}"

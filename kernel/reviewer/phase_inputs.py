@@ -23,6 +23,7 @@ from typing import Any, Final
 from kernel.contract.model import Contract, load_contract
 from kernel.errors import KernelError
 from kernel.io import require_utf8
+from kernel.strict import shown
 from kernel.text import delimit
 
 __all__ = [
@@ -71,7 +72,9 @@ def phase1_input(contract: Contract | Mapping[str, Any] | str, metadata: Mapping
     """
     if not isinstance(metadata, Mapping):
         raise KernelError(f"metadata must be a mapping, got {type(metadata).__name__}")
-    extra = sorted(str(k) for k in metadata if k not in METADATA_FIELDS)
+    extra = sorted(
+        k if isinstance(k, str) else shown(k) for k in metadata if k not in METADATA_FIELDS
+    )
     if extra:
         raise KernelError(
             f"Phase 1 is paper-content-blind: metadata may hold only title, field and "
@@ -86,8 +89,8 @@ def phase1_input(contract: Contract | Mapping[str, Any] | str, metadata: Mapping
     if isinstance(count, bool) or not isinstance(count, int):
         raise KernelError(f"word_count must be an int, got {type(count).__name__}")
     if not 0 <= count <= MAX_WORD_COUNT:
-        shown = f"a {count.bit_length()}-bit integer" if count.bit_length() > 64 else str(count)
-        raise KernelError(f"word_count must be between 0 and 2**53 - 1, got {shown}")
+        written = f"a {count.bit_length()}-bit integer" if count.bit_length() > 64 else str(count)
+        raise KernelError(f"word_count must be between 0 and 2**53 - 1, got {written}")
     meta = json.dumps(
         {"title": title, "field": field, "word_count": count}, indent=2, ensure_ascii=True
     ).replace("<", "\\u003c")

@@ -22,6 +22,7 @@ from kernel.io import require_utf8
 from kernel.reviewer.lint._structure import Outline
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.placement import misplaced_key_lines
+from kernel.strict import shown
 from kernel.text.markdown import parse_document
 
 __all__ = ["default_plan", "expected_decision", "expected_fired", "render_phase1", "render_phase2"]
@@ -48,7 +49,8 @@ def _value(text: str, what: str) -> str:
     require_utf8(text, what)
     if any(c in text for c in _BAD) or text != text.strip(" \t"):
         raise KernelError(
-            f"{what} must be one line without NUL and without leading or trailing spaces: {text!r}"
+            f"{what} must be one line without NUL and without leading or trailing spaces: "
+            f"{shown(text)}"
         )
     return text
 
@@ -128,7 +130,9 @@ def render_phase1(
 
 def _key(key: str) -> str:
     if not isinstance(key, str) or _KEY.fullmatch(key) is None:
-        raise KernelError(f"field name {key!r} is not a key of the form [A-Za-z_][A-Za-z0-9_-]*")
+        raise KernelError(
+            f"field name {shown(key)} is not a key of the form [A-Za-z_][A-Za-z0-9_-]*"
+        )
     return key
 
 

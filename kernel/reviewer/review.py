@@ -27,6 +27,7 @@ from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
+from kernel.strict import shown
 
 __all__ = [
     "PanelOutcome",
@@ -202,7 +203,7 @@ def finding_lines(
     for r in outcome.details:
         pair = sources.get(r.role, (r.role, None))
         if not (isinstance(pair, tuple | list) and len(pair) == 2):
-            raise KernelError(f"sources[{r.role!r}] must be a (phase2_file, phase1_file) pair")
+            raise KernelError(f"sources[{shown(r.role)}] must be a (phase2_file, phase1_file) pair")
         p2_file, p1_file = str(pair[0]), None if pair[1] is None else str(pair[1])
         for file, report in ((p1_file or f"{r.role} (phase 1)", r.phase1), (p2_file, r.phase2)):
             if report is None:

@@ -31,6 +31,7 @@ from kernel.contract.model import Contract, load_contract
 from kernel.decision.value import Decision
 from kernel.errors import KernelError
 from kernel.reviewer.lint.report import Finding
+from kernel.strict import shown
 from kernel.text.markdown import parse_document
 
 __all__ = ["SynthesisReport", "check_synthesis"]
@@ -90,7 +91,7 @@ def _fired_list(
         return None, [
             _finding(
                 "SY-003",
-                f"fired_conditions line is not 'fired_conditions: [id, …]': {line.strip()!r}",
+                f"fired_conditions line is not 'fired_conditions: [id, …]': {shown(line.strip())}",
                 number,
                 _FIRED,
             )
@@ -104,7 +105,7 @@ def _fired_list(
     for item in items:
         if _CONDITION_ID.fullmatch(item) is None:
             findings.append(
-                _finding("SY-003", f"{item!r} is not a condition id (F0…F99)", number, _FIRED)
+                _finding("SY-003", f"{shown(item)} is not a condition id (F0…F99)", number, _FIRED)
             )
         elif item not in known:
             findings.append(

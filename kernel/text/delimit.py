@@ -31,6 +31,7 @@ import re
 import attrs
 
 from kernel.errors import KernelError
+from kernel.strict import shown
 from kernel.text.skeleton import Skeleton, char_skeleton, skeletonize
 
 __all__ = [
@@ -66,7 +67,7 @@ def _check_name(name: object) -> str:
     if not isinstance(name, str) or _NAME.fullmatch(name) is None:
         raise KernelError(
             f"delimiter name must be 1-64 ASCII letters, digits, '_' or '-' starting with a "
-            f"letter, got {name!r}"
+            f"letter, got {shown(name)}"
         )
     return name
 
@@ -127,7 +128,9 @@ def _unref(match: re.Match[str]) -> str:
         return "&"
     value = int(code, 16)
     if value > 0x10FFFF:
-        raise KernelError(f"bad character reference {match.group(0)!r} at offset {match.start()}")
+        raise KernelError(
+            f"bad character reference {shown(match.group(0))} at offset {match.start()}"
+        )
     return chr(value)
 
 
@@ -178,7 +181,7 @@ def nonce_delimiter(content: str, nonce: str, *, prefix: str = "REVIEW_TARGET") 
     if not isinstance(content, str):
         raise KernelError(f"content must be a string, got {type(content).__name__}")
     if not isinstance(nonce, str) or _NONCE.fullmatch(nonce) is None:
-        raise KernelError(f"nonce must be 1-64 ASCII letters or digits, got {nonce!r}")
+        raise KernelError(f"nonce must be 1-64 ASCII letters or digits, got {shown(nonce)}")
     _check_name(prefix)
     base = f"{prefix}_{nonce}"
     haystack = skeletonize(content).text
@@ -218,8 +221,8 @@ def extract(text: str, delimiter: str) -> str:
         raise KernelError("text and delimiter must be strings")
     head, tail = f"{delimiter}_START\n", f"\n{delimiter}_END"
     if len(text) < len(head + tail) or not (text.startswith(head) and text.endswith(tail)):
-        raise KernelError(f"not an isolated block for delimiter {delimiter!r}")
+        raise KernelError(f"not an isolated block for delimiter {shown(delimiter)}")
     inner = text[len(head) : len(text) - len(tail)]
     if delimiter in inner:
-        raise KernelError(f"delimiter {delimiter!r} occurs inside the isolated content")
+        raise KernelError(f"delimiter {shown(delimiter)} occurs inside the isolated content")
     return inner

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from support.fuzz import JSON, call_cli, dump, mutated, texts
 from support.paths import EXAMPLES, ROOT
@@ -93,8 +93,9 @@ def options(draw: st.DrawFn, formats: bool = True) -> list[str]:
 
 
 @st.composite
-def invocations(draw: st.DrawFn) -> tuple[list[str], dict[str, str]]:
-    """A ``sprint-kernel`` command line and the files it names (name → text)."""
+def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str], dict[str, str]]:
+    """A ``sprint-kernel`` command line (of ``command``, or any) and the files it names
+    (name → text)."""
     files: dict[str, str] = {}
 
     def file(name: str, content: st.SearchStrategy[str]) -> str:
@@ -106,7 +107,8 @@ def invocations(draw: st.DrawFn) -> tuple[list[str], dict[str, str]]:
     def contract() -> str:
         return draw(TEMPLATES) if draw(st.booleans()) else file("contract.json", CONTRACT_TEXT)
 
-    command = draw(st.sampled_from(sorted(COMMANDS)))
+    if command is None:
+        command = draw(st.sampled_from(sorted(COMMANDS)))
     argv = [command]
     if command == "check":
         argv += [contract() for _ in range(draw(st.integers(1, 2)))]
@@ -184,6 +186,17 @@ def workdir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @settings(suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(invocations())
+# an argument that is not UTF-8 echoed in a usage error (UnicodeEncodeError)
+@example((["codes", "\udcff"], {}))
+# a file name or stray argument that is not UTF-8, echoed in a message (UnicodeEncodeError)
+@example((["check", "\udcff", "no-such-dir/contract.json"], {}))
+# standard input that cannot be read (OSError; under pytest, reading it raises)
+@example((["check", "-", "no-such-dir/contract.json"], {}))
+# a --write page in a directory that does not exist (FileNotFoundError)
+@example((["codes", "--write", "no-such-dir/codes.md"], {}))
+# a --check page that is not UTF-8 (UnicodeDecodeError)
+@example((["codes", "--check", "codes.md"], {"codes.md": "\ud800 stale"}))
+@example((["check", "no-such-dir/contract.json", "--ars-version", "", "\udcff"], {}))
 def test_every_command_on_arbitrary_files_and_options(
     workdir: Path, invocation: tuple[list[str], dict[str, str]]
 ) -> None:
@@ -198,7 +211,7 @@ def test_each_command_on_arbitrary_files_and_options(
     workdir: Path, command: str, data: st.DataObject
 ) -> None:
     """The same, command by command, so that every one gets its share of examples."""
-    argv, files = data.draw(invocations().filter(lambda inv: inv[0][0] == command))
+    argv, files = data.draw(invocations(command))
     call_cli(sprint_kernel, argv, files, workdir)
 
 

@@ -255,7 +255,8 @@ def test_single_backtick_spans_read_like_the_general_reader(text: str) -> None:
     spans = _code_spans(text)
     expected = text
     if any(_joins(text, *span) for span in spans):
-        out, keep = [], 0
+        out: list[str] = []
+        keep = 0
         for opener, first, last, closer in spans:
             out += (text[keep:opener], _span_content(text, first, last))
             keep = closer
