@@ -32,6 +32,7 @@ def clock(call: Callable[[], object], repeat: int = 3) -> float:
 
 def run(quick: bool) -> list[Row]:
     from kernel.consensus import change_ratio, parse_response
+    from kernel.errors import EditBudgetError
 
     repeat = 1 if quick else 3
     rows = []
@@ -44,7 +45,15 @@ def run(quick: bool) -> list[Row]:
     for size in (1_000, 10_000, 100_000):
         old = " ".join(str(rng.randrange(500)) for _ in range(size))
         new = " ".join(str(rng.randrange(500)) for _ in range(size))
-        seconds = clock(lambda old=old, new=new: change_ratio(old, new), repeat)  # type: ignore[misc]
+        outcome = ["exact"]
+
+        def ratio(old: str = old, new: str = new, outcome: list[str] = outcome) -> None:
+            try:
+                change_ratio(old, new)
+            except EditBudgetError:
+                outcome[0] = "refused: over the edit budget"
+
+        seconds = clock(ratio, repeat)
         case = f"change_ratio: {size} x {size} tokens"
-        rows.append(row("consensus", case, "kernel", seconds * 1e9, kernel=True))
+        rows.append(row("consensus", case, "kernel", seconds * 1e9, note=outcome[0], kernel=True))
     return rows

@@ -24,7 +24,7 @@ from typing import Any
 
 import kernel
 from benchmarks import timing
-from benchmarks.timing import Row, compare, human
+from benchmarks.timing import Row, compare, human, row
 
 SECTION = "decide_cache"
 SEED = 20260501
@@ -83,7 +83,14 @@ def measure(quick: bool) -> tuple[list[Row], dict[str, float]]:
     base = medians["decide(Contract)"]
     case = f"reviewer/full, {len(ms)} matrices"
     rows = [
-        {"case": case, "impl": name, "median_ns": ns, "note": f"{ns / base:.2f}x decide(Contract)"}
+        row(
+            SECTION,
+            case,
+            name,
+            ns,
+            note=f"{ns / base:.2f}x decide(Contract)",
+            kernel=name.startswith(("decide", "loop")),
+        )
         for name, ns in medians.items()
     ]
     return rows, medians

@@ -12,12 +12,14 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from typing import Any
 
 from benchmarks import documents
+from benchmarks.timing import Row, row
 from kernel.contract.model import load_contract
 from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
 from kernel.text.markdown import MAX_STRUCTURE_UNITS
+
+SECTION = "lintworst"
 
 MIB = 1 << 20
 
@@ -55,10 +57,10 @@ CASES: dict[str, Callable[[], str]] = {
 }
 
 
-def run(quick: bool) -> list[dict[str, Any]]:
+def run(quick: bool) -> list[Row]:
     contract = load_contract("reviewer/full")
     plan = documents.phase1(2_000)
-    rows: list[dict[str, Any]] = []
+    rows: list[Row] = []
     for name, make in CASES.items():
         text = make()
         lints: tuple[tuple[int, Callable[[str], LintReport]], ...] = (
@@ -72,17 +74,14 @@ def run(quick: bool) -> list[dict[str, Any]]:
                 report = lint(text)
                 times.append(time.perf_counter() - start)
             codes = ",".join(sorted({f.code for f in report.findings})) or "none"
+            case = f"{name}, lint_phase{phase}"
+            note = f"{len(text.encode()) / 1024:.0f} KiB; codes {codes}"
             rows.append(
-                {
-                    "case": f"{name}, lint_phase{phase}",
-                    "impl": "kernel",
-                    "median_s": statistics.median(times),
-                    "note": f"{len(text.encode()) / 1024:.0f} KiB; codes {codes}",
-                }
+                row(SECTION, case, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
             )
     return rows
 
 
 if __name__ == "__main__":
     for r in run("--quick" in sys.argv):
-        print(f"{r['median_s']:7.3f} s  {r['case']}  ({r['note']})")
+        print(f"{(r['median_ns'] or 0) / 1e9:7.3f} s  {r['case']}  ({r['note']})")
