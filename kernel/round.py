@@ -49,7 +49,7 @@ from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.phase1 import TAG, lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
-from kernel.schema import HUGE_INTEGER
+from kernel.schema import HUGE_INTEGER, StrictValidator, strict_validator
 from kernel.strict import shown
 
 __all__ = [
@@ -339,10 +339,8 @@ def event_schema() -> dict[str, Any]:
 
 
 @functools.cache
-def _validator() -> Any:
-    from jsonschema import Draft202012Validator
-
-    return Draft202012Validator(event_schema())
+def _validator() -> StrictValidator:
+    return strict_validator(event_schema())
 
 
 def _check_event(event: object, where: str) -> None:

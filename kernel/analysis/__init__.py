@@ -9,25 +9,9 @@
 
 from __future__ import annotations
 
-from kernel.analysis.diff import Counterexample, Diff, Transition, analyze_diff
-from kernel.analysis.probability import (
-    Prior,
-    PriorError,
-    Probabilities,
-    parse_prior,
-    prior_from_json,
-    probabilities,
-)
-from kernel.analysis.report import format_analysis, format_diff, format_probabilities
-from kernel.analysis.result import Analysis, AnalysisTooLarge, Change, Example, Finding, Outcome
-from kernel.analysis.sensitivity import (
-    Flip,
-    Margin,
-    Sensitivity,
-    format_sensitivity,
-    sensitivity,
-)
-from kernel.analysis.space import analyze
+from typing import TYPE_CHECKING
+
+from kernel._lazy import lazy_exports
 
 __all__ = [
     "Analysis",
@@ -56,3 +40,55 @@ __all__ = [
     "probabilities",
     "sensitivity",
 ]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "Counterexample": "kernel.analysis.diff",
+        "Diff": "kernel.analysis.diff",
+        "Transition": "kernel.analysis.diff",
+        "analyze_diff": "kernel.analysis.diff",
+        "Prior": "kernel.analysis.probability",
+        "PriorError": "kernel.analysis.probability",
+        "Probabilities": "kernel.analysis.probability",
+        "parse_prior": "kernel.analysis.probability",
+        "prior_from_json": "kernel.analysis.probability",
+        "probabilities": "kernel.analysis.probability",
+        "format_analysis": "kernel.analysis.report",
+        "format_diff": "kernel.analysis.report",
+        "format_probabilities": "kernel.analysis.report",
+        "Analysis": "kernel.analysis.result",
+        "AnalysisTooLarge": "kernel.analysis.result",
+        "Change": "kernel.analysis.result",
+        "Example": "kernel.analysis.result",
+        "Finding": "kernel.analysis.result",
+        "Outcome": "kernel.analysis.result",
+        "Flip": "kernel.analysis.sensitivity",
+        "Margin": "kernel.analysis.sensitivity",
+        "Sensitivity": "kernel.analysis.sensitivity",
+        "format_sensitivity": "kernel.analysis.sensitivity",
+        "sensitivity": "kernel.analysis.sensitivity",
+        "analyze": "kernel.analysis.space",
+    },
+)
+
+if TYPE_CHECKING:
+    from kernel.analysis.diff import Counterexample, Diff, Transition, analyze_diff
+    from kernel.analysis.probability import (
+        Prior,
+        PriorError,
+        Probabilities,
+        parse_prior,
+        prior_from_json,
+        probabilities,
+    )
+    from kernel.analysis.report import format_analysis, format_diff, format_probabilities
+    from kernel.analysis.result import Analysis, AnalysisTooLarge, Change, Example, Finding, Outcome
+    from kernel.analysis.sensitivity import (
+        Flip,
+        Margin,
+        Sensitivity,
+        format_sensitivity,
+        sensitivity,
+    )
+    from kernel.analysis.space import analyze

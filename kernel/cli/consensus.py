@@ -22,7 +22,6 @@ from kernel.consensus.diagnostics import (
 )
 from kernel.consensus.parsing import parse_response
 from kernel.consensus.responses import KINDS
-from kernel.consensus.round import RoundError, evaluate_round, round_from_mapping
 from kernel.errors import KernelError
 
 __all__ = ["main"]
@@ -48,6 +47,8 @@ def _parse(args: argparse.Namespace, reader: Reader) -> int:
 
 
 def _round(args: argparse.Namespace, reader: Reader) -> int:
+    from kernel.consensus.round import RoundError, evaluate_round, round_from_mapping
+
     path: str = args.file
     document = reader.json(path)
     try:

@@ -22,10 +22,9 @@ from kernel.cli.scaffold import (
 )
 from kernel.diagnostics import Diagnostic
 from kernel.errors import IllegalTransition, KernelError, PanelInputError
-from kernel.panel.scan import scan_diagnostics, scan_rows
 from kernel.panel.votes import resolve_document, votes_problems
 from kernel.strict import shown
-from kernel.text.injection import DEFAULT_DELIMITERS, scan_injection
+from kernel.text import DEFAULT_DELIMITERS
 
 __all__ = ["main"]
 
@@ -100,6 +99,9 @@ def _setup_resolve(p: Parser) -> None:
 
 
 def _scan(args: argparse.Namespace, reader: Reader) -> int:
+    from kernel.panel.scan import scan_diagnostics, scan_rows
+    from kernel.text.injection import scan_injection
+
     path: str = args.file
     text = reader.text(path)
     findings = scan_injection(text, delimiters=tuple(args.delimiter or DEFAULT_DELIMITERS))

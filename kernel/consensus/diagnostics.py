@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
-from kernel.consensus.parsing import ParseResult
-from kernel.consensus.round import RoundDecision
 from kernel.diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # the round rules import the edit distance: not needed to parse
+    from kernel.consensus.parsing import ParseResult
+    from kernel.consensus.round import RoundDecision
 
 __all__ = ["parse_diagnostics", "round_diagnostics", "round_error_diagnostics"]
 

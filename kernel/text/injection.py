@@ -49,6 +49,7 @@ from typing import NamedTuple
 import attrs
 
 from kernel.errors import KernelError
+from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
 from kernel.text.injection_markup import splits_words, unmarked
 from kernel.text.skeleton import char_skeleton, skeletonize
@@ -77,9 +78,6 @@ CATEGORIES: tuple[str, ...] = (
     FORGED_PROVENANCE,
     DANGEROUS_COMMAND,
 )
-
-#: Delimiter names whose tags are always reported as forged in agent output.
-DEFAULT_DELIMITERS: tuple[str, ...] = ("phase1_output",)
 
 
 @attrs.frozen

@@ -5,8 +5,25 @@
 
 from __future__ import annotations
 
-from kernel.reviewer.lint.phase1 import TAG, lint_phase1
-from kernel.reviewer.lint.phase2 import CHECKS, lint_phase2
-from kernel.reviewer.lint.report import Finding, LintReport
+from typing import TYPE_CHECKING
+
+from kernel._lazy import lazy_exports
 
 __all__ = ["CHECKS", "TAG", "Finding", "LintReport", "lint_phase1", "lint_phase2"]
+
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "TAG": "kernel.reviewer.lint.phase1",
+        "lint_phase1": "kernel.reviewer.lint.phase1",
+        "CHECKS": "kernel.reviewer.lint.phase2",
+        "lint_phase2": "kernel.reviewer.lint.phase2",
+        "Finding": "kernel.reviewer.lint.report",
+        "LintReport": "kernel.reviewer.lint.report",
+    },
+)
+
+if TYPE_CHECKING:
+    from kernel.reviewer.lint.phase1 import TAG, lint_phase1
+    from kernel.reviewer.lint.phase2 import CHECKS, lint_phase2
+    from kernel.reviewer.lint.report import Finding, LintReport

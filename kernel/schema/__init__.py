@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import functools
 import itertools
-import re
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from kernel.errors import KernelError
+from kernel.schema.accept import accepts, ecma_pattern, is_rfc3339
 from kernel.strict import is_int, shown
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 __all__ = [
     "HUGE_INTEGER",
     "SchemaError",
+    "StrictValidator",
     "caller_schema_errors",
     "caller_validator",
     "ecma_pattern",
@@ -42,71 +43,6 @@ __all__ = [
 
 #: The one error for a document holding an integer past Python's 4,300-digit conversion limit.
 HUGE_INTEGER = "holds an integer too long to write (over 4300 digits)"
-
-#: ECMA-262 ``WhiteSpace`` and ``LineTerminator``: what ``\s`` matches there.
-_ECMA_SPACE = (
-    "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
-    "\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-)
-_SPACE_CLASS = re.escape(_ECMA_SPACE)
-_LINE_TERMINATORS = "\\n\\r\\u2028\\u2029"
-
-
-@functools.cache
-def ecma_pattern(pattern: str) -> re.Pattern[str]:
-    """``pattern`` (ECMA-262 syntax) as a Python regex with ECMA-262 meaning.
-
-    Compiled with ``re.ASCII`` (``\\d``, ``\\w``, ``\\b`` are ASCII in ECMA-262); ``\\s``,
-    ``\\S``, ``.`` and ``$`` are rewritten; named groups ``(?<n>…)``/``\\k<n>`` are mapped.
-    ``\\S`` inside a character class keeps Python's ASCII meaning (a documented approximation).
-    """
-    out: list[str] = []
-    in_class = False
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if c == "\\" and i + 1 < len(pattern):
-            nxt = pattern[i + 1]
-            if nxt == "s":
-                out.append(_SPACE_CLASS if in_class else f"[{_SPACE_CLASS}]")
-            elif nxt == "S" and not in_class:
-                out.append(f"[^{_SPACE_CLASS}]")
-            elif nxt == "k" and pattern.startswith("<", i + 2) and not in_class:
-                end = pattern.index(">", i)
-                out.append(f"(?P={pattern[i + 3 : end]})")
-                i = end + 1
-                continue
-            else:
-                out.append(c + nxt)
-            i += 2
-            continue
-        if in_class:
-            in_class = c != "]"
-            out.append(c)
-        elif c == "[":
-            in_class = True
-            out.append(c)
-            if pattern.startswith("^", i + 1):
-                out.append("^")
-                i += 1
-            if pattern.startswith("]", i + 1):  # a leading ']' is literal in Python, not ECMA
-                out.append("\\]")
-                i += 1
-        elif c == "$":
-            out.append(r"\Z")
-        elif c == ".":
-            out.append(f"[^{_LINE_TERMINATORS}]")
-        elif c == "(" and pattern.startswith("?<", i + 1) and pattern[i + 3 : i + 4] not in "=!":
-            out.append("(?P<")
-            i += 3
-            continue
-        else:
-            out.append(c)
-        i += 1
-    try:
-        return re.compile("".join(out), re.ASCII)
-    except re.error as exc:
-        raise KernelError(f"schema pattern {shown(pattern)} is not a usable regex: {exc}") from None
 
 
 def _pattern(
@@ -147,16 +83,44 @@ def _format_checker() -> Any:
 
 def is_date_time(value: str) -> bool:
     """An RFC 3339 ``date-time`` (as ``format: date-time`` checks it)."""
-    return bool(_format_checker().conforms(value, "date-time"))
+    return is_rfc3339(value)
 
 
-def strict_validator(schema: Mapping[str, Any]) -> Validator:
-    """A Draft 2020-12 validator for ``schema`` with the strict rules above."""
-    validator: Validator = _validator_class()(schema, format_checker=_format_checker())
-    return validator
+class StrictValidator:
+    """A Draft 2020-12 validator with the strict rules above. A document that
+    :func:`~kernel.schema.accept.accepts` passes has no errors, and jsonschema is not imported
+    for it; anything else is validated by jsonschema, built on first need."""
+
+    __slots__ = ("_jsonschema", "_quick", "schema")
+
+    def __init__(self, schema: Mapping[str, Any] | bool, *, quick: bool = True) -> None:
+        self.schema = schema
+        self._quick = quick
+        self._jsonschema: Validator | None = None
+
+    def _full(self) -> Validator:
+        if self._jsonschema is None:
+            self._jsonschema = _validator_class()(self.schema, format_checker=_format_checker())
+        return self._jsonschema
+
+    def iter_errors(self, instance: object) -> Iterator[ValidationError]:
+        """Every violation, as jsonschema's ``iter_errors`` yields them."""
+        if self._quick and accepts(self.schema, instance):
+            return iter(())
+        found: Iterator[ValidationError] = self._full().iter_errors(instance)
+        return found
+
+    def is_valid(self, instance: object) -> bool:
+        return next(self.iter_errors(instance), None) is None
 
 
-def caller_validator(schema: object, *, error: type[KernelError] = KernelError) -> Validator:
+def strict_validator(schema: Mapping[str, Any]) -> StrictValidator:
+    """A Draft 2020-12 validator for one of the kernel's own schemas, with the strict rules
+    above."""
+    return StrictValidator(schema)
+
+
+def caller_validator(schema: object, *, error: type[KernelError] = KernelError) -> StrictValidator:
     """:func:`strict_validator` for a schema the caller gave: one that is not a valid Draft
     2020-12 schema is refused with ``error`` naming what is wrong and where."""
     from jsonschema.exceptions import SchemaError as Malformed
@@ -169,11 +133,12 @@ def caller_validator(schema: object, *, error: type[KernelError] = KernelError) 
         raise error(f"schema: not a valid JSON Schema at {_said(exc, True)}") from None
     except (RecursionError, ValueError, TypeError) as exc:
         raise error(f"schema: cannot be checked ({type(exc).__name__})") from None
-    return strict_validator(schema)  # type: ignore[arg-type]
+    # A caller's schema may use what the quick check was never compared with jsonschema on.
+    return StrictValidator(schema, quick=False)
 
 
 def caller_schema_errors(
-    validator: Validator, instance: object, *, error: type[KernelError] = KernelError
+    validator: StrictValidator, instance: object, *, error: type[KernelError] = KernelError
 ) -> list[SchemaError]:
     """:func:`schema_errors` with a :func:`caller_validator`: a well-formed schema the validator
     still cannot apply (a ``$ref`` to nowhere, an unknown type) is refused with ``error``."""
@@ -210,7 +175,11 @@ class SchemaError:
 
 
 def schema_errors(
-    validator: Validator, instance: object, *, limit: int | None = None, clip: int | None = None
+    validator: StrictValidator,
+    instance: object,
+    *,
+    limit: int | None = None,
+    clip: int | None = None,
 ) -> list[SchemaError]:
     """Every violation of ``instance`` (the first ``limit`` found), sorted by path and text;
     ``clip`` shortens long messages. Too deep to validate is one error at ``$``."""
