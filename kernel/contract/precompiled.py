@@ -11,8 +11,9 @@ suite checks that the file equals a fresh compile, and CI runs ``--check``.
     python -m kernel.contract.precompiled --check   # exit 1 when the file is stale
 
 ``--write`` also rewrites the parser's precomputed LALR tables
-(``kernel/data/expression.lalr.pickle``); ``--check`` checks that they were built from the
-current grammar.
+(``kernel/data/expression.lalr.pickle``) and the injection scan's phrase regexes
+(``kernel/data/injection_phrases.json``); ``--check`` checks that the tables were built from the
+current grammar and that the phrase file equals a fresh build.
 """
 
 from __future__ import annotations
@@ -27,11 +28,15 @@ from kernel.contract.templates import TEMPLATE_NAMES, schema, shipped_template
 from kernel.contract.validator import canonical_json, validate
 from kernel.errors import ContractError
 from kernel.expression.parser import PRECOMPILED, atom_to_data
+from kernel.text.injection import PHRASES, phrase_table
 
-__all__ = ["FILE", "check", "precompiled_data", "render", "write"]
+__all__ = ["FILE", "PHRASES_FILE", "check", "phrases_text", "precompiled_data", "render", "write"]
 
 #: Where the file lives: inside the ``kernel`` package.
 FILE = Path(__file__).resolve().parents[1] / PRECOMPILED
+
+#: The injection scan's phrase regexes, next to it.
+PHRASES_FILE = Path(__file__).resolve().parents[1] / PHRASES
 
 USAGE = "usage: python -m kernel.contract.precompiled --write | --check"
 
@@ -76,27 +81,39 @@ def render(data: dict[str, Any]) -> str:
     return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
-def check(path: Path = FILE) -> list[str]:
-    """What is stale: the precompiled file at ``path``, the LALR tables. Empty when current."""
+def phrases_text() -> str:
+    """The phrase file's text: one line per rule."""
+    return render(phrase_table())
+
+
+def _differs(path: Path, fresh: str) -> bool:
+    try:
+        return path.read_text("utf-8") != fresh
+    except (OSError, ValueError):
+        return True
+
+
+def check(path: Path = FILE, phrases: Path = PHRASES_FILE) -> list[str]:
+    """What is stale: the precompiled file at ``path``, the LALR tables, the phrase file at
+    ``phrases``. Empty when current."""
     from kernel.expression import lalr
 
     stale = []
-    try:
-        current = path.read_text("utf-8")
-    except OSError:
-        current = None
-    if current != render(precompiled_data()):
+    if _differs(path, render(precompiled_data())):
         stale.append(f"{path} differs from a fresh compile")
+    if _differs(phrases, phrases_text()):
+        stale.append(f"{phrases} differs from a fresh build")
     if not lalr.cache_matches_grammar():
         stale.append(f"{lalr.PARSER_CACHE} was built from another grammar")
     return stale
 
 
-def write(path: Path = FILE) -> None:
+def write(path: Path = FILE, phrases: Path = PHRASES_FILE) -> None:
     from kernel.expression import lalr
 
     path.write_text(render(precompiled_data()), "utf-8")
     (path.parent.parent / lalr.PARSER_CACHE).write_bytes(lalr.parser_cache_bytes())
+    phrases.write_text(phrases_text(), "utf-8")
 
 
 def main(argv: Sequence[str]) -> int:

@@ -41,14 +41,16 @@ from __future__ import annotations
 
 import functools
 import itertools
+import json
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import attrs
 
 from kernel.errors import KernelError
+from kernel.io import package_data
 from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
 from kernel.text.injection_markup import splits_words, unmarked
@@ -121,6 +123,10 @@ class _Compiler:
         if self._compiled is None:
             self._compiled = re.compile(self._source)
         return self._compiled
+
+    @property
+    def source(self) -> str:
+        return self._source
 
 
 def _compiler(source: str) -> Callable[[], re.Pattern[str]]:
@@ -745,6 +751,8 @@ class _Rule(NamedTuple):
     words: frozenset[str]
     pieces: tuple[str, ...]
     starts: _Check
+    #: A phrase rule's (head, rest) patterns, from which its regexes are built.
+    patterns: Callable[[], Sequence[tuple[str, str]]] | None = None
 
 
 def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
@@ -785,14 +793,62 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
     return _Phrases(tuple(parts), finders)
 
 
+#: The phrase rules' regex sources, built by :func:`phrase_table` and stored by
+#: ``python -m kernel.contract.precompiled --write`` (building them takes a command line
+#: about 17 ms; reading them back, 2 ms). A test and ``--check`` keep the file current.
+PHRASES = "data/injection_phrases.json"
+
+
+def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
+    def source(compiled: Callable[[], re.Pattern[str]]) -> str:
+        assert isinstance(compiled, _Compiler)
+        return compiled.source
+
+    return {
+        "parts": [
+            {"whole": source(p.regex), "by_first": {w: source(c) for w, c in p.by_first.items()}}
+            for p in phrases.parts
+        ],
+        "finders": {w: [source(c), list(members)] for w, (c, members) in phrases.finders.items()},
+    }
+
+
+def _phrases_from_data(data: Any) -> _Phrases:
+    parts = tuple(
+        _Part(_compiler(p["whole"]), {w: _compiler(s) for w, s in p["by_first"].items()})
+        for p in data["parts"]
+    )
+    finders = {w: (_compiler(s), tuple(members)) for w, (s, members) in data["finders"].items()}
+    return _Phrases(parts, finders)
+
+
+@functools.cache
+def _stored_table() -> dict[str, Any]:
+    try:
+        table = json.loads(package_data("kernel", PHRASES))
+    except (OSError, ValueError):
+        return {}
+    return table if isinstance(table, dict) else {}
+
+
+def _stored_or_built(name: str, patterns: Callable[[], Sequence[tuple[str, str]]]) -> _Phrases:
+    data = _stored_table().get(name)
+    if data is not None:
+        try:
+            return _phrases_from_data(data)
+        except (KeyError, TypeError, ValueError):
+            pass
+    return _phrase_parts(patterns())
+
+
 def _word_rule(
     name: str,
     category: str,
     patterns: Callable[[], Sequence[tuple[str, str]]],
     starts: _Check = _starts_word,
 ) -> _Rule:
-    parts = functools.cache(lambda: _phrase_parts(patterns()))
-    return _Rule(name, category, parts, None, frozenset(), (), starts)
+    parts = functools.cache(lambda: _stored_or_built(name, patterns))
+    return _Rule(name, category, parts, None, frozenset(), (), starts, patterns)
 
 
 def _rule(
@@ -840,6 +896,13 @@ _RULES: tuple[_Rule, ...] = (
         for name, p in _COMMANDS
     ),
 )
+
+
+def phrase_table() -> dict[str, Any]:
+    """Every phrase rule's regex sources, built from its patterns (what ``PHRASES`` stores)."""
+    return {
+        r.name: _phrases_data(_phrase_parts(r.patterns())) for r in _RULES if r.patterns is not None
+    }
 
 
 def _matches(regex: re.Pattern[str], text: str, starts: _Check) -> Iterator[re.Match[str]]:

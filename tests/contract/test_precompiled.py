@@ -22,6 +22,15 @@ from kernel.contract.validator import _is_valid_template, validate
 from kernel.expression import lalr
 from kernel.expression.parser import _precompiled, atom_from_data, atom_to_data
 from kernel.io import package_data
+from kernel.text import injection
+from kernel.text.injection import (
+    _RULES,
+    PHRASES,
+    _phrase_parts,
+    _phrases_data,
+    _stored_or_built,
+    phrase_table,
+)
 
 
 def test_the_shipped_file_equals_a_fresh_compile() -> None:
@@ -30,6 +39,35 @@ def test_the_shipped_file_equals_a_fresh_compile() -> None:
         "run: python -m kernel.contract.precompiled --write"
     )
     assert precompiled.check() == []
+
+
+def test_the_phrase_file_equals_a_fresh_build_and_scans_alike(tmp_path: Path) -> None:
+    assert package_data("kernel", PHRASES).decode("utf-8") == precompiled.phrases_text(), (
+        "run: python -m kernel.contract.precompiled --write"
+    )
+    stale = tmp_path / "phrases.json"
+    table = phrase_table()
+    table["role"]["finders"].popitem()
+    stale.write_text(precompiled.render(table), "utf-8")
+    assert precompiled.check(phrases=stale) == [f"{stale} differs from a fresh build"]
+    for rule in _RULES:
+        if rule.patterns is not None:
+            stored, built = (
+                _stored_or_built(rule.name, rule.patterns),
+                _phrase_parts(rule.patterns()),
+            )
+            assert _phrases_data(stored) == _phrases_data(built), rule.name
+
+
+def test_a_missing_or_broken_phrase_file_means_a_fresh_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    rule = next(r for r in _RULES if r.patterns is not None)
+    assert rule.patterns is not None
+    built = _phrases_data(_phrase_parts(rule.patterns()))
+    for table in ({}, {rule.name: {"parts": 3}}, {rule.name: {"parts": [], "finders": {"a": 1}}}):
+        monkeypatch.setattr(injection, "_stored_table", lambda t=table: t)
+        assert _phrases_data(_stored_or_built(rule.name, rule.patterns)) == built
 
 
 def test_check_reports_a_stale_file(tmp_path: Path) -> None:
@@ -44,8 +82,9 @@ def test_check_reports_a_stale_file(tmp_path: Path) -> None:
 def test_write_then_check_round_trips(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     target = tmp_path / "data" / "precompiled.json"
-    precompiled.write(target)
-    assert precompiled.check(target) == []
+    phrases = tmp_path / "data" / "injection_phrases.json"
+    precompiled.write(target, phrases)
+    assert precompiled.check(target, phrases) == []
     assert (tmp_path / lalr.PARSER_CACHE).read_bytes()[:2] == b"\x80\x04"  # a pickle
 
 
