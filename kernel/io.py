@@ -8,7 +8,6 @@ import os
 import re
 import stat
 from bisect import bisect_right
-from pathlib import Path
 from typing import Any, cast
 
 from kernel.errors import InputError, KernelError
@@ -113,7 +112,12 @@ def read_bytes(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES
     """The bytes of a regular file, refusing anything else at once (a directory, a FIFO, a
     device: never a hang) and files over ``max_bytes``."""
     check_limit(max_bytes)
-    p = Path(path)
+    try:
+        p = os.fspath(path)
+    except TypeError:
+        p = None
+    if not isinstance(p, str):
+        raise InputError(f"{shown(path)}: not a usable file name")
     try:
         problem = _not_regular(os.stat(p).st_mode)
         if problem is not None:
@@ -158,7 +162,7 @@ def decode_utf8(data: bytes, source: str) -> str:
 def read_text(path: str | os.PathLike[str], *, max_bytes: int = MAX_INPUT_BYTES) -> str:
     """Read a UTF-8 file, refusing missing files, non-regular files, oversize and bad
     encodings."""
-    return decode_utf8(read_bytes(path, max_bytes=max_bytes), str(Path(path)))
+    return decode_utf8(read_bytes(path, max_bytes=max_bytes), os.fspath(path))
 
 
 def _reject_constant(name: str) -> Any:

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from kernel.analysis.diff import Diff
-from kernel.analysis.probability import Probabilities
 from kernel.analysis.result import NONE, Analysis, Example, Finding
 from kernel.errors import KernelError
 from kernel.io import label
 from kernel.strict import shown
+
+if TYPE_CHECKING:  # loaded by the functions that take them: analyze alone needs neither
+    from kernel.analysis.diff import Diff
+    from kernel.analysis.probability import Probabilities
 
 __all__ = [
     "format_analysis",
@@ -89,6 +92,8 @@ def _scope(key: str, keys: int) -> str:
 
 
 def format_probabilities(p: Probabilities) -> str:
+    from kernel.analysis.probability import Probabilities
+
     if not isinstance(p, Probabilities):
         raise KernelError(f"format_probabilities needs a Probabilities, got {shown(p)}")
     prior = p.prior.to_dict()
@@ -143,6 +148,8 @@ def _decided(action: str | None, key: str) -> str:
 
 
 def format_diff(d: Diff, old_source: str, new_source: str) -> str:
+    from kernel.analysis.diff import Diff
+
     """The transition table with shares, then one counterexample grid per changed transition."""
     if not isinstance(d, Diff):
         raise KernelError(f"format_diff needs a Diff, got {shown(d)}")

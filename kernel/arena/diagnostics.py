@@ -2,15 +2,21 @@
 
 from __future__ import annotations
 
-from kernel.arena.conformance import MUST, ConformanceReport
+from typing import TYPE_CHECKING
+
 from kernel.arena.verdict import PARSER_WARNING_MULTIPLE_VERDICTS, VerdictResult
 from kernel.diagnostics import Diagnostic
+
+if TYPE_CHECKING:  # the conformance rules load the state machine: not needed for a verdict
+    from kernel.arena.conformance import ConformanceReport
 
 __all__ = ["conformance_diagnostics", "verdict_diagnostics"]
 
 
 def conformance_diagnostics(report: ConformanceReport, file: str | None = None) -> list[Diagnostic]:
     """One ``ARENA-Cnn`` diagnostic per failed requirement (SHOULD findings are warnings)."""
+    from kernel.arena.conformance import MUST
+
     return [
         Diagnostic(
             f"ARENA-C{check.number:02d}",

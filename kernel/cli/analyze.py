@@ -10,23 +10,10 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from kernel.analysis import (
-    Prior,
-    PriorError,
-    analyze,
-    analyze_diff,
-    format_analysis,
-    format_diff,
-    format_probabilities,
-    parse_prior,
-    prior_from_json,
-    probabilities,
-)
-from kernel.analysis.columns import Progress
-from kernel.analysis.html import html_analysis, html_diff
-from kernel.analysis.result import AnalysisTooLarge
+from kernel.analysis.report import format_analysis
+from kernel.analysis.space import analyze
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -38,7 +25,11 @@ from kernel.cli.scaffold import (
     emit,
     failure,
 )
-from kernel.errors import KernelError
+from kernel.errors import AnalysisTooLarge, KernelError, PriorError
+
+if TYPE_CHECKING:  # priors, diffs and HTML load their modules when asked for
+    from kernel.analysis.columns import Progress
+    from kernel.analysis.probability import Prior
 
 EXIT_CODES = """\
   0  every condition can decide, the contract is monotone and every matrix gets a decision
@@ -81,11 +72,13 @@ def _meter() -> _Meter | None:
 
 
 def _prior(args: Any, reader: Reader) -> Prior | None:
+    if args.prior is None and args.prior_file is None:
+        return None
+    from kernel.analysis.probability import parse_prior, prior_from_json
+
     if args.prior is not None:
         return parse_prior(args.prior)
-    if args.prior_file is not None:
-        return prior_from_json(reader.json(args.prior_file), args.prior_file)
-    return None
+    return prior_from_json(reader.json(args.prior_file), args.prior_file)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -132,7 +125,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     progress: Progress | None = meter
     try:
         analysis = analyze(contract, progress)
-        chances = None if prior is None else probabilities(contract, prior, progress)
+        chances = None
+        if prior is not None:
+            from kernel.analysis.probability import probabilities
+
+            chances = probabilities(contract, prior, progress)
     except PriorError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
@@ -143,11 +140,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             meter.close()
     code = EXIT_OK if analysis.ok else EXIT_FAILED
     if args.format == "html":
+        from kernel.analysis.html import html_analysis
+
         print(html_analysis(analysis, args.contract, chances))
         return code
     body = analysis.to_dict()
     text = [("out", format_analysis(analysis, args.contract))]
     if chances is not None:
+        from kernel.analysis.report import format_probabilities
+
         body["probabilities"] = chances.to_dict()
         text.append(("out", format_probabilities(chances)))
     diagnostics = [f.to_diagnostic(args.contract) for f in analysis.findings]
@@ -155,6 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _diff(old_source: str, new_source: str, fmt: str, reader: Reader) -> int:
+    from kernel.analysis.diff import analyze_diff
+    from kernel.analysis.html import html_diff
+    from kernel.analysis.report import format_diff
+
     contracts = []
     for source in (old_source, new_source):
         try:

@@ -5,8 +5,6 @@ from __future__ import annotations
 import argparse
 from collections.abc import Sequence
 
-from kernel.arena.audit import parse_trail
-from kernel.arena.conformance import NON_COMPLIANT, check_conformance
 from kernel.arena.diagnostics import conformance_diagnostics, verdict_diagnostics
 from kernel.arena.verdict import parse_verdict
 from kernel.cli.scaffold import (
@@ -42,6 +40,9 @@ def _verdict(args: argparse.Namespace, reader: Reader) -> int:
 
 
 def _conformance(args: argparse.Namespace, reader: Reader) -> int:
+    from kernel.arena.audit import parse_trail
+    from kernel.arena.conformance import NON_COMPLIANT, check_conformance
+
     trail = parse_trail(reader.text(args.file), source=args.file, max_bytes=args.max_bytes)
     report = check_conformance(trail, source=args.file)
     passed = sum(c.passed for c in report.checks)

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from kernel.cli.scaffold import (
@@ -145,6 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except KernelError as exc:
             return _aborted(args.format, exc, args.matrix, extra, found)
     else:
+        from pathlib import Path  # only here: a matrix needs no path arithmetic
+
         from kernel.reviewer.review import decide_documents
 
         pairs = list(zip(args.documents, args.phase1, strict=True))

@@ -8,7 +8,6 @@ from collections.abc import Mapping
 from typing import Any, Final, Literal, TypeAlias
 
 import attrs
-from markdown_it.common.utils import unescapeAll
 
 from kernel.consensus.responses import (
     Kind,
@@ -21,7 +20,6 @@ from kernel.consensus.responses import (
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES, check_size, strict_decoder
 from kernel.strict import shown
-from kernel.text.markdown import block_tokens
 
 __all__ = [
     "FIRST_OBJECT_BUDGET",
@@ -206,6 +204,11 @@ def _fenced(text: str, kind: Kind) -> _Stage:
     if lines > MARKDOWN_LINE_LIMIT:
         message = f"not read as Markdown: {lines} lines, over the limit of {MARKDOWN_LINE_LIMIT}"
         return Attempt("fenced", "absent", message), None, ()
+    # Loaded here: a response without a json fence never needs the Markdown parser.
+    from markdown_it.common.utils import unescapeAll
+
+    from kernel.text.markdown import block_tokens
+
     for token in block_tokens(text):
         words = unescapeAll(token.info).split()
         if token.type != "fence" or not words:

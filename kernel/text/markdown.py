@@ -345,8 +345,11 @@ def readable(text: object, *, source: str, max_bytes: int = MAX_INPUT_BYTES) -> 
     return normalise(text)
 
 
+@functools.lru_cache(maxsize=2)
 def parse_normalised(text: str) -> Document:
-    """Parse text already :func:`normalise`-d and within the work bound."""
+    """Parse text already :func:`normalise`-d and within the work bound. The last two
+    documents are kept (a frozen value): a command line that detects a document's phase and
+    then lints it, or lints a Phase 2 document against its Phase 1, parses each once."""
     try:
         tokens = block_tokens(text)
     except RecursionError:  # pragma: no cover - markdown-it bounds nesting itself
