@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
+from support.fuzz import JSON, OBJECTS, mutated
+from support.paths import EXAMPLES
 
 from kernel.arena.audit import _validator as arena_validator
 from kernel.consensus.responses import SCHEMAS
@@ -20,8 +22,6 @@ from kernel.panel.audit import session_schema
 from kernel.panel.votes import VOTES_SCHEMA
 from kernel.schema import StrictValidator, _format_checker, ecma_pattern
 from kernel.schema.accept import _verdict, accepts, is_rfc3339
-from support.fuzz import JSON, OBJECTS, mutated
-from support.paths import EXAMPLES
 
 
 def _jsonschema_valid(schema: Any, instance: Any) -> bool | None:

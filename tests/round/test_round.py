@@ -452,3 +452,13 @@ def test_from_jsonl_names_a_later_line() -> None:
 def test_the_shipped_schema_is_a_valid_draft_2020_12_schema() -> None:
     Draft202012Validator.check_schema(rnd.event_schema())
     assert rnd.event_schema()["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+
+
+def test_events_are_checked_with_the_strict_rules() -> None:
+    events = [dict(e) for e in _events()]
+    assert rnd.from_jsonl(rnd.to_jsonl(events)) == tuple(events)
+    finish = next(e for e in events if e["event"] == "finish")
+    stretched = json.loads(json.dumps(finish).replace('"D1"', '"D1\\n"', 1))
+    assert stretched != finish, "the finish event names D1"
+    with pytest.raises(KernelError, match="not a round event"):
+        rnd.to_jsonl([stretched])
