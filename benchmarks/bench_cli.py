@@ -25,6 +25,13 @@ from benchmarks.timing import ERROR, NOT_AVAILABLE, Row, row
 
 SECTION = "cli"
 BASELINE = "interpreter start-up"
+#: What a command cannot start without: the libraries it imports, timed on their own.
+FLOORS = {
+    "floor: attrs, argparse, json (every command)": "import attrs, argparse, json",
+    "floor: + markdown-it-py (lint; consensus parse of a fenced reply)": (
+        "import attrs, argparse, json, markdown_it"
+    ),
+}
 #: The repository's examples (CI copies them next to the benchmarks).
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 MATRIX = {
@@ -97,6 +104,7 @@ def commands(tmp: Path) -> list[tuple[str, list[str]]]:
     matrix.write_text(json.dumps(MATRIX), encoding="utf-8")
     out: list[tuple[str, list[str]]] = [
         (BASELINE, ["-c", "pass"]),
+        *((label, ["-c", code]) for label, code in FLOORS.items()),
         ("import kernel, cold", ["-c", "import kernel"]),
         ("check CLI cold start", ["-m", "kernel.check", "reviewer/full"]),
         (
@@ -158,8 +166,14 @@ def run(quick: bool) -> list[Row]:
                     row(SECTION, label, label, status=ERROR, note=failed[label], kernel=True)
                 )
                 continue
-            is_kernel = label != BASELINE
-            note = f"exit {codes[label]}" if is_kernel else "interpreter start-up"
+            is_kernel = label != BASELINE and label not in FLOORS
+            note = (
+                f"exit {codes[label]}"
+                if is_kernel
+                else "libraries only"
+                if label in FLOORS
+                else "interpreter start-up"
+            )
             command = " ".join(
                 ["python", *(Path(a).name if os.path.isabs(a) else a for a in argv[1:])]
             )

@@ -731,13 +731,23 @@ class _Part(NamedTuple):
     by_first: Mapping[str, Callable[[], re.Pattern[str]]]
 
 
+class _Finder(NamedTuple):
+    """For one first word ``w``: a regex that starts with the literal ``w`` and matches
+    wherever one of the parts can (the engine jumps from one ``w`` to the next), the parts
+    that have heads starting with ``w``, and the second words of those heads (``None`` when a
+    head is the one word ``w``). A match holds its head's second word as a whole word, so a
+    text without any of them is not searched, and the regex is not even compiled."""
+
+    regex: Callable[[], re.Pattern[str]]
+    members: tuple[int, ...]
+    seconds: frozenset[str] | None
+
+
 class _Phrases(NamedTuple):
-    """A phrase rule's parts, and per first word ``w`` a regex that starts with the literal
-    ``w`` and matches wherever one of the parts can (the engine jumps from one ``w`` to the
-    next), with the parts that have heads starting with ``w``."""
+    """A phrase rule's parts, and its finder for each first word."""
 
     parts: tuple[_Part, ...]
-    finders: Mapping[str, tuple[Callable[[], re.Pattern[str]], tuple[int, ...]]]
+    finders: Mapping[str, _Finder]
 
 
 class _Rule(NamedTuple):
@@ -784,13 +794,27 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
             rest = _trie(sorted(u[len(w) :] for u in us))
             after.setdefault(w, []).append((index, f"(?:{rest}){tail}"))
     finders = {
-        w: (
+        w: _Finder(
             _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")"),
             tuple(i for i, _ in alts),
+            _seconds([head for head, _ in patterns if _sk(head.split()[0]) == w]),
         )
         for w, alts in after.items()
     }
     return _Phrases(tuple(parts), finders)
+
+
+def _seconds(heads: Sequence[str]) -> frozenset[str] | None:
+    """The skeletons of the heads' second words, or ``None`` when one of them is not a plain
+    ASCII word (or a head has one word): then nothing can be said."""
+    found = set()
+    for head in heads:
+        words = head.split()
+        second = _sk(words[1]) if len(words) > 1 else ""
+        if not (second.isascii() and second.isalnum()):
+            return None
+        found.add(second)
+    return frozenset(found)
 
 
 #: The phrase rules' regex sources, built by :func:`phrase_table` and stored by
@@ -809,7 +833,10 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
             {"whole": source(p.regex), "by_first": {w: source(c) for w, c in p.by_first.items()}}
             for p in phrases.parts
         ],
-        "finders": {w: [source(c), list(members)] for w, (c, members) in phrases.finders.items()},
+        "finders": {
+            w: [source(f.regex), list(f.members), None if f.seconds is None else sorted(f.seconds)]
+            for w, f in phrases.finders.items()
+        },
     }
 
 
@@ -818,7 +845,10 @@ def _phrases_from_data(data: Any) -> _Phrases:
         _Part(_compiler(p["whole"]), {w: _compiler(s) for w, s in p["by_first"].items()})
         for p in data["parts"]
     )
-    finders = {w: (_compiler(s), tuple(members)) for w, (s, members) in data["finders"].items()}
+    finders = {
+        w: _Finder(_compiler(s), tuple(members), None if seconds is None else frozenset(seconds))
+        for w, (s, members, seconds) in data["finders"].items()
+    }
     return _Phrases(parts, finders)
 
 
@@ -1028,7 +1058,9 @@ def _phrase_matches(
     regex is tried there and its matches are kept as ``_matches`` would keep them."""
     found: dict[int, list[re.Match[str]]] = {}
     for w in words.intersection(phrases.finders):
-        finder, members = phrases.finders[w]
+        finder, members, seconds = phrases.finders[w]
+        if seconds is not None and seconds.isdisjoint(words):
+            continue
         pos = 0
         while (hit := finder().search(text, pos)) is not None:
             at = hit.start()

@@ -468,3 +468,20 @@ def test_the_lint_and_panel_messages_say_a_passage_is_in_code() -> None:
     assert hit.in_code and hit.where == " (inside fenced code)" and hit.line == 4
     [diagnostic] = scan_diagnostics(text, scan_injection(text))
     assert diagnostic.message.endswith('instructions" (inside fenced code)')
+
+
+def test_a_finder_is_not_compiled_for_a_text_without_its_second_words() -> None:
+    from kernel.text.injection import _RULES, _Compiler, _phrase_matches, _stored_or_built, _words
+
+    gated = 0
+    for rule in _RULES:
+        if rule.patterns is None:
+            continue
+        phrases = _stored_or_built(rule.name, rule.patterns)  # a fresh copy: nothing compiled
+        for w, finder in phrases.finders.items():
+            assert isinstance(finder.regex, _Compiler)
+            text = f"{w} qqq {w}"
+            _phrase_matches(phrases, _words(text), text, rule.starts)
+            assert (finder.regex._compiled is None) == (finder.seconds is not None), (rule.name, w)
+            gated += finder.seconds is not None
+    assert gated > 10  # many first words have a second word to wait for
