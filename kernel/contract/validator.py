@@ -19,12 +19,6 @@ from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
 from kernel.io import package_data
-from kernel.schema import (
-    caller_schema_errors,
-    caller_validator,
-    schema_errors,
-    strict_validator,
-)
 from kernel.strict import is_int, shown
 
 __all__ = [
@@ -55,6 +49,8 @@ BASELINE_FIELDS = (
 
 @functools.cache
 def schema13_validator() -> Any:
+    from kernel.schema import strict_validator
+
     return strict_validator(_schema_copy())
 
 
@@ -100,6 +96,9 @@ def validate(
     """
     if schema is None and _is_valid_template(contract):
         return []
+    # Loaded here: a shipped template, the common case on a command line, never needs them.
+    from kernel.schema import caller_schema_errors, caller_validator, schema_errors
+
     validator = (
         schema13_validator() if schema is None else caller_validator(schema, error=ContractError)
     )

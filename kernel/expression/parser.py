@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kernel.errors import ExpressionUnrecognised
 from kernel.expression.ast import (
@@ -22,11 +22,23 @@ from kernel.expression.ast import (
     Expression,
     TwoOrMore,
 )
-from kernel.expression.forms import closest_form, grammar_text
 from kernel.io import package_data
 from kernel.strict import shown
 
 __all__ = ["atom_from_data", "atom_to_data", "closest_form", "grammar_text", "parse_expression"]
+
+if TYPE_CHECKING:
+    from kernel.expression.forms import closest_form, grammar_text
+
+
+def __getattr__(name: str) -> Any:
+    # Re-exported from kernel.expression.forms, loaded when asked for: a precompiled
+    # expression needs neither the grammar's text nor the list of forms.
+    if name in ("closest_form", "grammar_text"):
+        from kernel.expression import forms
+
+        return getattr(forms, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 #: Longest expression text accepted; anything longer is not a plausible condition.

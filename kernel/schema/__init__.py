@@ -9,7 +9,8 @@ Strict on the points where jsonschema's defaults differ from what the kernel pro
 - ``format: date-time`` is really checked (RFC 3339, through ``rfc3339-validator``);
 - each error carries jsonschema's own ``json_path`` (``$.a[0].b``).
 
-jsonschema is imported on first use: it is slow to import and most commands never need it.
+jsonschema is imported only for a document the quick check of :mod:`kernel.schema.accept`
+does not accept: it is slow to import, and a valid document never needs it.
 """
 
 from __future__ import annotations
