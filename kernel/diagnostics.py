@@ -125,8 +125,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 1 check 1", _P1),
     ("P1-004", "error", "an unexpected section or heading", "Phase 1 check 1", _P1),
     ("P1-005", "error", "text before the first section", "Phase 1 check 1", _P1),
-    ("P1-006", "error", "[CONTRACT-ACKNOWLEDGED] is not alone on the last non-blank line, as "
-     "its own paragraph", "Phase 1 check 1", _P1),
+    ("P1-006", "error", "[CONTRACT-ACKNOWLEDGED] is not alone on the last non-blank line, or is "
+     "in code, HTML or a quote", "Phase 1 check 1", _P1),
     ("P1-007", "error", "the paraphrase covers too few distinct dimensions",
      "Phase 1 check 2", _P1),
     ("P1-008", "error", "a dimension has no '### <Dn>: <name>' scoring-plan subsection",

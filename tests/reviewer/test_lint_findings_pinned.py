@@ -236,7 +236,7 @@ def test_phase1_headings_that_are_no_section() -> None:
     ]
 
 
-_TAG_RULE = f"the tag {TAG} must be alone on the last non-blank line, as its own paragraph"
+_TAG_RULE = f"the tag {TAG} must be alone on the last non-blank line, outside code, HTML and quotes"
 
 
 def test_phase1_tag() -> None:
@@ -314,6 +314,8 @@ def test_phase1_tag_in_a_quote_or_code() -> None:
     ]
     # Indented under the last list item, the tag is a paragraph of that item and counts.
     assert _p1(_PARA + _PLAN + "    " + TAG + "\n") == []
+    # Alone on its line, it may end a paragraph: the wire format asks for the line alone.
+    assert _p1(_PARA + _PLAN + "\nDone.\n" + TAG + "\n") == []
     assert _p1(PHASE1 + "\n \t\n") == []
 
 

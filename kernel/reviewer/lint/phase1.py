@@ -191,9 +191,8 @@ def _tag_findings(doc: Document) -> list[Finding]:
     return [
         Finding(
             "P1-006",
-            f"the tag {TAG} must be alone on the last non-blank line, as its own paragraph"
-            + (f" (it appears on line {earlier})" if earlier is not None else "")
-            + where,
+            f"the tag {TAG} must be alone on the last non-blank line, outside code, HTML and "
+            "quotes" + (f" (it appears on line {earlier})" if earlier is not None else "") + where,
             last,
             "sections",
         )
