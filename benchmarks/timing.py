@@ -143,7 +143,9 @@ def machine() -> dict[str, Any]:
     try:
         import kernel
 
-        kernel_version = f"{kernel.__version__} ({os.path.dirname(kernel.__file__)})"
+        where = os.path.dirname(kernel.__file__)
+        how = "installed package" if "site-packages" in where.split(os.sep) else "source tree"
+        kernel_version = f"{kernel.__version__} ({how})"
     except ImportError:
         kernel_version = "not importable"
     return {
