@@ -249,7 +249,7 @@ def json_positions(text: str) -> dict[str, tuple[int, int]]:
         paths.append(path)
         if isinstance(node, dict):
             for key, item in node.items():
-                walk(item, path + (f".{key}" if _PLAIN_KEY.fullmatch(key) else _quoted(key)))
+                walk(item, _member(path, key))
         elif isinstance(node, list):
             for i, item in enumerate(node):
                 walk(item, f"{path}[{i}]")
@@ -270,6 +270,20 @@ _PLAIN_KEY = re.compile("[a-zA-Z][a-zA-Z0-9_]*")
 
 def _quoted(key: str) -> str:
     return "['" + key.replace("\\", "\\\\").replace("'", "\\'") + "']"
+
+
+def _member(path: str, key: str) -> str:
+    return path + (f".{key}" if _PLAIN_KEY.fullmatch(key) else _quoted(key))
+
+
+def json_path(*parts: str | int) -> str:
+    """The JSONPath of a value, in jsonschema's form and :func:`json_positions`' keys:
+    ``json_path("failure_conditions", 2, "expression")`` is ``$.failure_conditions[2].expression``
+    and an odd key is quoted (``$['odd key']``)."""
+    path = "$"
+    for part in parts:
+        path = f"{path}[{part}]" if isinstance(part, int) else _member(path, part)
+    return path
 
 
 def strict_decoder() -> json.JSONDecoder:

@@ -2,7 +2,8 @@
 registered function per rule.
 
 Each rule reads a :class:`Subject` (what could be read of a contract, whatever its shape) and
-yields messages; :func:`suspicious` runs them all and returns :class:`Diagnostic` values.
+yields ``(JSONPath, message)`` pairs, the path naming the value the warning is about;
+:func:`suspicious` runs them all and returns :class:`Diagnostic` values.
 ``warn_suspicious`` (:mod:`kernel.contract.validator`) is the seed's string form of the same.
 """
 
@@ -27,6 +28,7 @@ from kernel.contract.validator import (
 from kernel.diagnostics import Diagnostic
 from kernel.errors import KernelError
 from kernel.expression.compiler import Predicate
+from kernel.io import json_path
 from kernel.schema import schema_errors
 from kernel.strict import is_int, shown
 
@@ -53,7 +55,8 @@ class Subject:
         return {d["id"] for d in self.dimensions if isinstance(d.get("id"), str)}
 
 
-Rule = Callable[[Subject], Iterator[str]]
+#: A rule: the warnings of one code, each with the JSONPath of the value it is about.
+Rule = Callable[[Subject], Iterator[tuple[str, str]]]
 
 #: code → its rule, in code order.
 RULES: dict[str, Rule] = {}
@@ -69,7 +72,7 @@ def _rule(code: str) -> Callable[[Rule], Rule]:
 
 
 @_rule("SC-1")
-def baseline_lag(s: Subject) -> Iterator[str]:
+def baseline_lag(s: Subject) -> Iterator[tuple[str, str]]:
     if s.ars_current_version is None:
         return
     baseline_text = s.contract.get("baseline_version")
@@ -80,136 +83,174 @@ def baseline_lag(s: Subject) -> Iterator[str]:
     current = s.ars_current_version
     if baseline[0] < current[0]:
         yield (
-            f"contract baseline {baseline_text} lags ARS {s.ars_text} by a major version; "
-            "retirement candidate"
+            json_path("baseline_version"),
+            (
+                f"contract baseline {baseline_text} lags ARS {s.ars_text} by a major version; "
+                "retirement candidate"
+            ),
         )
         return
     lag = current[1] - baseline[1] if baseline[0] == current[0] else 0
     if lag > 2:
-        yield f"contract baseline lags ARS by {lag} minor; retirement candidate"
+        yield (
+            json_path("baseline_version"),
+            f"contract baseline lags ARS by {lag} minor; retirement candidate",
+        )
 
 
 @_rule("SC-2")
-def single_dimension(s: Subject) -> Iterator[str]:
+def single_dimension(s: Subject) -> Iterator[tuple[str, str]]:
     if len(s.dimensions) == 1:
-        yield "single-dimension contract; consider whether this mode needs sprint contract at all"
+        yield (
+            json_path("acceptance_dimensions"),
+            "single-dimension contract; consider whether this mode needs sprint contract at all",
+        )
 
 
 @_rule("SC-3")
-def no_mandatory(s: Subject) -> Iterator[str]:
+def no_mandatory(s: Subject) -> Iterator[tuple[str, str]]:
     if s.dimensions and not any(d.get("priority") == "mandatory" for d in s.dimensions):
         yield (
-            "no mandatory-priority dimension; failure_conditions referencing 'mandatory' "
-            "will be vacuous"
+            json_path("acceptance_dimensions"),
+            (
+                "no mandatory-priority dimension; failure_conditions referencing 'mandatory' "
+                "will be vacuous"
+            ),
         )
 
 
 @_rule("SC-4")
-def orphan_reference(s: Subject) -> Iterator[str]:
+def orphan_reference(s: Subject) -> Iterator[tuple[str, str]]:
     known = s.dimension_ids
-    for _, cond in s.conditions:
+    for i, cond in s.conditions:
         text = cond.get("expression")
         if not isinstance(text, str):
             continue
         for token in dict.fromkeys(_DIM_TOKEN.findall(text)):
             if token not in known:
                 yield (
-                    f"failure condition {_shown(cond.get('condition_id'))} references {token} "
-                    "which is not in acceptance_dimensions"
+                    json_path("failure_conditions", i, "expression"),
+                    (
+                        f"failure condition {_shown(cond.get('condition_id'))} references {token} "
+                        "which is not in acceptance_dimensions"
+                    ),
                 )
 
 
 @_rule("SC-5")
-def procedure_incomplete(s: Subject) -> Iterator[str]:
+def procedure_incomplete(s: Subject) -> Iterator[tuple[str, str]]:
     procedure = s.contract.get("measurement_procedure")
     if not isinstance(procedure, Mapping):
         return
     outputs = procedure.get("reviewer_must_output_before_paper")
     named = {o for o in outputs if isinstance(o, str)} if isinstance(outputs, list) else set()
     if not {"contract_paraphrase", "scoring_plan"} <= named:
-        yield "hard-gate protocol requires both 'contract_paraphrase' and 'scoring_plan'"
+        yield (
+            json_path("measurement_procedure", "reviewer_must_output_before_paper"),
+            "hard-gate protocol requires both 'contract_paraphrase' and 'scoring_plan'",
+        )
 
 
 @_rule("SC-6")
-def amendment_intrusion(s: Subject) -> Iterator[str]:
+def amendment_intrusion(s: Subject) -> Iterator[tuple[str, str]]:
     amendments = s.contract.get("agent_amendments")
     if not isinstance(amendments, Mapping):
         return
     for key in amendments:
         if key in BASELINE_FIELDS:
             yield (
-                f"agent_amendments carries baseline field {shown(key)}; baseline fields are "
-                "orchestrator-immutable"
+                json_path("agent_amendments", key),
+                (
+                    f"agent_amendments carries baseline field {shown(key)}; baseline fields are "
+                    "orchestrator-immutable"
+                ),
             )
 
 
 @_rule("SC-7")
-def conflicting_actions(s: Subject) -> Iterator[str]:
-    conds = [c for _, c in s.conditions]
-    for a, ca in enumerate(conds):
-        for cb in conds[a + 1 :]:
+def conflicting_actions(s: Subject) -> Iterator[tuple[str, str]]:
+    for a, (_, ca) in enumerate(s.conditions):
+        for j, cb in s.conditions[a + 1 :]:
             if ca.get("severity") == cb.get("severity") and ca.get("action") != cb.get("action"):
                 yield (
-                    f"{_shown(ca.get('condition_id'))} and {_shown(cb.get('condition_id'))} "
-                    f"share severity={_shown(ca.get('severity'))} but map to different "
-                    "actions; precedence tie-breaking falls back to ordinal position"
+                    json_path("failure_conditions", j, "action"),
+                    (
+                        f"{_shown(ca.get('condition_id'))} and {_shown(cb.get('condition_id'))} "
+                        f"share severity={_shown(ca.get('severity'))} but map to different "
+                        "actions; precedence tie-breaking falls back to ordinal position"
+                    ),
                 )
 
 
 @_rule("SC-9")
-def impossible_paraphrase(s: Subject) -> Iterator[str]:
+def impossible_paraphrase(s: Subject) -> Iterator[tuple[str, str]]:
     procedure = s.contract.get("measurement_procedure")
     if not isinstance(procedure, Mapping):
         return
     minimum = procedure.get("paraphrase_minimum_dimensions")
     if is_int(minimum) and minimum > len(s.dimensions):
         yield (
-            f"paraphrase_minimum_dimensions={minimum} exceeds dimension count "
-            f"{len(s.dimensions)}; Phase 1 lint will always fail"
+            json_path("measurement_procedure", "paraphrase_minimum_dimensions"),
+            (
+                f"paraphrase_minimum_dimensions={minimum} exceeds dimension count "
+                f"{len(s.dimensions)}; Phase 1 lint will always fail"
+            ),
         )
 
 
 @_rule("SC-10")
-def unreferenced_dimension(s: Subject) -> Iterator[str]:
+def unreferenced_dimension(s: Subject) -> Iterator[tuple[str, str]]:
     read: set[int] = set()
     for _, _, result in s.compiled:
         if isinstance(result, Predicate):
             read |= result.reads
-    for i, d in enumerate(s.dimensions):
+    for i, (at, d) in enumerate(items(s.contract, "acceptance_dimensions")):
         priority = d.get("priority")
         if priority in ("mandatory", "high") and i not in read:
             yield (
-                f"{priority} dimension {_shown(d.get('id'))} has no failure_condition "
-                "referencing it; its score cannot influence the editorial decision"
+                json_path("acceptance_dimensions", at, "priority"),
+                (
+                    f"{priority} dimension {_shown(d.get('id'))} has no failure_condition "
+                    "referencing it; its score cannot influence the editorial decision"
+                ),
             )
 
 
 @_rule("SC-11")
-def panel_sanity(s: Subject) -> Iterator[str]:
+def panel_sanity(s: Subject) -> Iterator[tuple[str, str]]:
     panel = s.contract.get("panel_size")
     if is_int(panel) and panel == 1:
         yield (
-            "panel_size=1 means no cross-reviewer aggregation; cross_reviewer_quantifier "
-            "values collapse to pass-through"
+            json_path("panel_size"),
+            (
+                "panel_size=1 means no cross-reviewer aggregation; cross_reviewer_quantifier "
+                "values collapse to pass-through"
+            ),
         )
     mode = s.contract.get("mode")
     expected = _SHIPPED_PANELS.get(mode) if isinstance(mode, str) else None
     if expected is not None and panel != expected:
-        yield (f"panel_size={_shown(panel)} inconsistent with mode={mode}; expected {expected}")
+        yield (
+            json_path("panel_size"),
+            f"panel_size={_shown(panel)} inconsistent with mode={mode}; expected {expected}",
+        )
 
 
 @_rule("SC-13")
-def no_fallback(s: Subject) -> Iterator[str]:
+def no_fallback(s: Subject) -> Iterator[tuple[str, str]]:
     if s.conditions and not any(c.get("action") == ACCEPT for _, c in s.conditions):
         yield (
-            f"no failure condition has action {ACCEPT}; when no condition fires there is no "
-            "fallback decision (R5) and decide() fails"
+            json_path("failure_conditions"),
+            (
+                f"no failure condition has action {ACCEPT}; when no condition fires there is no "
+                "fallback decision (R5) and decide() fails"
+            ),
         )
 
 
 @_rule("SC-14")
-def empty_priority_scope(s: Subject) -> Iterator[str]:
-    for _, cond, result in s.compiled:
+def empty_priority_scope(s: Subject) -> Iterator[tuple[str, str]]:
+    for i, cond, result in s.compiled:
         if not isinstance(result, Predicate):
             continue
         for atom, scope in zip(result.expression.atoms, result.scopes, strict=True):
@@ -217,9 +258,12 @@ def empty_priority_scope(s: Subject) -> Iterator[str]:
             if priority is not None and not scope:
                 holds = "true" if type(atom).__name__ == "EveryScores" else "false"
                 yield (
-                    f'failure condition {_shown(cond.get("condition_id"))}: "{atom}" names '
-                    f"priority {priority}, but the contract has no {priority} dimension; "
-                    f"the atom is {holds} for every reviewer"
+                    json_path("failure_conditions", i, "expression"),
+                    (
+                        f'failure condition {_shown(cond.get("condition_id"))}: "{atom}" names '
+                        f"priority {priority}, but the contract has no {priority} dimension; "
+                        f"the atom is {holds} for every reviewer"
+                    ),
                 )
 
 
@@ -251,7 +295,11 @@ def suspicious(contract: object, ars_current_version: str | None = None) -> list
     """Every soft warning, in code order. Meant for schema-valid contracts; on anything else
     it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1."""
     s = subject(contract, ars_current_version)
-    return [Diagnostic(code, message) for code, rule in RULES.items() for message in rule(s)]
+    return [
+        Diagnostic(code, message, json_path=path)
+        for code, rule in RULES.items()
+        for path, message in rule(s)
+    ]
 
 
 def warn_suspicious(contract: object, ars_current_version: str | None = None) -> list[str]:

@@ -16,6 +16,8 @@ from support import paths
 
 import kernel
 from kernel.cli.main import COMMANDS, main
+from kernel.contract.warnings import check_contract
+from kernel.io import json_positions
 from kernel.reviewer.render import render_phase1
 
 E = paths.EXAMPLES
@@ -240,3 +242,24 @@ def test_python_m_and_console_script_are_identical(argv: list[str]) -> None:
         script.stderr,
     )
     assert b"Traceback" not in module.stderr
+
+
+def test_check_places_warnings_at_the_value_they_are_about(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    contract = json.loads(json.dumps(kernel.shipped_template("reviewer/full")))
+    contract["panel_size"] = 1
+    contract["measurement_procedure"]["paraphrase_minimum_dimensions"] = 9
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(contract, indent=2), encoding="utf-8")
+    positions = json_positions(path.read_text(encoding="utf-8"))
+    found = {d.code: d.json_path for d in check_contract(contract)}
+    assert found == {
+        "SC-9": "$.measurement_procedure.paraphrase_minimum_dimensions",
+        "SC-11": "$.panel_size",
+    }
+    assert main(["check", str(path)]) == 0
+    err = capsys.readouterr().err
+    for code, json_path in found.items():
+        line, column = positions[json_path]
+        assert f"{path}:{line}:{column}: {code} " in err, (code, err)

@@ -17,6 +17,7 @@ from kernel.contract.templates import shipped_template
 from kernel.contract.validator import validate
 from kernel.contract.warnings import check_contract, suspicious, warn_suspicious
 from kernel.errors import ContractError, ContractInputError, KernelError
+from kernel.io import json_positions
 
 FOUR = ["dimension_id", "what_to_look_for", "what_triggers_block", "what_triggers_warn"]
 
@@ -82,7 +83,10 @@ def test_check_cli_prints_sc14(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_text(json.dumps(c), "utf-8")
     assert check_main([str(path)]) == 0
     out, err = capsys.readouterr()
-    assert f"{path}: SC-14 failure condition" in err and out.startswith("OK: ")
+    # placed at the expression that names the priority
+    f3 = next(i for i, f in enumerate(c["failure_conditions"]) if f["condition_id"] == "F3")
+    line, column = json_positions(path.read_text("utf-8"))[f"$.failure_conditions[{f3}].expression"]
+    assert f"{path}:{line}:{column}: SC-14 failure condition F3" in err and out.startswith("OK: ")
 
 
 # --- huge integers in versions -----------------------------------------------------------
@@ -140,6 +144,21 @@ def test_warn_suspicious_never_escapes(data: st.DataObject) -> None:
         return
     assert all(isinstance(w, str) and w.startswith("SC-") for w in warnings)
     assert all(d.code.startswith(("E-", "SC-")) for d in found)
+
+
+@given(st.data())
+def test_every_warning_names_a_value_of_the_contract(data: st.DataObject) -> None:
+    c = _mutated(data)
+    try:
+        found = suspicious(c, "v9.9.9")
+        positions = json_positions(json.dumps(c))
+    except (KernelError, ValueError):
+        return
+    for d in found:
+        assert d.json_path is not None, d
+        parent = d.json_path[: max(d.json_path.rfind("."), d.json_path.rfind("["))]
+        # the value itself, or (a member that is missing) the object that lacks it
+        assert d.json_path in positions or parent in positions, (d.code, d.json_path)
 
 
 @pytest.mark.parametrize("bad", [[1], {"x": 1}, None, 3.5, ["D1"]])
