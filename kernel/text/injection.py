@@ -795,7 +795,10 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
             after.setdefault(w, []).append((index, f"(?:{rest}){tail}"))
     finders = {
         w: _Finder(
-            _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")"),
+            # One part: its own cut regex finds it (one regex to compile, one call per hit).
+            parts[alts[0][0]].by_first[w]
+            if len(alts) == 1
+            else _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")"),
             tuple(i for i, _ in alts),
             _seconds([head for head, _ in patterns if _sk(head.split()[0]) == w]),
         )
@@ -845,10 +848,11 @@ def _phrases_from_data(data: Any) -> _Phrases:
         _Part(_compiler(p["whole"]), {w: _compiler(s) for w, s in p["by_first"].items()})
         for p in data["parts"]
     )
-    finders = {
-        w: _Finder(_compiler(s), tuple(members), None if seconds is None else frozenset(seconds))
-        for w, (s, members, seconds) in data["finders"].items()
-    }
+    finders = {}
+    for w, (s, members, seconds) in data["finders"].items():
+        own = parts[members[0]].by_first.get(w) if len(members) == 1 else None
+        regex = own if isinstance(own, _Compiler) and own.source == s else _compiler(s)
+        finders[w] = _Finder(regex, tuple(members), None if seconds is None else frozenset(seconds))
     return _Phrases(parts, finders)
 
 
@@ -1068,7 +1072,8 @@ def _phrase_matches(
             if not starts(text, at):
                 continue
             for i in members:
-                m = phrases.parts[i].by_first[w]().match(text, at)
+                cut = phrases.parts[i].by_first[w]
+                m = hit if cut is finder else cut().match(text, at)
                 if m is not None:
                     found.setdefault(i, []).append(m)
     out = []
