@@ -102,3 +102,24 @@ def test_detect_phase() -> None:
     assert detect_phase(render_phase1(FULL)) == 1
     assert detect_phase(render_phase2(FULL, SCORES)) == 2
     assert detect_phase("```\n## Review Body\n```\n") == 1
+
+
+def test_a_document_whose_phase_is_detected_is_parsed_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kernel.text import markdown
+
+    parsed: list[str] = []
+    parse = markdown.block_tokens
+
+    def counting(text: str) -> object:
+        parsed.append(text)
+        return parse(text)
+
+    monkeypatch.setattr(markdown, "block_tokens", counting)
+    markdown.parse_normalised.cache_clear()
+    doc = tmp_path / "r.md"
+    doc.write_text(render_phase2(FULL, SCORES) + "\n<!-- a document no other test parsed -->\n")
+    assert main([str(doc), "--contract", "reviewer/full"]) == 0
+    assert len(parsed) == 1
+    assert "phase 2 lint OK" in capsys.readouterr().err
