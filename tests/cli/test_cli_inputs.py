@@ -261,5 +261,6 @@ def test_check_places_warnings_at_the_value_they_are_about(
     assert main(["check", str(path)]) == 0
     err = capsys.readouterr().err
     for code, json_path in found.items():
+        assert json_path is not None
         line, column = positions[json_path]
         assert f"{path}:{line}:{column}: {code} " in err, (code, err)
