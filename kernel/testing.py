@@ -146,16 +146,15 @@ def spelled(draw: st.DrawFn, expression: Expression) -> str:
     return lead + text + trail
 
 
-@st.composite
 def contracts(
-    draw: st.DrawFn,
     *,
     max_dimensions: int = 5,
     max_conditions: int = 5,
     panel_sizes: st.SearchStrategy[int] = _PANEL_SIZES,
     with_accept: bool | None = True,
-) -> dict[str, Any]:
-    """A valid contract document (a fresh dict) whose expressions use every vocabulary form.
+) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid contract documents (each a fresh dict) whose expressions use every vocabulary
+    form. The arguments are checked here, when the strategy is made, not when it is drawn.
 
     ``with_accept``: ``True`` (the default) guarantees an ``editorial_decision=accept``
     condition, so every matrix decides (the R5 fallback exists); ``False`` rules it out;
@@ -168,6 +167,17 @@ def contracts(
         raise KernelError(f"panel_sizes must be a strategy, got {type(panel_sizes).__name__}")
     if with_accept not in (None, True, False):
         raise KernelError(f"with_accept must be None, True or False, got {shown(with_accept)}")
+    return _contracts(max_dimensions, max_conditions, panel_sizes, with_accept)
+
+
+@st.composite
+def _contracts(
+    draw: st.DrawFn,
+    max_dimensions: int,
+    max_conditions: int,
+    panel_sizes: st.SearchStrategy[int],
+    with_accept: bool | None,
+) -> dict[str, Any]:
     n_dims = draw(st.integers(1, max_dimensions))
     ids = draw(
         st.lists(st.integers(1, 99), min_size=n_dims, max_size=n_dims, unique=True).map(

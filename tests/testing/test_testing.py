@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from support import paths
@@ -14,6 +16,7 @@ from kernel import decide, lint_phase2, load_contract, render_phase1
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACCEPT
 from kernel.contract.validator import validate
+from kernel.errors import KernelError
 from kernel.testing import contracts, expressions, matrices, phase2_documents, spelled
 
 any_contract = st.one_of(
@@ -106,3 +109,19 @@ def test_without_hypothesis_the_import_error_says_what_to_install() -> None:
     out = result.stdout.strip()
     assert out.startswith("ImportError kernel.testing needs Hypothesis")
     assert "sprint-contract-kernel[test]" in out
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"max_dimensions": 0}, "max_dimensions must be an integer from 1 to 99, got 0"),
+        ({"max_conditions": True}, "max_conditions must be an integer from 1 to 99, got True"),
+        ({"panel_sizes": 3}, "panel_sizes must be a strategy, got int"),
+        ({"with_accept": "yes"}, "with_accept must be None, True or False, got 'yes'"),
+    ],
+)
+def test_contract_arguments_are_refused_when_the_strategy_is_made(
+    kwargs: dict[str, object], message: str
+) -> None:
+    with pytest.raises(KernelError, match=re.escape(message)):
+        contracts(**kwargs)  # type: ignore[arg-type]
