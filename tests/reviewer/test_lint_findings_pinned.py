@@ -943,3 +943,20 @@ def test_every_field_is_checked_after_a_missing_one() -> None:
         ("P1-011", _line(text, "### D1: methodology_rigor")),
         ("P1-011", _line(text, "- what_triggers_warn:")),
     ]
+
+
+def test_a_body_too_full_of_backticks_fails_consistency_at_the_review_body() -> None:
+    from kernel.text.markdown import MAX_BACKTICKS, MAX_INLINE_MARKUP
+
+    body = BODY + "\n\n" + "x` " * (MAX_BACKTICKS + 1)
+    text = render_phase2(CONTRACT, SCORES, body=body)
+    assert _errors(text) == [
+        (
+            "P2-045",
+            _line(text, "## Review Body"),
+            "consistency",
+            f"'## Review Body' holds more than {MAX_INLINE_MARKUP} '&' and '<' or more than "
+            f"{MAX_BACKTICKS} '`' in its prose, so its words cannot be read within the work "
+            "bound and no trigger can be met",
+        )
+    ]

@@ -219,3 +219,15 @@ def test_renderer_refuses_a_body_that_would_fail_check_8() -> None:
             render_phase2(FULL, SCORES, body=body)
     fenced = render_phase2(FULL, SCORES, body="```\nscore: block\n```")
     assert lint_phase2(fenced, FULL).ok
+
+
+@given(st.sampled_from(STATEMENTS), st.integers(1, 3))
+def test_statement_lines_count_every_line_before_them(statement: str, blank: int) -> None:
+    # A document that starts with blank lines: each statement's line moves down by as many.
+    from kernel.reviewer.lint.placement import _statements
+    from kernel.text.markdown import parse_document
+
+    text = VALID.replace("## Review Body\n", f"## Review Body\n\n{statement}\n", 1)
+    lines = [line for line, *_ in _statements(parse_document(text))]
+    moved = [line for line, *_ in _statements(parse_document("\n" * blank + text))]
+    assert lines and moved == [line + blank for line in lines]
