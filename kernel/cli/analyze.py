@@ -157,7 +157,6 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _diff(old_source: str, new_source: str, fmt: str, reader: Reader) -> int:
     from kernel.analysis.diff import analyze_diff
-    from kernel.analysis.html import html_diff
     from kernel.analysis.report import format_diff
 
     contracts = []
@@ -175,6 +174,8 @@ def _diff(old_source: str, new_source: str, fmt: str, reader: Reader) -> int:
         if meter is not None:
             meter.close()
     if fmt == "html":
+        from kernel.analysis.html import html_diff
+
         print(html_diff(diff, old_source, new_source))
         return EXIT_OK
     text = [("out", format_diff(diff, old_source, new_source))]

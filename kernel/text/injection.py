@@ -870,8 +870,8 @@ def _stored_or_built(name: str, patterns: Callable[[], Sequence[tuple[str, str]]
     if data is not None:
         try:
             return _phrases_from_data(data)
-        except (KeyError, TypeError, ValueError):
-            pass
+        except (KeyError, IndexError, TypeError, ValueError, AttributeError):
+            pass  # not what --write writes: build the regexes instead
     return _phrase_parts(patterns())
 
 

@@ -65,7 +65,14 @@ def test_a_missing_or_broken_phrase_file_means_a_fresh_build(
     rule = next(r for r in _RULES if r.patterns is not None)
     assert rule.patterns is not None
     built = _phrases_data(_phrase_parts(rule.patterns()))
-    for table in ({}, {rule.name: {"parts": 3}}, {rule.name: {"parts": [], "finders": {"a": 1}}}):
+    broken = (
+        {},
+        {rule.name: {"parts": 3}},
+        {rule.name: {"parts": [], "finders": {"a": 1}}},
+        {rule.name: {"parts": [], "finders": {"a": ["x", [7], None]}}},
+        {rule.name: {"parts": [{"whole": "x", "by_first": []}], "finders": {}}},
+    )
+    for table in broken:
         monkeypatch.setattr(injection, "_stored_table", lambda t=table: t)
         assert _phrases_data(_stored_or_built(rule.name, rule.patterns)) == built
 
