@@ -65,7 +65,7 @@ def test_a_missing_or_broken_phrase_file_means_a_fresh_build(
     rule = next(r for r in _RULES if r.patterns is not None)
     assert rule.patterns is not None
     built = _phrases_data(_phrase_parts(rule.patterns()))
-    broken = (
+    broken: tuple[dict[str, Any], ...] = (
         {},
         {rule.name: {"parts": 3}},
         {rule.name: {"parts": [], "finders": {"a": 1}}},
