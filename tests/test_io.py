@@ -125,3 +125,17 @@ def test_json_positions_of_text_that_is_not_json_are_empty() -> None:
     from kernel.io import json_positions
 
     assert json_positions('{"a": [1,') == {}
+
+
+@pytest.mark.parametrize("name", [b"doc.md", 3, None, "a\x00b"])
+def test_a_path_that_names_no_file_is_an_input_error(name: object) -> None:
+    with pytest.raises(InputError, match="not a usable file name"):
+        read_text(name)  # type: ignore[arg-type]
+
+
+def test_a_missing_file_is_named_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InputError, match=r"^\./missing\.md: no such file$"):
+        read_text("./missing.md")
