@@ -101,12 +101,16 @@ def _priority_variants(p: str) -> st.SearchStrategy[str]:
     return st.sampled_from([p, f"{p}-priority"])
 
 
-@st.composite
-def spelled(draw: st.DrawFn, expression: Expression) -> str:
-    """Any accepted spelling of ``expression`` (R4 variants, runs of spaces and tabs)."""
+def spelled(expression: Expression) -> st.SearchStrategy[str]:
+    """Any accepted spelling of ``expression`` (R4 variants, runs of spaces and tabs). The
+    argument is checked here, when the strategy is made, not when it is drawn."""
     if not isinstance(expression, Expression):
         raise KernelError(f"expression must be an Expression, got {type(expression).__name__}")
+    return _spelled(expression)
 
+
+@st.composite
+def _spelled(draw: st.DrawFn, expression: Expression) -> str:
     def sep() -> str:
         return draw(_SEP)
 

@@ -125,3 +125,8 @@ def test_contract_arguments_are_refused_when_the_strategy_is_made(
 ) -> None:
     with pytest.raises(KernelError, match=re.escape(message)):
         contracts(**kwargs)  # type: ignore[arg-type]
+
+
+def test_spelled_refuses_a_non_expression_when_the_strategy_is_made() -> None:
+    with pytest.raises(KernelError, match="expression must be an Expression, got str"):
+        spelled("D1 scores 'block'")  # type: ignore[arg-type]
