@@ -111,9 +111,6 @@ class StrictValidator:
         found: Iterator[ValidationError] = self._full().iter_errors(instance)
         return found
 
-    def is_valid(self, instance: object) -> bool:
-        return next(self.iter_errors(instance), None) is None
-
 
 def strict_validator(schema: Mapping[str, Any]) -> StrictValidator:
     """A Draft 2020-12 validator for one of the kernel's own schemas, with the strict rules
