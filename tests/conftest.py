@@ -1,8 +1,13 @@
-"""Hypothesis profiles: ``dev`` (default), ``ci`` (bounded, used by .ci/run), ``heavy`` (on demand),
-``mutation`` (``ci`` without shrinking: scripts/mutation.py needs to know only *that* a test
-fails, not its smallest example).
+"""Hypothesis profiles. Plain ``pytest`` uses ``default``: bounded and derandomised, so the
+same run passes or fails the same way on every machine. The others are chosen with
+``HYPOTHESIS_PROFILE``:
 
-Select with ``HYPOTHESIS_PROFILE=ci|dev|heavy|mutation``.
+- ``ci``: what .ci/run uses (the same bounds as ``default``, kept as its own name);
+- ``random``: random exploration, a fresh draw every run (``--hypothesis-seed=N`` repeats one);
+- ``dev``: the same as ``random`` (its name before plain ``pytest`` was derandomised);
+- ``heavy``: random, thousands of examples per property, on demand;
+- ``mutation``: ``ci`` without shrinking (scripts/mutation.py needs to know only *that* a test
+  fails, not its smallest example).
 """
 
 from __future__ import annotations
@@ -12,21 +17,29 @@ import os
 from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
-    "ci",
+    "default",
     max_examples=60,
     deadline=None,
     derandomize=True,
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
+settings.register_profile("ci", settings.get_profile("default"))
 settings.register_profile(
     "mutation",
     settings.get_profile("ci"),
     phases=[Phase.explicit, Phase.reuse, Phase.generate],
     print_blob=False,
 )
-settings.register_profile("dev", max_examples=150, deadline=None, print_blob=True)
+settings.register_profile(
+    "random",
+    max_examples=150,
+    deadline=None,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+settings.register_profile("dev", settings.get_profile("random"))
 settings.register_profile(
     "heavy", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
-settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))

@@ -7,13 +7,14 @@ import copy
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernel import decide, decide_many, load_contract, shipped_template
-from kernel.contract.quantifiers import ACTIONS, QUANTIFIERS
+from kernel.contract.quantifiers import ACCEPT, ACTIONS, QUANTIFIERS
 from kernel.decision import cache
 from kernel.errors import ContractError, KernelError, MatrixError, PanelShrunk
+from kernel.expression.ast import SCORES
 from kernel.testing import contracts, matrices
 
 FULL = load_contract("reviewer/full")
@@ -38,50 +39,80 @@ def _fresh(document: dict[str, Any], matrix: Any) -> object:
     return _outcome(contract, matrix)
 
 
-def _mutations(document: dict[str, Any]) -> st.SearchStrategy[tuple[str, Any, Any]]:
-    """(path description, setter target, new value) edits of the document in place."""
-    n = len(document["failure_conditions"])
-    return st.one_of(
-        st.tuples(st.just("action"), st.integers(0, n - 1), st.sampled_from(ACTIONS)),
-        st.tuples(st.just("quantifier"), st.integers(0, n - 1), st.sampled_from(QUANTIFIERS)),
-        st.tuples(st.just("severity"), st.integers(0, n - 1), st.integers(0, 100)),
-        st.tuples(
-            st.just("priority"),
-            st.integers(0, len(document["acceptance_dimensions"]) - 1),
-            st.sampled_from(("mandatory", "high", "normal", "urgent")),
-        ),
-        st.tuples(st.just("panel_size"), st.just(0), st.sampled_from((1, 2, 5, True, 5.0))),
-        st.tuples(st.just("drop_condition"), st.integers(0, n - 1), st.just(None)),
-    )
-
-
-def _apply(document: dict[str, Any], edit: tuple[str, Any, Any]) -> None:
-    kind, i, value = edit
+def _apply(document: dict[str, Any], edit: tuple[str, int, Any]) -> None:
+    """Edit ``document`` in place; ``at`` is taken modulo the list's length, and an edit of a
+    condition when none is left does nothing."""
+    kind, at, value = edit
     conditions = document["failure_conditions"]
-    if kind == "action":
-        conditions[i]["action"] = value
-    elif kind == "quantifier":
-        conditions[i]["cross_reviewer_quantifier"] = value
-    elif kind == "severity":
-        conditions[i]["severity"] = value
-    elif kind == "priority":
-        document["acceptance_dimensions"][i]["priority"] = value
+    if kind == "priority":
+        dimensions = document["acceptance_dimensions"]
+        dimensions[at % len(dimensions)]["priority"] = value
     elif kind == "panel_size":
         document["panel_size"] = value
+    elif not conditions:
+        return
+    elif kind == "action":
+        conditions[at % len(conditions)]["action"] = value
+    elif kind == "quantifier":
+        conditions[at % len(conditions)]["cross_reviewer_quantifier"] = value
+    elif kind == "severity":
+        conditions[at % len(conditions)]["severity"] = value
     else:
-        del conditions[i]
+        del conditions[at % len(conditions)]
+
+
+_AT = st.integers(0, 99)
+_EDITS = st.lists(
+    st.one_of(
+        st.tuples(st.just("action"), _AT, st.sampled_from(ACTIONS)),
+        st.tuples(st.just("quantifier"), _AT, st.sampled_from(QUANTIFIERS)),
+        st.tuples(st.just("severity"), _AT, st.integers(0, 100)),
+        st.tuples(
+            st.just("priority"), _AT, st.sampled_from(("mandatory", "high", "normal", "urgent"))
+        ),
+        st.tuples(st.just("panel_size"), st.just(0), st.sampled_from((1, 2, 5, True, 5.0))),
+        st.tuples(st.just("drop_condition"), _AT, st.none()),
+    ),
+    min_size=3,
+    max_size=3,
+)
+#: Scores for up to 3 dimensions of up to 5 reviewers, cut to the contract's shape.
+_GRID = st.lists(st.lists(st.sampled_from(SCORES), min_size=5, max_size=5), min_size=3, max_size=3)
+
+_ONE_CONDITION = shipped_template("reviewer/full") | {
+    "acceptance_dimensions": shipped_template("reviewer/full")["acceptance_dimensions"][:1],
+    "panel_size": 1,
+    "failure_conditions": [
+        {
+            "condition_id": "F0",
+            "severity": 10,
+            "expression": "D1 scores 'pass'",
+            "cross_reviewer_quantifier": "all",
+            "action": ACCEPT,
+        }
+    ],
+}
 
 
 @settings(max_examples=40)
-@given(st.data(), contracts(max_dimensions=3, max_conditions=3, panel_sizes=st.integers(1, 5)))
+@given(contracts(max_dimensions=3, max_conditions=3, panel_sizes=st.integers(1, 5)), _GRID, _EDITS)
+# Dropping the one condition, then editing a condition: there is none left to edit.
+@example(
+    _ONE_CONDITION,
+    [["pass"] * 5] * 3,
+    [("drop_condition", 0, None), ("action", 0, ACCEPT), ("drop_condition", 0, None)],
+)
 def test_a_mapping_mutated_in_place_is_a_different_contract(
-    data: st.DataObject, document: dict[str, Any]
+    document: dict[str, Any], grid: list[list[str]], edits: list[tuple[str, int, Any]]
 ) -> None:
-    matrix = data.draw(matrices(document))
+    document = copy.deepcopy(document)
+    n = document["panel_size"]
+    ids = [d["id"] for d in document["acceptance_dimensions"]]
+    matrix = {d: row[:n] for d, row in zip(ids, grid, strict=False)}
     assert _outcome(document, matrix) == _fresh(document, matrix)
     assert _outcome(document, matrix) == decide(load_contract(document), matrix)
-    for _ in range(3):
-        _apply(document, data.draw(_mutations(document)))
+    for edit in edits:
+        _apply(document, edit)
         for m in (matrix, {d: row[:1] * 5 for d, row in matrix.items()}):
             assert _outcome(document, m) == _fresh(document, m)
 
