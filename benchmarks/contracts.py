@@ -98,7 +98,7 @@ def ten_dimensions(quantifiers: Sequence[str] = MIXES["mixed"], named: bool = Fa
     data["panel_size"] = 7
     data["failure_conditions"] = [
         {
-            "condition_id": f"F{i + 1}",
+            "condition_id": "F0" if action == "accept" else f"F{i + 1}",  # R18
             "severity": 90 - 10 * i,
             "expression": expression,
             "cross_reviewer_quantifier": q,

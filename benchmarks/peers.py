@@ -103,7 +103,7 @@ MINOR = "editorial_decision=minor_revision"
 
 def hand_written_ten(matrix: Matrix) -> Result:
     """What one would write by hand for ``contracts.ten_dimensions()`` (D1-D4 mandatory,
-    D5-D7 high, D8-D10 normal; F1 any, F2 majority, F3 any, F4 majority, F5 all), stopping
+    D5-D7 high, D8-D10 normal; F1 any, F2 majority, F3 any, F4 majority, F0 all), stopping
     at the first condition that fires."""
     d1, d2, d3, d4 = matrix["D1"], matrix["D2"], matrix["D3"], matrix["D4"]
     if "block" in d1 or "block" in d2 or "block" in d3 or "block" in d4:
@@ -126,7 +126,7 @@ def hand_written_ten(matrix: Matrix) -> Result:
         return MINOR, "F4", None
     # No mandatory 'block' is left (F1), so every mandatory 'pass' means no 'warn' either.
     if "warn" not in d1 and "warn" not in d2 and "warn" not in d3 and "warn" not in d4:
-        return ACCEPT, "F5", None
+        return ACCEPT, "F0", None
     return ACCEPT, None, None
 
 

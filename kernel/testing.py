@@ -160,9 +160,10 @@ def contracts(
     """Valid contract documents (each a fresh dict) whose expressions use every vocabulary
     form. The arguments are checked here, when the strategy is made, not when it is drawn.
 
-    ``with_accept``: ``True`` (the default) guarantees an ``editorial_decision=accept``
-    condition, so every matrix decides (the R5 fallback exists); ``False`` rules it out;
-    ``None`` leaves it to chance.
+    Every contract has the accept-grade ``F0`` that Schema 13 requires (R18), so every matrix
+    decides (the R5 fallback exists). ``with_accept`` is about the *other* conditions:
+    ``True`` (the default) and ``None`` leave their actions to chance, ``False`` makes
+    ``F0`` the only ``editorial_decision=accept`` condition.
     """
     for name, bound in (("max_dimensions", max_dimensions), ("max_conditions", max_conditions)):
         if not is_int(bound) or not 1 <= bound <= 99:
@@ -198,7 +199,12 @@ def _contracts(
         for d in ids
     ]
     n_conds = draw(st.integers(1, max_conditions))
-    cond_ids = draw(st.lists(st.integers(0, 99), min_size=n_conds, max_size=n_conds, unique=True))
+    # R18: F0, the accept-grade condition, anywhere in the list.
+    others = draw(
+        st.lists(st.integers(1, 99), min_size=n_conds - 1, max_size=n_conds - 1, unique=True)
+    )
+    cond_ids = [*others]
+    cond_ids.insert(draw(st.integers(0, len(others))), 0)
     severities = st.sampled_from([10, 50, 50, 70, 90]) | st.integers(0, 100)
     conditions = []
     for cid in cond_ids:
@@ -212,12 +218,11 @@ def _contracts(
                 "action": draw(st.sampled_from(ACTIONS)),
             }
         )
-    if with_accept is True and not any(c["action"] == ACCEPT for c in conditions):
-        conditions[-1]["action"] = ACCEPT
-    if with_accept is False:
-        for c in conditions:
-            if c["action"] == ACCEPT:
-                c["action"] = ACTIONS[1]
+    for c in conditions:
+        if c["condition_id"] == "F0":
+            c["action"] = ACCEPT
+        elif with_accept is False and c["action"] == ACCEPT:
+            c["action"] = ACTIONS[1]
     return {
         "contract_id": "reviewer/reviewer_generated/v1",
         "mode": "reviewer_guided",

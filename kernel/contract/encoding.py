@@ -20,7 +20,7 @@ from kernel.errors import InputError
 from kernel.io import require_utf8
 from kernel.strict import shown
 
-__all__ = ["MAX_JSON_INTEGER", "unencodable"]
+__all__ = ["MAX_JSON_INTEGER", "unencodable", "unencodable_at"]
 
 _MAX_REPORTED: Final = 10
 #: The largest integer every JSON reader holds exactly (RFC 8259 section 6).
@@ -37,7 +37,12 @@ def unencodable(value: object, path: str = "$") -> list[str]:
     """``"<JSON path>: …"`` for the first strings (keys and values) in ``value`` that hold an
     unpaired surrogate and the first integers out of range; empty when there is none.
     Iterative, so depth is no problem."""
-    errors: list[str] = []
+    return [message for _, message in unencodable_at(value, path)]
+
+
+def unencodable_at(value: object, path: str = "$") -> list[tuple[str, str]]:
+    """:func:`unencodable` with the JSON path of each value: ``(path, "<path…>: …")``."""
+    errors: list[tuple[str, str]] = []
     stack: list[tuple[str, object]] = [(path, value)]
     while stack and len(errors) < _MAX_REPORTED:
         where, item = stack.pop()
@@ -45,7 +50,7 @@ def unencodable(value: object, path: str = "$") -> list[str]:
             try:
                 require_utf8(item, where)
             except InputError as exc:
-                errors.append(exc.message)
+                errors.append((where, exc.message))
         elif isinstance(item, Mapping):
             for key, child in reversed(list(item.items())):
                 child_path = _key_path(where, key)
@@ -53,13 +58,16 @@ def unencodable(value: object, path: str = "$") -> list[str]:
                     try:
                         require_utf8(key, f"{child_path} (the key)")
                     except InputError as exc:
-                        errors.append(exc.message)
+                        errors.append((child_path, exc.message))
                 stack.append((child_path, child))
         elif isinstance(item, int) and not isinstance(item, bool):
             if abs(item) > MAX_JSON_INTEGER:
                 errors.append(
-                    f"{where}: a {item.bit_length()}-bit integer is beyond ±(2**53 - 1), the "
-                    "integers every JSON reader holds exactly"
+                    (
+                        where,
+                        f"{where}: a {item.bit_length()}-bit integer is beyond ±(2**53 - 1), the "
+                        "integers every JSON reader holds exactly",
+                    )
                 )
         elif isinstance(item, list | tuple):
             stack.extend((f"{where}[{i}]", child) for i, child in reversed(list(enumerate(item))))

@@ -13,7 +13,7 @@ from typing import Any
 
 import attrs
 
-from kernel.contract.encoding import unencodable
+from kernel.contract.encoding import unencodable_at
 from kernel.contract.templates import schema as _schema_copy
 from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate, compile_expression
@@ -29,6 +29,7 @@ __all__ = [
     "compiled_expressions",
     "items",
     "parse_version",
+    "schema_problems",
     "structural_problems",
     "validate",
 ]
@@ -94,20 +95,31 @@ def validate(
     ``schema`` replaces Schema 13 (for tests of schema evolution). A shipped template, known
     valid, is answered without loading the schema validator.
     """
-    if schema is None and _is_valid_template(contract):
-        return []
-    # Loaded here: a shipped template, the common case on a command line, never needs them.
-    from kernel.schema import caller_schema_errors, caller_validator, schema_errors
+    if schema is None:
+        return [message for _, message in schema_problems(contract)]
+    from kernel.schema import caller_schema_errors, caller_validator
 
-    validator = (
-        schema13_validator() if schema is None else caller_validator(schema, error=ContractError)
-    )
-    unreadable = unencodable(contract)
-    if unreadable:  # jsonschema would choke on a huge integer: these come first
-        return sorted(unreadable)
-    if schema is not None:
-        return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]
-    return [str(e) for e in schema_errors(validator, contract)]
+    validator = caller_validator(schema, error=ContractError)
+    unreadable = unencodable_at(contract)
+    if unreadable:
+        return sorted(message for _, message in unreadable)
+    return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]
+
+
+def schema_problems(contract: object) -> list[tuple[str, str]]:
+    """The one schema pass every reader of a contract runs (:func:`validate`,
+    :func:`~kernel.contract.model.load_contract`, ``sprint-kernel check``): ``(JSON path,
+    "<path>: message")`` for each violation, empty when valid. Unencodable text and integers
+    beyond ±(2**53 - 1) come first, alone: jsonschema would choke on a huge integer."""
+    if _is_valid_template(contract):
+        return []
+    unreadable = unencodable_at(contract)
+    if unreadable:
+        return sorted(unreadable, key=lambda found: found[1])
+    # Loaded here: a shipped template, the common case on a command line, never needs it.
+    from kernel.schema import schema_errors
+
+    return [(e.json_path, str(e)) for e in schema_errors(schema13_validator(), contract)]
 
 
 def items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:

@@ -22,14 +22,13 @@ from kernel.contract.validator import (
     compiled_expressions,
     items,
     parse_version,
-    schema13_validator,
+    schema_problems,
     structural_problems,
 )
 from kernel.diagnostics import Diagnostic
 from kernel.errors import KernelError
 from kernel.expression.compiler import Predicate
 from kernel.io import json_path
-from kernel.schema import schema_errors
 from kernel.strict import is_int, shown
 
 __all__ = ["RULES", "Subject", "check_contract", "suspicious", "warn_suspicious"]
@@ -316,8 +315,8 @@ def check_contract(contract: object, ars_current_version: str | None = None) -> 
     """What ``kernel.check`` reports: schema errors (``E-SCHEMA``); when there are none,
     structural errors (``E-STRUCT``, ``SC-12``); when there are none, the warnings."""
     found = [
-        Diagnostic("E-SCHEMA", str(e), json_path=e.json_path)
-        for e in schema_errors(schema13_validator(), contract)
+        Diagnostic("E-SCHEMA", message, json_path=path)
+        for path, message in schema_problems(contract)
     ]
     if found:
         return found

@@ -172,6 +172,12 @@ class SchemaError:
         return f"{self.json_path}: {self.message}"
 
 
+def _no_item(contains: object) -> str:
+    """jsonschema's ``contains`` message quotes the whole array: name what is missing instead."""
+    what = contains.get("description") if isinstance(contains, Mapping) else None
+    return f"no item is {what}" if isinstance(what, str) else "no item matches 'contains'"
+
+
 def schema_errors(
     validator: StrictValidator,
     instance: object,
@@ -189,7 +195,7 @@ def schema_errors(
         return [SchemaError("$", HUGE_INTEGER)]
     out = []
     for e in found:
-        message = e.message
+        message = e.message if e.validator != "contains" else _no_item(e.validator_value)
         if clip is not None and len(message) > clip:
             message = message[: clip - 1] + "…"
         out.append(SchemaError(e.json_path, message))

@@ -59,15 +59,21 @@ def _mutated(data: dict[str, Any], change: str, rnd: random.Random) -> dict[str,
         conds[i]["severity"], conds[j]["severity"] = conds[j]["severity"], conds[i]["severity"]
     elif change == "quantifier":
         conds[i]["cross_reviewer_quantifier"] = rnd.choice(QUANTIFIERS)
-    elif change == "action":
-        conds[i]["action"] = rnd.choice(ACTIONS)
+    elif change in ("action", "drop condition"):
+        # R18: an amendment keeps the accept-grade F0, or the contract is invalid.
+        others = [k for k, c in enumerate(conds) if c["condition_id"] != "F0"]
+        if not others:
+            return new
+        k = rnd.choice(others)
+        if change == "drop condition":
+            del conds[k]
+        else:
+            conds[k]["action"] = rnd.choice(ACTIONS)
     elif change == "priority":
         dim = rnd.choice(new["acceptance_dimensions"])
         dim["priority"] = rnd.choice(["mandatory", "high", "normal"])
     elif change == "reorder dimensions":
         rnd.shuffle(new["acceptance_dimensions"])
-    elif change == "drop condition" and len(conds) > 1:
-        del conds[i]
     return new
 
 
@@ -103,10 +109,10 @@ SWAP_NEW["failure_conditions"][0]["severity"] = 60
 # The same predicate under another quantifier: one shared counter in the joint state.
 QUANTIFIER_NEW = copy.deepcopy(SWAP_OLD)
 QUANTIFIER_NEW["failure_conditions"][0]["cross_reviewer_quantifier"] = "majority"
-# A changed expression, and no accept-grade condition any more (decide refuses: no action).
+# A changed expression, and a stricter accept-grade F0.
 EXPRESSION_NEW = copy.deepcopy(SWAP_OLD)
 EXPRESSION_NEW["failure_conditions"][1]["expression"] = "D2 scores 'block'"
-EXPRESSION_NEW["failure_conditions"][2]["action"] = "editorial_decision=minor_revision"
+EXPRESSION_NEW["failure_conditions"][2]["expression"] = "every high dimension scores 'pass'"
 # D2 moves from mandatory to high: the old contract's interchangeable mandatory pair is not
 # interchangeable in the joint table.
 PRIORITY_OLD = _template(

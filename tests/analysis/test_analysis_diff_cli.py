@@ -54,17 +54,17 @@ def test_html(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and "Decision space of reviewer/reviewer_full/v1" in out
 
 
-def test_a_diff_is_a_report_exit_0_even_without_fallback(
+def test_a_diff_against_a_contract_without_the_accept_grade_f0_exits_1(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     new = dict(SWAP_NEW)
     new["failure_conditions"] = [c for c in SWAP_NEW["failure_conditions"] if c["severity"] > 10]
-    with pytest.raises(ContractError):  # the amended contract refuses some matrices
+    with pytest.raises(ContractError, match=r"\(R18\)"):
         decide(new, {"D1": ["pass", "pass"], "D2": ["pass", "pass"]})
-    code, out, _ = _run(
+    code, out, err = _run(
         [_write(tmp_path, SWAP_OLD), "--diff", _write(tmp_path, new, "n.json")], capsys
     )
-    assert code == 0 and "accept -> no decision" in out
+    assert code == 1 and out == "" and "accept-grade F0" in err
 
 
 @pytest.mark.parametrize(

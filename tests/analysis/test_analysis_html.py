@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.strategies import contracts
 from test_analysis_diff import BIG_NEW, BIG_OLD, SWAP_NEW, SWAP_OLD
-from test_analysis_space import NO_FALLBACK, NON_MONOTONE, SHADOWED
+from test_analysis_space import NON_MONOTONE, SHADOWED
 
 from kernel.analysis import analyze, analyze_diff, parse_prior, probabilities
 from kernel.analysis.html import html_analysis, html_diff
@@ -82,7 +82,7 @@ def check_no_reference_text(page: str) -> None:
     assert "src=" not in lowered and "href=" not in lowered
 
 
-@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, SHADOWED, NO_FALLBACK])
+@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, SHADOWED])
 def test_analysis_page(data: Any) -> None:
     a = analyze(data)
     page = html_analysis(a, "contract.json")

@@ -67,7 +67,7 @@ SHADOWED = _template(
         _condition("F0", 10, "every mandatory dimension scores 'pass'", "all", "accept"),
     ],
 )
-# No accept-grade condition: one warn fires nothing and decide refuses (AN-4).
+# No accept-grade F0: refused at load (R18), so AN-4 cannot be reached through a loaded contract.
 NO_FALLBACK = _template(
     panel_size=2,
     acceptance_dimensions=_dims("mandatory"),
@@ -165,7 +165,6 @@ def check_against_brute_force(data: dict[str, Any]) -> Analysis:
 @given(small_contracts)
 @example(NON_MONOTONE)
 @example(SHADOWED)
-@example(NO_FALLBACK)
 @example(CHEAPEST_AT_ALL_PASS)
 def test_analysis_matches_brute_force(data: dict[str, Any]) -> None:
     check_against_brute_force(data)
@@ -178,8 +177,8 @@ def test_known_findings() -> None:
     assert a.unreachable == ("F2", "F3")
     messages = {f.condition_id: f.message for f in a.findings if f.code == "AN-2"}
     assert "F1" in messages["F2"] and "no reviewer column satisfies" in messages["F3"]
-    a = check_against_brute_force(NO_FALLBACK)
-    assert [f.code for f in a.findings] == ["AN-4"] and not a.ok
+    with pytest.raises(ContractError, match=r"accept-grade F0.*\(R18\)"):
+        load_contract(NO_FALLBACK)
 
 
 def test_reviewer_full() -> None:
@@ -221,7 +220,7 @@ def too_many_named_dimensions() -> dict[str, Any]:
     dims = _dims(*["normal"] * 14)
     conditions = [
         _condition(f"F{i}", 50, f"D{i} scores 'block'", "any", "reject") for i in range(1, 15)
-    ]
+    ] + [_condition("F0", 10, "every normal-priority dimension scores 'pass'", "all", "accept")]
     return _template(acceptance_dimensions=dims, failure_conditions=conditions)
 
 

@@ -53,24 +53,18 @@ def test_large_count_spaces_resolve_at_run_time(data: st.DataObject, raw: dict[s
     assert engine.lookup(matrix) == _decide_slowly(contract, matrix)
 
 
-def test_without_a_fallback_the_fast_path_declines_and_the_slow_path_explains() -> None:
+def test_a_contract_without_the_accept_grade_f0_is_refused_at_load() -> None:
+    """R18: the fallback R5 needs is required by the schema, so no loaded contract lacks it."""
     raw = load_contract("reviewer/full").to_dict()
     for condition in raw["failure_conditions"]:
         if condition["action"] == "editorial_decision=accept":
             condition["action"] = "editorial_decision=minor_revision"
-    contract = load_contract(raw)
-    quiet = {d: ["pass"] * 5 for d in FULL_IDS}
-    quiet["D1"] = ["warn", "pass", "pass", "pass", "pass"]  # F0 needs every reviewer
-    assert not any(decide(load_contract("reviewer/full"), quiet).fired.values())
-    lookup = engine_for(contract).lookup
-    assert lookup is not None
-    assert lookup(quiet) is None
     with pytest.raises(ContractError) as info:
-        decide(contract, quiet)
-    assert info.value.message == (
-        f"{contract.contract_id}: no condition fired and no condition has action "
-        "editorial_decision=accept to fall back on (R5, SC-13)"
-    )
+        load_contract(raw)
+    assert info.value.errors == [
+        "$.failure_conditions: no item is the accept-grade F0: condition_id F0 with action "
+        "editorial_decision=accept (R18)"
+    ]
 
 
 def test_panels_over_the_limit_have_no_fast_path() -> None:

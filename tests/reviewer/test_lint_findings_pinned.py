@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from kernel import load_contract
+from kernel.errors import ContractError
 from kernel.reviewer.lint import lint_phase1, lint_phase2
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.render import render_phase1, render_phase2
@@ -915,24 +916,18 @@ def test_every_dimension_and_condition_is_checked_after_a_missing_one() -> None:
     ]
 
 
-def test_nothing_fired_and_no_fallback() -> None:
+def test_nothing_fired_and_no_fallback_cannot_happen() -> None:
+    # R18: a contract without the accept-grade F0 is refused at load, so P2-053 (nothing fired
+    # and no fallback) cannot be reached through a loaded contract.
     data = CONTRACT.to_dict()
     data["failure_conditions"] = [
         c for c in data["failure_conditions"] if c["condition_id"] != "F0"
     ]
-    contract = load_contract(data)
-    scores = dict.fromkeys(contract.dimension_ids, "pass")
-    text = render_phase2(contract, scores, decision=DECISION)
-    report = lint_phase2(text, contract)
-    assert report.decision == DECISION
-    assert [(f.code, f.line, f.check, f.message) for f in report.errors] == [
-        (
-            "P2-053",
-            _line(text, DECISION),
-            "editorial_decision",
-            "no condition is marked fired and the contract has no accept-grade fallback (R5), "
-            "so no editorial decision follows from the checks",
-        )
+    with pytest.raises(ContractError) as info:
+        load_contract(data)
+    assert info.value.errors == [
+        "$.failure_conditions: no item is the accept-grade F0: condition_id F0 with action "
+        "editorial_decision=accept (R18)"
     ]
 
 

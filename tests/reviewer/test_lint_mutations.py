@@ -554,19 +554,6 @@ def test_no_phase1_says_consistency_not_run() -> None:
     assert report.findings[0].severity == "warning"
 
 
-def test_no_fallback_and_nothing_fired() -> None:
-    data = load_contract("reviewer/full").to_dict()
-    data["failure_conditions"] = [
-        c for c in data["failure_conditions"] if c["condition_id"] != "F0"
-    ]
-    contract = load_contract(data)
-    scores = dict.fromkeys(contract.dimension_ids, "pass")
-    text = render_phase2(contract, scores, decision="editorial_decision=major_revision")
-    _assert_only(
-        lint_phase2(text, contract, render_phase1(contract)), "editorial_decision", "P2-053"
-    )
-
-
 def test_required_fields_are_the_fixed_four() -> None:
     # R14: a contract cannot drop dimension_id (or any field) from the scoring plan, so the
     # Phase 1 lint always checks it; such a contract is a schema error at load time.
