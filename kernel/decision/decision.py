@@ -2,28 +2,25 @@
 
 Speed comes from work done once per contract (:mod:`kernel.decision.engine`, on its second
 decision, so that a one-off decision does not pay for it): a generated function turns a
-well-formed matrix into the decision with integer bit operations. Any input it does not
-recognise falls through to :func:`_diagnose`, which names the offending entry.
+well-formed matrix into the decision with integer bit operations. Every path reads the
+matrix with :func:`~kernel.decision.matrix.read_matrix` first, which names the offending
+entry of a malformed one.
 """
 
 from __future__ import annotations
 
-import itertools
-import operator
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import Any
 
 from kernel.contract.model import Contract
 from kernel.decision.cache import compiled
 from kernel.decision.engine import engine_for, lookup_of, seen_before
+from kernel.decision.matrix import read_matrix
 from kernel.decision.value import Decision, decide_counts, signature
-from kernel.errors import KernelError, MatrixError, PanelShrunk
+from kernel.errors import KernelError, MatrixError
 from kernel.expression.ast import SCORE_RANK
-from kernel.strict import shown
 
 __all__ = ["Decision", "decide", "decide_counts", "decide_many", "signature"]
-
-_ROW_TYPES: Final = (list, tuple)
 
 
 def decide(
@@ -76,18 +73,16 @@ def decide_many(
         )
     matrices = matrices if type(matrices) is list else list(matrices)
     lookup = engine_for(contract).lookup
-    found: list[Decision | None] = (
-        list(map(lookup, matrices)) if lookup is not None else [None] * len(matrices)
-    )
-    if any(map(operator.is_, found, itertools.repeat(None))):
-        for i, decision in enumerate(found):
-            if decision is None:
-                try:
-                    found[i] = _decide_slowly(contract, matrices[i])
-                except KernelError as exc:
-                    _prefix(exc, f"matrices[{i}]: ")
-                    raise
-    return found  # type: ignore[return-value]  # no None is left
+    found: list[Decision] = []
+    for i, matrix in enumerate(matrices):
+        try:
+            found.append(
+                (lookup(matrix) if lookup is not None else None) or _decide_slowly(contract, matrix)
+            )
+        except KernelError as exc:
+            _prefix(exc, f"matrices[{i}]: ")
+            raise
+    return found
 
 
 def _prefix(error: KernelError, where: str) -> None:
@@ -97,7 +92,7 @@ def _prefix(error: KernelError, where: str) -> None:
 
 
 def _decide_slowly(contract: Contract, matrix: object) -> Decision:
-    rows = _diagnose(contract, matrix)
+    rows = read_matrix(matrix, contract.dimension_ids, contract.panel_size)
     counts = [0] * len(contract.conditions)
     for column in zip(*rows, strict=True):
         ranks = [SCORE_RANK[s] for s in column]
@@ -105,48 +100,3 @@ def _decide_slowly(contract: Contract, matrix: object) -> Decision:
             if condition.predicate.holds(ranks):
                 counts[i] += 1
     return decide_counts(contract, counts)
-
-
-def _diagnose(contract: Contract, matrix: object) -> list[Sequence[str]]:
-    """Check the matrix against R9 and return its rows in dimension order, or raise."""
-    if not isinstance(matrix, Mapping):
-        raise MatrixError(
-            f"matrix must map dimension ids to lists of scores, got {type(matrix).__name__}"
-        )
-    ids = [d.id for d in contract.dimensions]
-    known = set(ids)
-    for key in matrix:
-        if key not in known:
-            raise MatrixError(
-                f"matrix[{shown(key)}]: unknown dimension id "
-                f"(contract dimensions: {', '.join(ids)})"
-            )
-    missing = [d for d in ids if d not in matrix]
-    if missing:
-        raise MatrixError(f"matrix: missing scores for dimension(s) {', '.join(missing)}")
-    n = contract.panel_size
-    rows: list[Sequence[str]] = []
-    for d in ids:
-        row = matrix[d]
-        if not isinstance(row, _ROW_TYPES):
-            raise MatrixError(
-                f"matrix[{shown(d)}]: expected a list of {n} scores, got {type(row).__name__}"
-            )
-        for j, score in enumerate(row):
-            if not isinstance(score, str) or score not in SCORE_RANK:
-                raise MatrixError(
-                    f"matrix[{shown(d)}][{j}]: {shown(score)} is not a score (block|warn|pass)"
-                )
-        rows.append(row)
-    lengths = {len(r) for r in rows}
-    if len(lengths) > 1:
-        detail = ", ".join(f"{d} has {len(r)}" for d, r in zip(ids, rows, strict=True))
-        raise MatrixError(f"matrix rows have different lengths ({detail}); expected {n} each")
-    (length,) = lengths
-    if length > n:
-        raise MatrixError(
-            f"matrix[{shown(ids[0])}]: {length} scores for panel_size={n}; more than the panel"
-        )
-    if length < n:
-        raise PanelShrunk(length, n)
-    return rows

@@ -3,23 +3,21 @@
 Like ``attrs`` generating ``__init__``, the kernel writes a small Python function for each
 contract when it is decided on a second time (a one-off decision takes the slow path, which
 costs less than writing the code), and registers its source with :mod:`linecache` so that
-tracebacks and debuggers show it. One table look-up turns a matrix row (one dimension, all
-reviewers) into the reviewer bitmasks the contract's predicates read — bit *j* is reviewer
-*j*, one mask per :class:`~kernel.expression.ast.Lane` (``pass``, ``warn``, ``block``, ``warn or
-worse``); the table also rejects a row of the wrong length or with a score outside the
-vocabulary. Every atom then writes its own bitmask source
+tracebacks and debuggers show it. The generated function first reads the matrix with
+:func:`~kernel.decision.matrix.read_matrix`, the one reader every path uses (so it refuses
+exactly what the slow path refuses, with the same message). One table look-up then turns a
+row (one dimension, all reviewers) into the reviewer bitmasks the contract's predicates
+read — bit *j* is reviewer *j*, one mask per :class:`~kernel.expression.ast.Lane` (``pass``,
+``warn``, ``block``, ``warn or worse``). Every atom then writes its own bitmask source
 (:meth:`kernel.expression.ast.AnyScores.mask` and its siblings): integer ``&``/``|`` over the
 whole panel at once (R3: all atoms of an expression hold for the same reviewer, which is the
 same bit). A per-condition table maps each condition's reviewer mask to its reviewer count,
 already scaled to that condition's place in the count vector's index, and the index selects
 the :class:`~kernel.decision.value.Decision` (computed on first need, then kept).
 
-The generated function takes only a plain ``dict`` of ``list``/``tuple`` rows and returns
-``None`` for anything else (another mapping type, a missing or extra dimension, a row of the
-wrong type or length, a score outside the vocabulary, a count vector with no decision); the
-caller then takes the slow path, which names the problem. It never calls into the matrix, so
-a mapping that invents values (``defaultdict``) is never asked to. Only validated values reach
-the generated source: dimension ids (``D1``…``D99``) and integers. The engines live here,
+The generated function returns ``None`` only for a count vector with no decision; the caller
+then takes the slow path, which names the problem. Only validated values reach the
+generated source: dimension ids (``D1``…``D99``) and integers. The engines live here,
 keyed by the identity of the contract object and dropped with it, not on the contract value.
 """
 
@@ -34,6 +32,7 @@ from typing import Any, Final
 import attrs
 
 from kernel.contract.model import Contract
+from kernel.decision.matrix import read_matrix
 from kernel.decision.value import Decision, decide_counts
 from kernel.errors import ContractError
 from kernel.expression.ast import MaskWriter
@@ -193,30 +192,24 @@ def _generate(contract: Contract) -> tuple[str, list[tuple[int, ...]]]:
     if constant or not terms:
         terms.append(str(constant))
     key = out.fold("+", terms, "0")
-    dims = contract.dimensions
     tables: dict[str, tuple[int, ...]] = {}
-    body = [
-        f"    if type(matrix) is not dict or len(matrix) != {len(dims)}:",
-        "        return None",
-        "    try:",
-    ]
-    for d in dims:
+    # read_matrix has checked every row: panel_size scores, each an exact str of the vocabulary.
+    body = [f"    rows = read(matrix, ids, {n})"]
+    for d in contract.dimensions:
         p = d.position
         lanes = tuple(lane for lane in range(4) if (p, lane) in out.read)
+        if not lanes:
+            continue
         tables[_table_name(lanes)] = lanes
-        body.append(f"        q = matrix[{d.id!r}]")
-        body.append("        if type(q) is not list and type(q) is not tuple:")
-        body.append("            return None")
-        # A row no predicate reads is still looked up: that checks its length and scores.
-        target = ", ".join(f"m{p}_{lane}" for lane in lanes) + " = " if lanes else ""
-        body.append(f"        {target}{_table_name(lanes)}[tuple(q)]")
-    body += ["    except (KeyError, TypeError):", "        return None"]
+        target = ", ".join(f"m{p}_{lane}" for lane in lanes)
+        body.append(f"    {target} = {_table_name(lanes)}[rows[{p}]]")
     body += [f"    {line}" for line in out.lines]
     body.append(f"    k = {key}")
     dense = (n + 1) ** len(contract.conditions) <= DECISIONS_MAX
     body.append("    return D[k] or fill(k)" if dense else "    return D.get(k) or fill(k)")
     params = sorted(tables)
-    free = [*params, *(f"W{i}" for i in range(len(contract.conditions))), "D", "fill"]
+    weights = [f"W{i}" for i in range(len(contract.conditions))]
+    free = ["read", "ids", *params, *weights, "D", "fill"]
     lines = [f"def make({', '.join(free)}):", "    def lookup(matrix):"]
     lines += [f"    {line}" for line in body]
     lines.append("    return lookup")
@@ -268,5 +261,7 @@ def _build(contract: Contract) -> Engine:
     weights = [tuple(c * (n + 1) ** i for c in counts) for i in range(len(contract.conditions))]
     store, fill = _decisions(contract)
     tables = [_row_table(n, t) for t in lanes]
-    lookup: Lookup = namespace["make"](*tables, *weights, store, fill)
+    lookup: Lookup = namespace["make"](
+        read_matrix, contract.dimension_ids, *tables, *weights, store, fill
+    )
     return Engine(lookup, source)

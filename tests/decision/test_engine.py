@@ -6,6 +6,7 @@ from __future__ import annotations
 import linecache
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
+from functools import partial
 from typing import Any
 
 import pytest
@@ -87,21 +88,26 @@ def test_a_defaultdict_matrix_is_refused_like_the_slow_path_and_not_mutated(miss
     rows = {d: ["pass"] * 5 for d in FULL_IDS if d != missing}
     matrix: defaultdict[str, list[str]] = defaultdict(lambda: ["pass"] * 5, rows)
     lookup = engine_for(FULL).lookup
-    assert lookup is not None and lookup(matrix) is None
+    assert lookup is not None
+    with pytest.raises(MatrixError) as fast:
+        lookup(matrix)
     with pytest.raises(MatrixError) as info:
         decide(FULL, matrix)
+    assert info.value.message == fast.value.message
     assert info.value.message == _slow_error(defaultdict(lambda: ["pass"] * 5, rows))
     assert info.value.message == f"matrix: missing scores for dimension(s) {missing}"
     assert dict(matrix) == rows
 
 
-def test_other_mappings_go_to_the_slow_path_without_being_read() -> None:
+def test_other_mappings_are_read_only_through_the_keys_they_list() -> None:
     inventing = Inventing({d: ["pass"] * 5 for d in FULL_IDS[:4]})
     lookup = engine_for(FULL).lookup
-    assert lookup is not None and lookup(inventing) is None
-    assert inventing.asked == 0
-    with pytest.raises(MatrixError, match="missing scores for dimension"):
-        decide(FULL, inventing)
+    assert lookup is not None
+    for path in (lookup, partial(decide, FULL), partial(_decide_slowly, FULL)):
+        inventing.asked = 0
+        with pytest.raises(MatrixError, match="missing scores for dimension"):
+            path(inventing)
+        assert inventing.asked == 4  # each listed key once, never D5
 
     class View(Mapping[str, list[str]]):
         def __init__(self, rows: dict[str, list[str]]) -> None:
@@ -117,8 +123,7 @@ def test_other_mappings_go_to_the_slow_path_without_being_read() -> None:
             return len(self.rows)
 
     view = View(full_matrix())
-    assert lookup(view) is None
-    assert decide(FULL, view) == decide(FULL, full_matrix())
+    assert lookup(view) == decide(FULL, view) == decide(FULL, full_matrix())
 
 
 @pytest.mark.parametrize(
@@ -137,10 +142,12 @@ def test_rows_the_fast_path_does_not_recognise(row: Any, message: str) -> None:
     lookup = engine_for(FULL).lookup
     assert lookup is not None
     matrix = full_matrix(D5=row)
-    assert lookup(matrix) is None
+    with pytest.raises(MatrixError) as fast:
+        lookup(matrix)
     with pytest.raises(MatrixError) as info:
         decide(FULL, matrix)
     assert message in info.value.message
+    assert fast.value.message == info.value.message
 
 
 @pytest.mark.parametrize("kind", ["iterator", "generator"])
