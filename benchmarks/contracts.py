@@ -3,6 +3,7 @@ and conditions."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -109,3 +110,47 @@ def ten_dimensions(quantifiers: Sequence[str] = MIXES["mixed"], named: bool = Fa
         )
     ]
     return data
+
+
+#: The longest expression the vocabulary accepts (kernel.expression.parser.MAX_EXPRESSION_CHARS).
+_EXPRESSION_LIMIT = 10_000
+
+
+def one_mebibyte(atom: str = "D1 scores 'pass'", limit: int = 1 << 20) -> dict[str, Any]:
+    """A valid contract of about ``limit`` bytes (1 MiB) built to be slow: 99 dimensions, a
+    panel of 9 and 100 conditions, each ``atom`` repeated up to the expression limit."""
+    c = shipped_template("reviewer/full")
+    c["contract_id"] = "bench/one_mebibyte/v1"
+    c["mode"] = "reviewer_guided"
+    c["panel_size"] = 9
+    c["acceptance_dimensions"] = [
+        {
+            "id": f"D{i + 1}",
+            "name": f"dimension_{i + 1}",
+            "description": f"Generated dimension {i + 1}.",
+            "priority": _PRIORITIES[i % len(_PRIORITIES)],
+        }
+        for i in range(99)
+    ]
+    repeats = (_EXPRESSION_LIMIT + len(" AND ")) // (len(atom) + len(" AND "))
+    expression = " AND ".join([atom] * repeats)
+    quantifiers = ("any", "majority", "all")
+    actions = (
+        "editorial_decision=reject",
+        "editorial_decision=major_revision",
+        "editorial_decision=minor_revision",
+    )
+    c["failure_conditions"] = [
+        {
+            "condition_id": f"F{i}",
+            "severity": 10 if i == 0 else 11 + i % 89,
+            "expression": expression,
+            "cross_reviewer_quantifier": quantifiers[i % 3],
+            "action": "editorial_decision=accept" if i == 0 else actions[i % 3],
+        }
+        for i in range(100)
+    ]
+    while len(json.dumps(c).encode("utf-8")) > limit:  # trim to fit the reader's limit
+        for condition in c["failure_conditions"]:
+            condition["expression"] = condition["expression"].rsplit(" AND ", 1)[0]
+    return c

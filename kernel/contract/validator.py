@@ -177,12 +177,19 @@ def compiled_expressions(contract: object) -> Compiled:
     dimensions, once: the loader, the structural checks and the warnings share the result."""
     dims = _dimension_pairs(contract)
     out: Compiled = []
+    # Conditions often repeat an expression: each distinct text is parsed and compiled once.
+    seen: dict[str, Predicate | ExpressionUnrecognised] = {}
     for i, cond in _items(contract, "failure_conditions"):
         text = cond.get("expression")
-        try:
-            out.append((i, cond, compile_expression(parse_expression(text), dims)))  # type: ignore[arg-type]
-        except ExpressionUnrecognised as exc:
-            out.append((i, cond, exc))
+        result = seen.get(text) if type(text) is str else None
+        if result is None:
+            try:
+                result = compile_expression(parse_expression(text), dims)  # type: ignore[arg-type]
+            except ExpressionUnrecognised as exc:
+                result = exc
+            if type(text) is str:
+                seen[text] = result
+        out.append((i, cond, result))
     return out
 
 

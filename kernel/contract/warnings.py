@@ -272,7 +272,9 @@ def _shown(value: object) -> str:
     return text if len(text) <= 80 else text[:77] + "..."
 
 
-def subject(contract: object, ars_current_version: str | None = None) -> Subject:
+def subject(
+    contract: object, ars_current_version: str | None = None, compiled: Compiled | None = None
+) -> Subject:
     if not isinstance(contract, Mapping):
         raise KernelError(f"a contract must be a JSON object, got {type(contract).__name__}")
     current = (
@@ -286,14 +288,17 @@ def subject(contract: object, ars_current_version: str | None = None) -> Subject
         ars_current_version=current,
         dimensions=[d for _, d in items(contract, "acceptance_dimensions")],
         conditions=items(contract, "failure_conditions"),
-        compiled=compiled_expressions(contract),
+        compiled=compiled_expressions(contract) if compiled is None else compiled,
     )
 
 
 def suspicious(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
     """Every soft warning, in code order. Meant for schema-valid contracts; on anything else
     it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1."""
-    s = subject(contract, ars_current_version)
+    return _warnings(subject(contract, ars_current_version))
+
+
+def _warnings(s: Subject) -> list[Diagnostic]:
     return [
         Diagnostic(code, message, json_path=path)
         for code, rule in RULES.items()
@@ -327,4 +332,4 @@ def check_contract(contract: object, ars_current_version: str | None = None) -> 
     ]
     if found:
         return found
-    return suspicious(contract, ars_current_version)
+    return _warnings(subject(contract, ars_current_version, compiled))

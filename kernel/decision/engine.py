@@ -35,11 +35,12 @@ from kernel.contract.model import Contract
 from kernel.decision.matrix import read_matrix
 from kernel.decision.value import Decision, decide_counts
 from kernel.errors import ContractError
-from kernel.expression.ast import MaskWriter
+from kernel.expression.ast import Atom, MaskWriter
 
 __all__ = [
     "DECISIONS_MAX",
     "MAX_PANEL",
+    "MAX_SOURCE",
     "Engine",
     "Lookup",
     "engine_for",
@@ -53,6 +54,9 @@ MAX_PANEL: Final = 9
 #: With at most this many count vectors the decisions sit in a list indexed by the vector;
 #: with more, in a dict that keeps at most this many of them.
 DECISIONS_MAX: Final = 1 << 17
+#: The largest generated source compiled (characters); a contract whose source is longer is
+#: decided by the interpreter (the slow path), with the same results.
+MAX_SOURCE: Final = 200_000
 #: Operands per generated ``|``/``&``/``+`` chain: longer chains continue in the next statement,
 #: so the source stays flat (no deep expression nesting) whatever the contract size.
 CHAIN: Final = 16
@@ -62,7 +66,8 @@ Lookup = Callable[[Any], "Decision | None"]
 
 @attrs.frozen
 class Engine:
-    #: The generated fast path, or ``None`` for panels over :data:`MAX_PANEL`.
+    #: The generated fast path, or ``None`` for panels over :data:`MAX_PANEL` and sources over
+    #: :data:`MAX_SOURCE`.
     lookup: Lookup | None
     #: Its Python source (empty without a fast path).
     source: str = attrs.field(repr=False)
@@ -178,13 +183,20 @@ def _generate(contract: Contract) -> tuple[str, list[tuple[int, ...]]]:
     out = _Writer(full=(1 << n) - 1)
     terms: list[str] = []
     constant = 0
+    # Identical atoms (across the contract) and identical conjunctions are written once.
+    mask_of: dict[tuple[Atom, tuple[int, ...]], str] = {}
+    held_of: dict[tuple[str, ...], str] = {}
     for i, condition in enumerate(contract.conditions):
-        atoms = condition.expression.atoms
-        masks = [
-            atom.mask(scope, out)
-            for atom, scope in zip(atoms, condition.predicate.scopes, strict=True)
-        ]
-        held = out.fold("&", masks, str(out.full))
+        masks = []
+        for pair in zip(condition.expression.atoms, condition.predicate.scopes, strict=True):
+            mask = mask_of.get(pair)
+            if mask is None:
+                mask = mask_of[pair] = pair[0].mask(pair[1], out)
+            masks.append(mask)
+        unique = tuple(dict.fromkeys(masks))
+        held = held_of.get(unique)
+        if held is None:
+            held = held_of[unique] = out.fold("&", unique, str(out.full))
         if _is_constant(held):
             constant += int(held).bit_count() * (n + 1) ** i
         else:
@@ -251,6 +263,8 @@ def _build(contract: Contract) -> Engine:
     if n > MAX_PANEL:
         return Engine(None, "")
     source, lanes = _generate(contract)
+    if len(source) > MAX_SOURCE:
+        return Engine(None, "")
     # Named by the source's hash: equal sources share one linecache entry.
     filename = f"<kernel lookup {contract.contract_id} {hash(source) & (1 << 48) - 1:012x}>"
     namespace: dict[str, Any] = {}

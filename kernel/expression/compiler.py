@@ -50,5 +50,7 @@ def compile_expression(expression: Expression, dimensions: Sequence[tuple[str, s
                 f"{missing.args[0]} names no dimension of the contract (dimensions: {ids})",
                 expression=str(expression),
             ) from None
-    tests = tuple(atom.test(scope) for atom, scope in zip(expression.atoms, scopes, strict=True))
+    # AND is idempotent: an atom written twice is tested once.
+    unique = dict.fromkeys(zip(expression.atoms, scopes, strict=True))
+    tests = tuple(atom.test(scope) for atom, scope in unique)
     return Predicate(expression, tuple(scopes), tests)

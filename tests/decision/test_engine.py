@@ -3,6 +3,7 @@ source is visible to tracebacks, and that it stays flat for the largest contract
 
 from __future__ import annotations
 
+import json
 import linecache
 from collections import defaultdict
 from collections.abc import Iterator, Mapping
@@ -10,14 +11,17 @@ from functools import partial
 from typing import Any
 
 import pytest
-from hypothesis import example, given
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from support.oracle import naive_decide
 from support.strategies import contracts, matrices
 
-from kernel import Decision, MatrixError, decide, load_contract, shipped_template
+from kernel import Decision, MatrixError, decide, decide_many, load_contract, shipped_template
+from kernel.decision import engine
 from kernel.decision.decision import _decide_slowly
 from kernel.decision.engine import MAX_PANEL, engine_for, lookup_of
+from kernel.expression.ast import Expression
+from kernel.expression.parser import parse_expression
 
 FULL = load_contract("reviewer/full")
 FULL_IDS = FULL.dimension_ids
@@ -253,3 +257,77 @@ def test_many_conditions_and_long_conjunctions_compile_flat() -> None:
         matrix = {d.id: [score] * 5 for d in contract.dimensions}
         found = lookup(matrix)
         assert found is not None and found == _decide_slowly(contract, matrix)
+
+
+# --- bounded compile --------------------------------------------------------------------
+
+
+@settings(max_examples=40)
+@given(
+    contracts(max_dimensions=4, max_conditions=5, panel_sizes=st.integers(1, 6)).flatmap(
+        lambda raw: st.tuples(st.just(raw), st.lists(matrices(raw), min_size=1, max_size=4))
+    ),
+    st.integers(1, 4),
+)
+def test_past_the_source_cap_the_interpreter_decides_the_same(
+    case: tuple[dict[str, Any], list[dict[str, list[str]]]],
+    repeat: int,
+) -> None:
+    raw, ms = case
+    # Each expression written `repeat` times over: merged, it must decide as written once.
+    for condition in raw["failure_conditions"]:
+        condition["expression"] = " AND ".join([condition["expression"].strip(" \t")] * repeat)
+    generated = load_contract(raw)
+    assert engine_for(generated).lookup is not None
+    interpreted = load_contract(raw)
+    cap = engine.MAX_SOURCE
+    engine.MAX_SOURCE = 0  # type: ignore[misc]
+    try:
+        assert engine_for(interpreted).lookup is None
+    finally:
+        engine.MAX_SOURCE = cap  # type: ignore[misc]
+    for m in ms:
+        want = _decide_slowly(generated, m)
+        assert decide(generated, m) == decide(generated, m) == want
+        assert decide(interpreted, m) == decide(interpreted, m) == want
+    assert decide_many(generated, ms) == decide_many(interpreted, ms)
+
+
+def test_identical_atoms_and_conjunctions_are_written_once() -> None:
+    raw = shipped_template("reviewer/full")
+    atom = "two or more mandatory dimensions score 'warn' or worse"
+    for condition in raw["failure_conditions"]:
+        condition["expression"] = " AND ".join([atom] * 50)
+    source = engine_for(load_contract(raw)).source
+    once = shipped_template("reviewer/full")
+    for condition in once["failure_conditions"]:
+        condition["expression"] = atom
+    assert source == engine_for(load_contract(once)).source
+    assert source.count("m0_3 & m1_3") == 1  # the atom's pairs, once for all four conditions
+
+
+def test_the_one_mebibyte_contract_is_parsed_once_per_text_and_generates_little_code(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Regression: 100 copies of a 10,000-character expression were parsed 100 times (3 s) and
+    # generated code for every one of its 47,600 atoms (47 s to compile). Speed itself is
+    # measured in benchmarks/bench_big_contract.py.
+    from support.bench import contracts as bench_contracts
+
+    from kernel.contract import validator
+
+    raw = bench_contracts.one_mebibyte()
+    assert 1_000_000 < len(json.dumps(raw)) <= 1 << 20
+    parsed: list[str] = []
+
+    def counting(text: str) -> Expression:
+        parsed.append(text)
+        return parse_expression(text)
+
+    monkeypatch.setattr(validator, "parse_expression", counting)
+    contract = load_contract(raw)
+    assert len(parsed) == 1 and len(contract.conditions) == 100
+    source = engine_for(contract).source
+    assert 0 < len(source) < 5_000
+    matrix = {d: ["pass"] * 9 for d in contract.dimension_ids}
+    assert decide(contract, matrix) == _decide_slowly(contract, matrix)
