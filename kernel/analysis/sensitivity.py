@@ -10,6 +10,7 @@ import attrs
 
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import decide, decide_counts
+from kernel.decision.matrix import read_matrix
 from kernel.errors import ContractError, KernelError
 from kernel.expression.ast import SCORE_RANK, SCORES
 from kernel.strict import shown
@@ -83,10 +84,13 @@ def sensitivity(
     """Every single-score change of ``matrix`` that changes the action, and each condition's
     distance to its threshold. Raises what :func:`kernel.decision.decide` raises."""
     contract = load_contract(contract)
-    decision = decide(contract, matrix)
+    # Read once: the decision and the changes are about the same snapshot of the matrix.
+    rows = read_matrix(matrix, contract.dimension_ids, contract.panel_size)
+    snapshot = dict(zip(contract.dimension_ids, rows, strict=True))
+    decision = decide(contract, snapshot)
     conditions = contract.conditions
     n = contract.panel_size
-    ranks = [[SCORE_RANK[s] for s in matrix[d.id]] for d in contract.dimensions]
+    ranks = [[SCORE_RANK[s] for s in row] for row in rows]
     columns = [[row[j] for row in ranks] for j in range(n)]
     # One changed score changes one reviewer's column: only that reviewer's signature (R3)
     # moves the counts, so each change costs one column, not a whole matrix.

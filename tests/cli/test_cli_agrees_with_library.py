@@ -34,7 +34,7 @@ PASS = {d: ["pass"] * 5 for d in FULL.dimension_ids}
 PHASE1 = (paths.EXAMPLES / "full" / "eic.phase1.md").read_bytes()
 PHASE2 = (paths.EXAMPLES / "full" / "eic.phase2.md").read_bytes()
 SCRIPT = Path(sys.executable).with_name("sprint-kernel")
-SETTINGS = settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(suppress_health_check=[HealthCheck.too_slow])
 
 LEAVES = (
     st.none()

@@ -11,7 +11,7 @@ from functools import partial
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 from support.oracle import naive_decide
 from support.strategies import contracts, matrices
@@ -262,7 +262,6 @@ def test_many_conditions_and_long_conjunctions_compile_flat() -> None:
 # --- bounded compile --------------------------------------------------------------------
 
 
-@settings(max_examples=40)
 @given(
     contracts(max_dimensions=4, max_conditions=5, panel_sizes=st.integers(1, 6)).flatmap(
         lambda raw: st.tuples(st.just(raw), st.lists(matrices(raw), min_size=1, max_size=4))

@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import Any
 
 import pytest
-from hypothesis import example, given, settings
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from kernel import decide, decide_many, load_contract
@@ -164,7 +164,6 @@ def hostile(draw: st.DrawFn, raw: dict[str, Any]) -> Any:
     return Rows(matrix, raise_iter_after=draw(st.integers(0, len(matrix))))
 
 
-@settings(max_examples=80)
 @given(
     contracts(max_dimensions=4, max_conditions=4, panel_sizes=st.integers(1, 6)).flatmap(
         lambda raw: st.tuples(st.just(raw), hostile(raw))
