@@ -35,8 +35,9 @@ def contracts(
     panel_sizes: st.SearchStrategy[int] = PANEL_SIZES,
     with_accept: bool | None = None,
 ) -> st.SearchStrategy[dict[str, Any]]:
-    """:func:`kernel.testing.contracts`, but an accept-grade condition is left to chance
-    unless ``with_accept`` says otherwise (the tests cover contracts without a fallback)."""
+    """:func:`kernel.testing.contracts`, but whether conditions other than the required
+    accept-grade ``F0`` (R18) are accept-grade is left to chance unless ``with_accept`` says
+    otherwise."""
     return testing.contracts(
         max_dimensions=max_dimensions,
         max_conditions=max_conditions,
