@@ -7,6 +7,7 @@ from typing import Any
 
 __all__ = [
     "AnalysisTooLarge",
+    "ConfigError",
     "ContractError",
     "ContractInputError",
     "EditBudgetError",
@@ -64,6 +65,15 @@ class InputError(KernelError):
         self.code = code
         self.line = line
         self.column = column
+
+
+class ConfigError(InputError):
+    """The command line's configuration is unusable: a configuration file that cannot be read
+    or parsed, an unknown key, a bad value, or an error code named to be ignored. A usage
+    error (exit 2); the message names the file and the key."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="E-CONFIG")
 
 
 class ContractError(KernelError):
