@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Final
 
@@ -52,6 +53,11 @@ DIALECTS: Final = ("auto", "13", "13.2")
 PYPROJECT = "pyproject.toml"
 OWN_FILE = "sprint-kernel.toml"
 TABLE = "sprint-kernel"
+#: A cheap test that a pyproject.toml may hold the table, before it is parsed: a
+#: ``tool.sprint-kernel`` header or dotted key, or ``sprint-kernel = {…}`` under ``[tool]``.
+_MAY_HOLD_TABLE = re.compile(
+    rb'tool\s*\.\s*"?sprint-kernel|^\s*"?sprint-kernel"?\s*=\s*\{', re.MULTILINE
+)
 
 
 @attrs.frozen
@@ -157,14 +163,14 @@ def _relative(file: str, root: str) -> str:
 
 
 def _has_table(path: str) -> bool:
-    """Whether a ``pyproject.toml`` holds a ``[tool.sprint-kernel]`` table (read only when the
-    name occurs in it at all, so that a plain project pays nothing for the search)."""
+    """Whether a ``pyproject.toml`` holds a ``[tool.sprint-kernel]`` table (parsed only when it
+    may, so that a project without one pays nothing for the search)."""
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_INPUT_BYTES + 1)
     except OSError:
         return False
-    if TABLE.encode() not in data:
+    if not _MAY_HOLD_TABLE.search(data):
         return False
     tool = _parse(path, data).get("tool")
     return isinstance(tool, dict) and TABLE in tool

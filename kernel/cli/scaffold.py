@@ -327,10 +327,10 @@ def _renamed(value: Any, name: str) -> Any:
 
 
 def _renamed_line(line: str, name: str) -> str:
-    for head in ("-:", "OK: -"):
-        rest = line[len(head) :]
-        if line.startswith(head) and (head == "-:" or rest[:1] in ("", " ")):
-            return line[: len(head) - 1] + name + rest
+    if line.startswith("-:"):
+        return name + line[1:]
+    if line == "OK: -" or line.startswith("OK: - "):  # check's summary
+        return f"OK: {name}{line[5:]}"
     return line
 
 
