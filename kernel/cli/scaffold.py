@@ -209,8 +209,8 @@ class Parser(argparse.ArgumentParser):
             return args
         try:
             settle(args)
-        except KernelError as exc:
-            self.error(exc.message)
+        except KernelError as exc:  # the usage is no help with a configuration file
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")
         if args.statistics and args.format not in ("text", "json"):
             self.error(f"--statistics prints text or json, not {args.format}")
         if self._needs_contract and args.contract is None:

@@ -448,3 +448,28 @@ def test_every_code_links_to_its_anchor(project: Path) -> None:
     driver = log["runs"][0]["tool"]["driver"]
     assert driver["informationUri"].startswith("https://")
     assert [r["helpUri"] for r in driver["rules"]] == [REGISTRY["SC-11"].url]
+
+
+# --- pre-commit hooks ----------------------------------------------------------------------
+
+
+def _hook(hook_id: str) -> dict[str, str]:
+    """One hook of .pre-commit-hooks.yaml, its scalar keys (the file is flat YAML)."""
+    text = (paths.ROOT / ".pre-commit-hooks.yaml").read_text("utf-8")
+    entries = text.split("\n- ")[1:]
+    (entry,) = [e for e in entries if e.startswith(f"id: {hook_id}\n")]
+    pairs = (line.strip().split(": ", 1) for line in entry.splitlines() if ": " in line)
+    return {key: value for key, value in pairs if not key.startswith("#")}
+
+
+def test_the_lint_hook_takes_phase_documents_only_and_needs_no_args() -> None:
+    import re
+
+    lint = _hook("sprint-contract-lint")
+    files = re.compile(lint["files"])
+    assert "args" not in lint and "types" not in lint and lint["require_serial"] == "true"
+    for name in ("reviews/eic.phase1.md", "eic.phase2.md", "a/b/x.phase2.md"):
+        assert files.search(name), name
+    for name in ("README.md", "docs/cli.md", "eic.phase3.md", "x.phase1.md.bak"):
+        assert not files.search(name), name
+    assert "args" not in _hook("sprint-contract-check")
