@@ -346,7 +346,7 @@ def emit(
     fmt, settings = _how(where)
     name = settings.stdin_filename
     diagnostics = sorted(
-        (_located(d, name) for d in settings.reported(result.diagnostics)), key=sort_key
+        settings.reported(_located(d, name) for d in result.diagnostics), key=sort_key
     )
     code = result.exit
     ok = code == EXIT_OK if result.ok is None else result.ok

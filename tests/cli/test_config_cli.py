@@ -220,6 +220,16 @@ def test_per_file_ignores(project: Path) -> None:
     assert "da.phase2.md:1:1: P2-043" in done.stdout
 
 
+def test_per_file_ignores_match_the_stdin_filename(project: Path) -> None:
+    write(project / "sprint-kernel.toml", 'contract = "reviewer/full"\n'
+          '[per-file-ignores]\n"pilot/*.phase2.md" = ["P2"]\n')
+    text = (project / "reviews" / "eic.phase2.md").read_text("utf-8")
+    done = sk("lint", "-", "--stdin-filename", "pilot/eic.phase2.md", cwd=project, stdin=text)
+    assert (done.returncode, done.stdout) == (0, "")
+    done = sk("lint", "-", "--stdin-filename", "main/eic.phase2.md", cwd=project, stdin=text)
+    assert done.stdout.startswith("main/eic.phase2.md:1:1: P2-043")
+
+
 def test_strict_fails_on_a_reported_warning(project: Path) -> None:
     doc = "reviews/eic.phase2.md"
     args = ("lint", doc, "--contract", "reviewer/full")
