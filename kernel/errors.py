@@ -11,6 +11,7 @@ __all__ = [
     "ContractError",
     "ContractInputError",
     "EditBudgetError",
+    "EmptyDirectory",
     "ExpressionUnrecognised",
     "IllegalTransition",
     "InputError",
@@ -74,6 +75,16 @@ class ConfigError(InputError):
 
     def __init__(self, message: str) -> None:
         super().__init__(message, code="E-CONFIG")
+
+
+class EmptyDirectory(InputError):
+    """A directory a command was asked to search holds nothing it reads (exit 2)."""
+
+    def __init__(self, path: str, wanted: str) -> None:
+        super().__init__(
+            f"{path}: is a directory with no {wanted} files to read", code="E-NOT-FILE"
+        )
+        self.path = path
 
 
 class ContractError(KernelError):

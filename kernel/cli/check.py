@@ -30,7 +30,7 @@ from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.contract.validator import parse_version
 from kernel.contract.warnings import check_contract
 from kernel.diagnostics import Diagnostic, from_error
-from kernel.errors import InputError, KernelError
+from kernel.errors import EmptyDirectory, InputError, KernelError
 from kernel.io import json_positions, loads_strict
 
 __all__ = ["main"]
@@ -96,11 +96,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(exc.message)
     try:
         sources = expand(args.contracts, JSON_FILES, args.settings)
-    except InputError as exc:
+    except EmptyDirectory as exc:
         return emit(
             args,
-            Result(EXIT_USAGE, [from_error(exc, exc.message.partition(":")[0])], {"files": []},
-                   diagnostics_to="err"),
+            Result(
+                EXIT_USAGE,
+                [from_error(exc, exc.path)],
+                {"files": []},
+                diagnostics_to="err",
+            ),
         )
     reader = Reader(args.max_bytes)
     worst = EXIT_OK

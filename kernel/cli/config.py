@@ -233,9 +233,7 @@ def read_config(path: str, *, named: bool = False) -> Config:
 def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(
-            f"{prefix} {unknown[0]}: unknown key (known: {', '.join(KEYS)})"
-        )
+        raise ConfigError(f"{prefix} {unknown[0]}: unknown key (known: {', '.join(KEYS)})")
     root = os.path.dirname(path) or "."
     fields: dict[str, Any] = {"source": path, "root": root}
     for key, value in table.items():
@@ -254,8 +252,12 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: must be a table of glob = [codes]")
             fields["per_file_ignores"] = tuple(
-                (glob, parse_selectors(_strings(codes, f"{where} {glob!r}"),
-                                       f"{where} {glob!r}", ignoring=True))
+                (
+                    glob,
+                    parse_selectors(
+                        _strings(codes, f"{where} {glob!r}"), f"{where} {glob!r}", ignoring=True
+                    ),
+                )
                 for glob, codes in value.items()
             )
         elif key == "exclude":
@@ -265,8 +267,10 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
                 raise ConfigError(f"{where}: must be true or false")
             fields["strict"] = value
         else:  # max-bytes
-            if isinstance(value, bool) or not isinstance(value, int) or not (
-                1 <= value <= MAX_LIMIT
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int)
+                or not (1 <= value <= MAX_LIMIT)
             ):
                 raise ConfigError(f"{where}: must be a whole number from 1 to {MAX_LIMIT}")
             fields["max_bytes"] = value

@@ -155,9 +155,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with open(args.settings.output_file, "w", encoding="utf-8") as handle:
                 return _decide_lines(contract, args.matrix, lines, args.max_bytes, handle)
         except OSError as exc:
-            print(
-                f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr
-            )
+            print(f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr)
             return EXIT_USAGE
     extra: dict[str, Any] = {}
     found: list[Diagnostic] = []
@@ -254,9 +252,7 @@ def _paired(files: list[str]) -> list[tuple[str, str]]:
     return [(p2, partners[p2]) for p2 in files if p2 in partners]
 
 
-def _decide_lines(
-    contract: Contract, path: str, text: str, max_bytes: int, out: TextIO
-) -> int:
+def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out: TextIO) -> int:
     """``--matrix FILE.jsonl``: one JSON decision per input line, stopping at the first bad
     line (nothing after it is read)."""
     from kernel.io import loads_strict

@@ -9,7 +9,7 @@ import os
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from kernel.errors import InputError
+from kernel.errors import EmptyDirectory
 
 if TYPE_CHECKING:  # pathspec is imported only when a directory or an exclude needs it
     from pathspec import PathSpec
@@ -135,10 +135,7 @@ def expand(arguments: Sequence[str], suffixes: Sequence[str], settings: Settings
             found = _walk(argument, suffixes, excluded)
             if not found:
                 wanted = " or ".join(f"*{s}" for s in suffixes)
-                raise InputError(
-                    f"{argument}: is a directory with no {wanted} files to read",
-                    code="E-NOT-FILE",
-                )
+                raise EmptyDirectory(argument, wanted)
             out.update(found)
         elif excluded is None or not excluded(argument, False):
             out.add(argument)

@@ -22,7 +22,7 @@ from kernel.cli.scaffold import (
     failure,
 )
 from kernel.diagnostics import Diagnostic, from_error
-from kernel.errors import KernelError
+from kernel.errors import EmptyDirectory, KernelError
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
@@ -57,8 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--phase1 is only meaningful for a Phase 2 document")
     try:
         docs = expand(args.docs, PHASE_FILES, args.settings)
-    except KernelError as exc:
-        return failure(args, exc, exc.message.partition(":")[0])
+    except EmptyDirectory as exc:
+        return failure(args, exc, exc.path)
     if args.phase1 is not None and len(docs) > 1:
         parser.error("--phase1 goes with one Phase 2 document; lint one reviewer at a time")
     reader = Reader(args.max_bytes)

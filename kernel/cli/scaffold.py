@@ -21,7 +21,7 @@ from typing import Any, Literal, NoReturn, TextIO
 import attrs
 
 from kernel._version import __version__
-from kernel.cli.config import Settings, settle
+from kernel.cli.config import DIALECTS, Settings, settle
 from kernel.diagnostics import HOME_URL, REGISTRY, Diagnostic, from_error, sort_key
 from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes
@@ -98,26 +98,49 @@ def _columns() -> int:
 def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> None:
     """The options of a command that reads the project configuration (docs/cli.md)."""
     add = parser.add_argument
-    add("--config", metavar="FILE", help="read this configuration file (pyproject.toml or "
-        "sprint-kernel.toml) instead of searching upward from the working directory")
+    add(
+        "--config",
+        metavar="FILE",
+        help="read this configuration file (pyproject.toml or "
+        "sprint-kernel.toml) instead of searching upward from the working directory",
+    )
     add("--isolated", action="store_true", help="ignore every configuration file")
-    add("--select", action="append", metavar="CODES",
+    add(
+        "--select",
+        action="append",
+        metavar="CODES",
         help="report only these warning and info codes or prefixes (comma-separated; "
-        "errors are always reported)")
-    add("--ignore", action="append", metavar="CODES",
-        help="do not report these warning and info codes or prefixes (comma-separated)")
-    add("--strict", action="store_const", const=True, default=None,
-        help="exit 1 when a warning is reported")
-    add("-q", "--quiet", action="store_true",
-        help="print the findings only, and nothing at all when there are none")
+        "errors are always reported)",
+    )
+    add(
+        "--ignore",
+        action="append",
+        metavar="CODES",
+        help="do not report these warning and info codes or prefixes (comma-separated)",
+    )
+    add(
+        "--strict",
+        action="store_const",
+        const=True,
+        default=None,
+        help="exit 1 when a warning is reported",
+    )
+    add(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print the findings only, and nothing at all when there are none",
+    )
     add("--statistics", action="store_true", help="print one line per code with its count")
     add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
     if dialect:
-        from kernel.cli.config import DIALECTS
-
-        add("--dialect", choices=DIALECTS, default=None,
-            help="contract dialect (default: from config, else auto)")
+        add(
+            "--dialect",
+            choices=DIALECTS,
+            default=None,
+            help="contract dialect (default: from config, else auto)",
+        )
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -305,11 +328,15 @@ def reported(
     return _how(where)[1].reported(diagnostics)
 
 
+#: Codes for a file that is not there to read: no line of it can be pointed at.
+_NO_DOCUMENT = frozenset({"E-READ", NOT_A_FILE})
+
+
 def _located(d: Diagnostic, stdin_name: str | None) -> Diagnostic:
     """A document-level finding stands at line 1, column 1; the ``-`` document is named."""
     if stdin_name is not None and d.file == "-":
         d = d.at(stdin_name)
-    if d.file is not None and d.line is None:
+    if d.file is not None and d.line is None and d.code not in _NO_DOCUMENT:
         d = attrs.evolve(d, line=1, column=1)
     return d
 

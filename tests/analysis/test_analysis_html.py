@@ -103,7 +103,7 @@ def test_each_condition_shows_its_expression_beside_its_share(data: Any) -> None
     contract = load_contract(data)
     a = analyze(contract)
     page = html_analysis(a, "contract.json")
-    rows = page[page.index("<th scope=\"col\">expression</th>") :].split("<tr>")[1:]
+    rows = page[page.index('<th scope="col">expression</th>') :].split("<tr>")[1:]
     for condition, o in zip(contract.conditions, a.outcomes, strict=False):
         (row,) = [r for r in rows if r.startswith(f'<th scope="row">{condition.condition_id}<')]
         expression = row.index(f"<code>{html.escape(condition.text)}</code>")

@@ -61,8 +61,10 @@ def lines(text: str) -> list[str]:
 
 
 def test_pyproject_table_names_the_contract(project: Path) -> None:
-    write(project / "pyproject.toml", '[project]\nname = "x"\n\n[tool.sprint-kernel]\n'
-          'contract = "reviewer/full"\n')
+    write(
+        project / "pyproject.toml",
+        '[project]\nname = "x"\n\n[tool.sprint-kernel]\ncontract = "reviewer/full"\n',
+    )
     done = sk("lint", "reviews", cwd=project)
     assert done.returncode == 0, done.stderr
     assert "reviews/eic.phase2.md: phase 2 lint OK" in done.stderr
@@ -84,8 +86,10 @@ def test_sprint_kernel_toml_comes_first_and_the_search_goes_upward(project: Path
 def test_a_pyproject_without_the_table_is_passed_over(project: Path) -> None:
     write(project / "sprint-kernel.toml", 'contract = "reviewer/full"\n')
     # A project's own pyproject.toml that only mentions the script is not a configuration.
-    write(project / "reviews" / "pyproject.toml",
-          '[project.scripts]\nsprint-kernel = "kernel.cli.main:main"\n')
+    write(
+        project / "reviews" / "pyproject.toml",
+        '[project.scripts]\nsprint-kernel = "kernel.cli.main:main"\n',
+    )
     assert sk("lint", "eic.phase1.md", cwd=project / "reviews").returncode == 0
 
 
@@ -129,9 +133,7 @@ def test_config_names_one_file_and_isolated_ignores_them_all(project: Path) -> N
         ("[[", "TOML"),
     ],
 )
-def test_a_bad_key_or_value_is_a_configuration_error(
-    project: Path, line: str, named: str
-) -> None:
+def test_a_bad_key_or_value_is_a_configuration_error(project: Path, line: str, named: str) -> None:
     write(project / "pyproject.toml", f"[tool.sprint-kernel]\n{line}\n")
     done = sk("check", "reviewer/full", cwd=project)
     assert done.returncode == 2
@@ -148,8 +150,10 @@ def test_dialect_is_a_key_and_a_flag(project: Path, dialect: str) -> None:
 
 
 def test_flags_override_the_configuration(project: Path) -> None:
-    write(project / "sprint-kernel.toml",
-          'contract = "missing.json"\nmax-bytes = 100\nselect = ["SC-1"]\n')
+    write(
+        project / "sprint-kernel.toml",
+        'contract = "missing.json"\nmax-bytes = 100\nselect = ["SC-1"]\n',
+    )
     doc = "reviews/eic.phase1.md"
     done = sk("lint", doc, "--contract", "reviewer/full", cwd=project)
     assert done.returncode == 2 and "E-SIZE" in done.stdout  # max-bytes from the file
@@ -193,8 +197,10 @@ def test_a_prefix_covers_p2_codes(project: Path) -> None:
     doc = "reviews/eic.phase2.md"
     done = sk("lint", doc, "--contract", "reviewer/full", cwd=project)
     assert "P2-043" in done.stdout
-    assert "P2-043" not in sk("lint", doc, "--contract", "reviewer/full", "--ignore", "P2",
-                              cwd=project).stdout
+    assert (
+        "P2-043"
+        not in sk("lint", doc, "--contract", "reviewer/full", "--ignore", "P2", cwd=project).stdout
+    )
     done = sk("lint", doc, "--contract", "reviewer/full", "--ignore", "P2-0", cwd=project)
     assert done.returncode == 2 and "'P2-0' is no code" in done.stderr
 
@@ -212,8 +218,10 @@ def test_errors_are_reported_whatever_is_selected(project: Path) -> None:
 
 
 def test_per_file_ignores(project: Path) -> None:
-    write(project / "sprint-kernel.toml", 'contract = "reviewer/full"\n'
-          '[per-file-ignores]\n"reviews/eic.*" = ["P2-043"]\n')
+    write(
+        project / "sprint-kernel.toml",
+        'contract = "reviewer/full"\n[per-file-ignores]\n"reviews/eic.*" = ["P2-043"]\n',
+    )
     done = sk("lint", "reviews/eic.phase2.md", "reviews/da.phase2.md", cwd=project)
     assert done.returncode == 0
     assert "eic.phase2.md:1:1: P2-043" not in done.stdout
@@ -221,8 +229,10 @@ def test_per_file_ignores(project: Path) -> None:
 
 
 def test_per_file_ignores_match_the_stdin_filename(project: Path) -> None:
-    write(project / "sprint-kernel.toml", 'contract = "reviewer/full"\n'
-          '[per-file-ignores]\n"pilot/*.phase2.md" = ["P2"]\n')
+    write(
+        project / "sprint-kernel.toml",
+        'contract = "reviewer/full"\n[per-file-ignores]\n"pilot/*.phase2.md" = ["P2"]\n',
+    )
     text = (project / "reviews" / "eic.phase2.md").read_text("utf-8")
     done = sk("lint", "-", "--stdin-filename", "pilot/eic.phase2.md", cwd=project, stdin=text)
     assert (done.returncode, done.stdout) == (0, "")
@@ -279,8 +289,10 @@ def test_a_comment_in_a_reviewer_document_switches_nothing_off(project: Path) ->
 
 
 def test_a_directory_is_recursed_sorted_and_pairs_phase_documents(project: Path) -> None:
-    write(project / "reviews" / "late" / "zz.phase1.md",
-          (project / "reviews" / "eic.phase1.md").read_text("utf-8"))
+    write(
+        project / "reviews" / "late" / "zz.phase1.md",
+        (project / "reviews" / "eic.phase1.md").read_text("utf-8"),
+    )
     write(project / "reviews" / "notes.md", "# not a reviewer document\n")
     done = sk("lint", "reviews", "--contract", "reviewer/full", cwd=project)
     assert done.returncode == 0, done.stdout
@@ -288,20 +300,34 @@ def test_a_directory_is_recursed_sorted_and_pairs_phase_documents(project: Path)
     assert linted == sorted(linted) and "reviews/late/zz.phase1.md" in linted
     assert "reviews/notes.md" not in linted and len(linted) == 11
     assert "P2-043" not in done.stdout  # every Phase 2 met its Phase 1
-    body = json.loads(sk("lint", "reviews", "--contract", "reviewer/full", "--format", "json",
-                         cwd=project).stdout)
+    body = json.loads(
+        sk("lint", "reviews", "--contract", "reviewer/full", "--format", "json", cwd=project).stdout
+    )
     pairs = {f["file"]: f.get("phase1_file") for f in body["files"]}
     assert pairs["reviews/eic.phase2.md"] == "reviews/eic.phase1.md"
     # a Phase 2 without its Phase 1 in the call is checked without it
-    done = sk("lint", "reviews/eic.phase2.md", "reviews/da.phase1.md", "--contract",
-              "reviewer/full", cwd=project)
+    done = sk(
+        "lint",
+        "reviews/eic.phase2.md",
+        "reviews/da.phase1.md",
+        "--contract",
+        "reviewer/full",
+        cwd=project,
+    )
     assert "reviews/eic.phase2.md:1:1: P2-043" in done.stdout
 
 
 def test_an_explicit_phase1_wins(project: Path) -> None:
     other = write(project / "other.phase1.md", "## Contract Paraphrase\n\nnothing\n")
-    done = sk("lint", "reviews/eic.phase2.md", "--phase1", str(other), "--contract",
-              "reviewer/full", cwd=project)
+    done = sk(
+        "lint",
+        "reviews/eic.phase2.md",
+        "--phase1",
+        str(other),
+        "--contract",
+        "reviewer/full",
+        cwd=project,
+    )
     assert done.returncode == 1 and "P2-042" in done.stdout
 
 
@@ -354,13 +380,25 @@ def test_quiet_prints_findings_only_and_nothing_when_clean(project: Path) -> Non
 
 
 def test_statistics_counts_each_code(project: Path) -> None:
-    done = sk("lint", "reviews/eic.phase2.md", "reviews/da.phase2.md", "--contract",
-              "reviewer/full", "--statistics", cwd=project)
+    done = sk(
+        "lint",
+        "reviews/eic.phase2.md",
+        "reviews/da.phase2.md",
+        "--contract",
+        "reviewer/full",
+        "--statistics",
+        cwd=project,
+    )
     assert lines(done.stdout) == [f"    2  P2-043  {REGISTRY['P2-043'].summary}"]
     done = sk("check", PANEL3, "--statistics", "--format", "json", cwd=project)
     assert json.loads(done.stdout) == [
-        {"count": 1, "code": "SC-11", "severity": "warning",
-         "summary": REGISTRY["SC-11"].summary, "url": REGISTRY["SC-11"].url}
+        {
+            "count": 1,
+            "code": "SC-11",
+            "severity": "warning",
+            "summary": REGISTRY["SC-11"].summary,
+            "url": REGISTRY["SC-11"].url,
+        }
     ]
     assert sk("check", PANEL3, "--statistics", "--format", "sarif", cwd=project).returncode == 2
 
@@ -376,16 +414,32 @@ def test_output_file(project: Path, fmt: str) -> None:
 
 
 def test_junit(project: Path) -> None:
-    done = sk("lint", "reviews/eic.phase2.md", "reviews/eic.phase1.md", "reviews/da.phase2.md",
-              "--contract", "reviewer/full", "--format", "junit", cwd=project)
+    done = sk(
+        "lint",
+        "reviews/eic.phase2.md",
+        "reviews/eic.phase1.md",
+        "reviews/da.phase2.md",
+        "--contract",
+        "reviewer/full",
+        "--format",
+        "junit",
+        cwd=project,
+    )
     root = ElementTree.fromstring(done.stdout)
     assert root.tag == "testsuites" and root.get("failures") == "1"
     (suite,) = root.findall("testsuite")
     assert suite.get("name") == "reviews/da.phase2.md"
     (case,) = suite.findall("testcase")
     assert case.get("line") == "1" and case.find("failure") is not None
-    clean = sk("lint", "reviews/eic.phase1.md", "--contract", "reviewer/full", "--format",
-               "junit", cwd=project)
+    clean = sk(
+        "lint",
+        "reviews/eic.phase1.md",
+        "--contract",
+        "reviewer/full",
+        "--format",
+        "junit",
+        cwd=project,
+    )
     root = ElementTree.fromstring(clean.stdout)
     assert root.get("failures") == "0" and [c.get("name") for c in root.iter("testcase")] == [
         "no findings"
@@ -393,8 +447,15 @@ def test_junit(project: Path) -> None:
 
 
 def test_gitlab_code_quality(project: Path) -> None:
-    args = ("lint", "reviews/eic.phase2.md", "reviews/da.phase2.md", "--contract",
-            "reviewer/full", "--format", "gitlab")
+    args = (
+        "lint",
+        "reviews/eic.phase2.md",
+        "reviews/da.phase2.md",
+        "--contract",
+        "reviewer/full",
+        "--format",
+        "gitlab",
+    )
     report = json.loads(sk(*args, cwd=project).stdout)
     assert [sorted(r) for r in report] == [
         ["check_name", "description", "fingerprint", "location", "severity"]
@@ -417,8 +478,18 @@ def test_stdin_filename_names_the_document_and_document_findings_stand_at_1_1(
 ) -> None:
     text = (project / "reviews" / "eic.phase2.md").read_text("utf-8")
     name = "reviews/from-stdin.phase2.md"
-    done = sk("lint", "-", "--contract", "reviewer/full", "--stdin-filename", name,
-              "--format", fmt, cwd=project, stdin=text)
+    done = sk(
+        "lint",
+        "-",
+        "--contract",
+        "reviewer/full",
+        "--stdin-filename",
+        name,
+        "--format",
+        fmt,
+        cwd=project,
+        stdin=text,
+    )
     assert done.returncode == 0
     out = done.stdout + done.stderr
     assert name in out and "-:" not in out
