@@ -89,8 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "What can a contract decide? Exact counts over every possible scoring matrix.",
         exit_codes=EXIT_CODES,
         formats=(*FORMATS, "html"),
+        dialect=True,
     )
-    parser.add_argument("contract", help="contract file, - or template name (reviewer/full, ...)")
+    parser.add_contract_option(
+        "contract file, - or template name (reviewer/full, ...)", positional=True
+    )
     parser.add_argument(
         "--diff",
         metavar="NEW",

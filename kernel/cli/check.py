@@ -83,9 +83,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "contracts",
-        nargs="+",
+        nargs="*",
         metavar="CONTRACT",
-        help="contract JSON file, a directory (its *.json files), - or template name",
+        help="contract JSON file, a directory (its *.json files), - or template name "
+        "(default: the contract of the configuration)",
     )
     parser.add_argument("--ars-version", help="current ARS version vX.Y.Z (enables SC-1)")
     args = parser.parse_args(argv)
@@ -94,6 +95,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             parse_version(args.ars_version, "--ars-version")
         except KernelError as exc:
             parser.error(exc.message)
+    if not args.contracts:
+        if args.settings.contract is None:
+            parser.error("give a CONTRACT (or set contract in the configuration)")
+        args.contracts = [args.settings.contract]
     try:
         sources = expand(args.contracts, JSON_FILES, args.settings)
     except EmptyDirectory as exc:

@@ -111,6 +111,8 @@ class Settings:
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    #: The configuration's contract (``check`` with no argument checks it).
+    contract: str | None = None
     #: Globs of files and directories never read (relative to ``root``).
     exclude: tuple[str, ...] = ()
     root: str = "."
@@ -316,6 +318,7 @@ def settle(args: argparse.Namespace) -> None:
         select=select,
         ignore=ignore,
         per_file_ignores=config.per_file_ignores,
+        contract=config.contract,
         exclude=config.exclude,
         root=config.root,
         strict=bool(config.strict if args.strict is None else args.strict),

@@ -209,9 +209,14 @@ class Parser(argparse.ArgumentParser):
 
         return add
 
-    def add_contract_option(self, help: str) -> None:
-        """``--contract C``: required, unless the configuration names a contract."""
-        self.add_argument("--contract", default=None, help=f"{help} (default: from config)")
+    def add_contract_option(self, help: str, *, positional: bool = False) -> None:
+        """``--contract C`` (or a ``contract`` argument): required, unless the configuration
+        names a contract."""
+        help = f"{help} (default: contract from the configuration)"
+        if positional:
+            self.add_argument("contract", nargs="?", default=None, help=help)
+        else:
+            self.add_argument("--contract", default=None, help=help)
         self._needs_contract = True
 
     def parse_args(  # type: ignore[override]
@@ -238,7 +243,8 @@ class Parser(argparse.ArgumentParser):
             self.error(f"--statistics prints text or json, not {args.format}")
         if self._needs_contract and args.contract is None:
             self.error(
-                "the following arguments are required: --contract "
+                "the following arguments are required: "
+                f"{'--contract' if '--contract' in self._option_string_actions else 'contract'} "
                 "(or set contract in the configuration)"
             )
         return args

@@ -93,6 +93,17 @@ def test_a_pyproject_without_the_table_is_passed_over(project: Path) -> None:
     assert sk("lint", "eic.phase1.md", cwd=project / "reviews").returncode == 0
 
 
+def test_check_and_analyze_take_the_configured_contract(project: Path) -> None:
+    write(project / "sprint-kernel.toml", 'contract = "contracts/panel3.json"\n')
+    done = sk("check", cwd=project / "reviews")
+    assert done.returncode == 0 and done.stdout == "OK: ../contracts/panel3.json (1 warning(s))\n"
+    done = sk("analyze", "--format", "json", cwd=project)
+    assert done.returncode == 0 and json.loads(done.stdout)["panel_size"] == 3
+    for command in ("check", "analyze"):
+        done = sk(command, "--isolated", cwd=project)
+        assert done.returncode == 2 and "configuration" in done.stderr
+
+
 def test_contract_paths_are_relative_to_the_configuration(project: Path) -> None:
     write(project / "sprint-kernel.toml", 'contract = "contracts/panel3.json"\n')
     done = sk("check", "contracts", cwd=project)
