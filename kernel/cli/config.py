@@ -15,16 +15,20 @@ selector that matches a code decides, and ``ignore`` wins a tie.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
 from kernel.diagnostics import REGISTRY, Diagnostic
 from kernel.errors import ConfigError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT
+
+if TYPE_CHECKING:  # imported only when a per-file-ignores glob is matched
+    import pathspec
 
 __all__ = [
     "DIALECTS",
@@ -134,12 +138,10 @@ class Settings:
     def _file_ignores(self, file: str | None) -> tuple[str, ...]:
         if not self.per_file_ignores or file is None:
             return ()
-        import pathspec
-
         path = _relative(file, self.root)
         found: list[str] = []
         for glob, codes in self.per_file_ignores:
-            if pathspec.GitIgnoreSpec.from_lines([glob]).match_file(path):
+            if _glob(glob).match_file(path):
                 found += codes
         return tuple(found)
 
@@ -154,6 +156,14 @@ class Settings:
                 continue
             kept.append(d)
         return kept
+
+
+@functools.cache
+def _glob(pattern: str) -> pathspec.GitIgnoreSpec:
+    """One ``per-file-ignores`` glob, matched as git matches a ``.gitignore`` line."""
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines([pattern])
 
 
 def _relative(file: str, root: str) -> str:
