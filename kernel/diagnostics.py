@@ -27,7 +27,9 @@ from kernel.errors import (
 )
 
 __all__ = [
+    "CODES_URL",
     "GROUPS",
+    "HOME_URL",
     "REGISTRY",
     "SEVERITIES",
     "Code",
@@ -37,6 +39,11 @@ __all__ = [
     "from_error",
     "sort_key",
 ]
+
+#: The project's home page; every link the kernel prints is built from it.
+HOME_URL: Final = "https://example.invalid/sprint-contract-kernel"
+#: ``docs/codes.md`` as published; each code has a stable anchor on it (:attr:`Code.url`).
+CODES_URL: Final = f"{HOME_URL}/blob/main/docs/codes.md"
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: Final[tuple[Severity, ...]] = get_args(Severity)
@@ -53,6 +60,16 @@ class Code:
     rule: str
     #: The heading of ``docs/codes.md`` it is listed under.
     group: str
+
+    @property
+    def anchor(self) -> str:
+        """Its anchor in ``docs/codes.md``: the code in lower case."""
+        return self.id.lower()
+
+    @property
+    def url(self) -> str:
+        """Where the code is documented."""
+        return f"{CODES_URL}#{self.anchor}"
 
 
 #: ``docs/codes.md`` sections, in order: (group, heading, one-line introduction).
@@ -93,6 +110,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("E-NO-DECISION", "error", "nothing fired and the contract has no accept-grade fallback",
      "R5", _E),
     ("E-TOO-LARGE", "error", "the analysis is too large to compute", "analyzer limits", _E),
+    ("E-CONFIG", "error", "the configuration (a config file's key or value, or --select/--ignore) "
+     "is unusable", "configuration", _E),
     ("E-INPUT", "error", "input the command cannot use (a value of the wrong type or range)",
      "fail closed", _E),
     # --- contract warnings (seed §4.2, R7, R15) --------------------------------------------
@@ -429,7 +448,10 @@ def codes_markdown(codes: Iterable[Code] | None = None) -> str:
             continue
         out += ["", f"## {heading}", "", intro, "", "| code | severity | meaning | rule |"]
         out.append("|---|---|---|---|")
-        out += [f"| `{c.id}` | {c.severity} | {_cell(c.summary)} | {c.rule} |" for c in members]
+        out += [
+            f'| <a id="{c.anchor}"></a>`{c.id}` | {c.severity} | {_cell(c.summary)} | {c.rule} |'
+            for c in members
+        ]
     return "\n".join(out) + "\n"
 
 

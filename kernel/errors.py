@@ -7,9 +7,11 @@ from typing import Any
 
 __all__ = [
     "AnalysisTooLarge",
+    "ConfigError",
     "ContractError",
     "ContractInputError",
     "EditBudgetError",
+    "EmptyDirectory",
     "ExpressionUnrecognised",
     "IllegalTransition",
     "InputError",
@@ -64,6 +66,25 @@ class InputError(KernelError):
         self.code = code
         self.line = line
         self.column = column
+
+
+class ConfigError(InputError):
+    """The command line's configuration is unusable: a configuration file that cannot be read
+    or parsed, an unknown key, a bad value, or an error code named to be ignored. A usage
+    error (exit 2); the message names the file and the key."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, code="E-CONFIG")
+
+
+class EmptyDirectory(InputError):
+    """A directory a command was asked to search holds nothing it reads (exit 2)."""
+
+    def __init__(self, path: str, wanted: str) -> None:
+        super().__init__(
+            f"{path}: is a directory with no {wanted} files to read", code="E-NOT-FILE"
+        )
+        self.path = path
 
 
 class ContractError(KernelError):

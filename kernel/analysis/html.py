@@ -56,6 +56,12 @@ th { background: #f6f6f6; font-weight: 600; }
 .caption { font-size: 13px; color: #444; margin: 2px 0 4px; }
 .note { font-size: 13px; color: #555; }
 svg text { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; }
+code { font: 13px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace;
+  background: #f3f3f3; border-radius: 3px; padding: 1px 4px; }
+td.expr { max-width: 460px; }
+th[scope="row"] { background: none; }
+.sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 """
 
 
@@ -240,8 +246,29 @@ def _grid(matrix: Mapping[str, tuple[str, ...]], caption: str) -> str:
             f'<div class="note">The other {n - len(shown)} of {n} reviewers score pass '
             "throughout.</div>"
         )
-    svg = _svg(width, height, f"score grid: {caption}", parts)
-    return f'<div class="example"><div class="caption">{_e(caption)}</div>{svg}{note}</div>'
+    svg = (
+        f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+        'aria-hidden="true">' + "".join(parts) + "</svg>"
+    )
+    return (
+        f'<div class="example"><div class="caption">{_e(caption)}</div>{svg}'
+        f"{_grid_text(matrix, shown, caption)}{note}</div>"
+    )
+
+
+def _grid_text(matrix: Mapping[str, tuple[str, ...]], shown: Sequence[int], caption: str) -> str:
+    """The grid in words, for a screen reader (the drawing is hidden from it)."""
+    head = "".join(f'<th scope="col">reviewer {j + 1}</th>' for j in shown)
+    rows = "".join(
+        f'<tr><th scope="row">{_e(dim)}</th>'
+        + "".join(f"<td>{_e(row[j])}</td>" for j in shown)
+        + "</tr>"
+        for dim, row in matrix.items()
+    )
+    return (
+        f'<div class="sr-only"><table><caption>scores, {_e(caption)}</caption>'
+        f"<tr><th>dimension</th>{head}</tr>{rows}</table></div>"
+    )
 
 
 def _legend() -> str:
@@ -318,6 +345,10 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
         '<p class="note">Which condition decides, over every possible matrix (none: no '
         "condition fires and R5 falls back). Logarithmic scale: each grid line is ten times "
         "the one to its left.</p>",
+        f'<p class="note"><b>Shares count every matrix equally</b>: each of the '
+        f"{a.space:,} matrices weighs the same, however likely its scores are. For shares "
+        "weighted by how often reviewers give each score, run the analyzer with "
+        "<code>--prior pass=P,warn=P,block=P</code> (or <code>--prior-file</code>).</p>",
         _share_chart(bars, a.space, "share of all matrices (log scale)"),
         _outcome_table(a),
         "<h2>Findings</h2>",
@@ -341,16 +372,25 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
 
 def _outcome_table(a: Analysis) -> str:
     rows = "".join(
-        f"<tr><td>{_e(o.key)}</td><td>{_e(_short(o.action))}"
-        f"{' (R5 fallback)' if o.key == NONE and o.action else ''}</td>"
+        f'<tr><th scope="row">{_e(o.key)}</th>'
+        f'<td class="expr">{_expression(o.expression)}</td>'
+        f'<td class="num share">{percent(o.matrices, a.space)} %</td>'
         f'<td class="num">{o.matrices:,}</td>'
-        f'<td class="num share">{percent(o.matrices, a.space)} %</td></tr>'
+        f"<td>{_e(_short(o.action))}"
+        f"{' (R5 fallback)' if o.key == NONE and o.action else ''}</td></tr>"
         for o in a.outcomes
     )
     return (
-        "<table><tr><th>outcome</th><th>action</th><th>matrices</th><th>share</th></tr>"
-        f"{rows}</table>"
+        '<table><tr><th scope="col">outcome</th><th scope="col">expression</th>'
+        '<th scope="col">share</th><th scope="col">matrices</th><th scope="col">action</th>'
+        f"</tr>{rows}</table>"
     )
+
+
+def _expression(text: str | None) -> str:
+    if text is None:
+        return '<span class="note">no condition fires</span>'
+    return f"<code>{_e(text)}</code>"
 
 
 def _findings_summary(a: Analysis) -> str:

@@ -114,6 +114,8 @@ class Outcome:
     action: str | None
     matrices: int
     example: Example | None
+    #: The condition's expression as the contract writes it (``None`` for ``none``).
+    expression: str | None = None
 
 
 @attrs.frozen

@@ -147,6 +147,7 @@ def _outcomes(
             simplest[key] = state
     fallback = None if contract.fallback is None else contract.conditions[contract.fallback].action
     actions = {c.condition_id: c.action for c in contract.conditions} | {NONE: fallback}
+    written = {c.condition_id: c.text for c in contract.conditions}
     return tuple(
         Outcome(
             key,
@@ -155,6 +156,7 @@ def _outcomes(
             None
             if key not in simplest
             else example(contract, _columns(table, layers.witness(n, simplest[key]))),
+            written.get(key),
         )
         for key in keys
     )

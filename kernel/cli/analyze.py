@@ -7,6 +7,7 @@ amendment decides differently. ``--format html`` writes one self-contained page.
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from collections.abc import Sequence
@@ -24,6 +25,7 @@ from kernel.cli.scaffold import (
     Result,
     emit,
     failure,
+    write_report,
 )
 from kernel.errors import AnalysisTooLarge, KernelError, PriorError
 
@@ -87,8 +89,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "What can a contract decide? Exact counts over every possible scoring matrix.",
         exit_codes=EXIT_CODES,
         formats=(*FORMATS, "html"),
+        dialect=True,
     )
-    parser.add_argument("contract", help="contract file, - or template name (reviewer/full, ...)")
+    parser.add_contract_option(
+        "contract file, - or template name (reviewer/full, ...)", positional=True
+    )
     parser.add_argument(
         "--diff",
         metavar="NEW",
@@ -110,17 +115,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.diff is not None:
         if args.prior is not None or args.prior_file is not None:
             parser.error("--prior and --prior-file do not apply to --diff")
-        return _diff(args.contract, args.diff, args.format, reader)
+        return _diff(args.contract, args.diff, args, reader)
     try:
         prior = _prior(args, reader)
     except PriorError as exc:
         parser.error(exc.message)
     except KernelError as exc:
-        return failure(args.format, exc, args.prior_file)
+        return failure(args, exc, args.prior_file)
     try:
         contract = reader.contract(args.contract)
     except KernelError as exc:
-        return failure(args.format, exc, args.contract)
+        return failure(args, exc, args.contract)
     meter = _meter()
     progress: Progress | None = meter
     try:
@@ -134,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
     except AnalysisTooLarge as exc:
-        return failure(args.format, exc, args.contract)
+        return failure(args, exc, args.contract)
     finally:
         if meter is not None:
             meter.close()
@@ -142,8 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.format == "html":
         from kernel.analysis.html import html_analysis
 
-        print(html_analysis(analysis, args.contract, chances))
-        return code
+        return write_report(args, html_analysis(analysis, args.contract, chances), code)
     body = analysis.to_dict()
     text = [("out", format_analysis(analysis, args.contract))]
     if chances is not None:
@@ -152,10 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         body["probabilities"] = chances.to_dict()
         text.append(("out", format_probabilities(chances)))
     diagnostics = [f.to_diagnostic(args.contract) for f in analysis.findings]
-    return emit(args.format, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]
+    return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]
 
 
-def _diff(old_source: str, new_source: str, fmt: str, reader: Reader) -> int:
+def _diff(old_source: str, new_source: str, args: argparse.Namespace, reader: Reader) -> int:
     from kernel.analysis.diff import analyze_diff
     from kernel.analysis.report import format_diff
 
@@ -164,19 +168,18 @@ def _diff(old_source: str, new_source: str, fmt: str, reader: Reader) -> int:
         try:
             contracts.append(reader.contract(source))
         except KernelError as exc:
-            return failure(fmt, exc, source)
+            return failure(args, exc, source)
     meter = _meter()
     try:
         diff = analyze_diff(contracts[0], contracts[1], meter)
     except KernelError as exc:
-        return failure(fmt, exc, new_source)
+        return failure(args, exc, new_source)
     finally:
         if meter is not None:
             meter.close()
-    if fmt == "html":
+    if args.format == "html":
         from kernel.analysis.html import html_diff
 
-        print(html_diff(diff, old_source, new_source))
-        return EXIT_OK
+        return write_report(args, html_diff(diff, old_source, new_source), EXIT_OK)
     text = [("out", format_diff(diff, old_source, new_source))]
-    return emit(fmt, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))  # type: ignore[arg-type]
+    return emit(args, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))  # type: ignore[arg-type]

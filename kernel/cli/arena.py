@@ -36,7 +36,7 @@ def _verdict(args: argparse.Namespace, reader: Reader) -> int:
     result = parse_verdict(text.removeprefix("\ufeff"), max_bytes=args.max_bytes)
     code = EXIT_OK if result.verdict is not None else EXIT_FAILED
     found = verdict_diagnostics(result, args.file)
-    return emit(args.format, Result(code, found, {"file": args.file, **result.to_dict()}))
+    return emit(args, Result(code, found, {"file": args.file, **result.to_dict()}))
 
 
 def _conformance(args: argparse.Namespace, reader: Reader) -> int:
@@ -50,7 +50,7 @@ def _conformance(args: argparse.Namespace, reader: Reader) -> int:
     code = EXIT_FAILED if report.level == NON_COMPLIANT else EXIT_OK
     found = conformance_diagnostics(report, args.file)
     body = {"file": args.file, **report.to_dict()}
-    return emit(args.format, Result(code, found, body, [("out", summary)]))
+    return emit(args, Result(code, found, body, [("out", summary)]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,4 +82,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return run(args, reader)
     except KernelError as exc:
-        return failure(args.format, exc, args.file)
+        return failure(args, exc, args.file)

@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from kernel.cli.files import JSON_FILES, expand
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -23,12 +24,13 @@ from kernel.cli.scaffold import (
     Result,
     Stream,
     emit,
+    reported,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.contract.validator import parse_version
 from kernel.contract.warnings import check_contract
 from kernel.diagnostics import Diagnostic, from_error
-from kernel.errors import InputError, KernelError
+from kernel.errors import EmptyDirectory, InputError, KernelError
 from kernel.io import json_positions, loads_strict
 
 __all__ = ["main"]
@@ -77,9 +79,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sprint-kernel check",
         "Validate sprint contracts (Schema 13, structural invariants, SC warnings).",
         exit_codes=EXIT_CODES,
+        dialect=True,
     )
     parser.add_argument(
-        "contracts", nargs="+", metavar="CONTRACT", help="contract JSON file, - or template name"
+        "contracts",
+        nargs="*",
+        metavar="CONTRACT",
+        help="contract JSON file, a directory (its *.json files), - or template name "
+        "(default: the contract of the configuration)",
     )
     parser.add_argument("--ars-version", help="current ARS version vX.Y.Z (enables SC-1)")
     args = parser.parse_args(argv)
@@ -88,17 +95,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             parse_version(args.ars_version, "--ars-version")
         except KernelError as exc:
             parser.error(exc.message)
+    if not args.contracts:
+        if args.settings.contract is None:
+            parser.error("give a CONTRACT (or set contract in the configuration)")
+        args.contracts = [args.settings.contract]
+    try:
+        sources = expand(args.contracts, JSON_FILES, args.settings)
+    except EmptyDirectory as exc:
+        return emit(
+            args,
+            Result(
+                EXIT_USAGE,
+                [from_error(exc, exc.path)],
+                {"files": []},
+                diagnostics_to="err",
+            ),
+        )
     reader = Reader(args.max_bytes)
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
     text: list[tuple[Stream, str]] = []
-    for source in args.contracts:
+    for source in sources:
         code, found = _check(reader, source, args.ars_version)
         worst = max(worst, code)
         diagnostics += found
         errors = sum(d.severity == "error" for d in found)
-        warnings = len(found) - errors
+        warnings = sum(d.severity == "warning" for d in reported(args, found))
         files.append(
             {"file": source, "ok": code == EXIT_OK, "errors": errors, "warnings": warnings}
         )
@@ -107,6 +130,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 ("out", f"OK: {source}" + (f" ({warnings} warning(s))" if warnings else ""))
             )
     return emit(
-        args.format,
+        args,
         Result(worst, diagnostics, {"files": files}, text, diagnostics_to="err"),
     )

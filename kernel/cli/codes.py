@@ -65,7 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.format == "json":
         dump_json(
             [
-                {"code": c.id, "severity": c.severity, "summary": c.summary, "rule": c.rule}
+                {
+                    "code": c.id,
+                    "severity": c.severity,
+                    "summary": c.summary,
+                    "rule": c.rule,
+                    "url": c.url,
+                }
                 for c in chosen
             ]
         )

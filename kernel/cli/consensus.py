@@ -43,7 +43,7 @@ def _parse(args: argparse.Namespace, reader: Reader) -> int:
     )
     code = EXIT_OK if result.ok else EXIT_FAILED
     body = {"file": path, **result.to_dict()}
-    return emit(args.format, Result(code, parse_diagnostics(result, path), body))
+    return emit(args, Result(code, parse_diagnostics(result, path), body))
 
 
 def _round(args: argparse.Namespace, reader: Reader) -> int:
@@ -55,11 +55,11 @@ def _round(args: argparse.Namespace, reader: Reader) -> int:
         round_input = round_from_mapping(document)
     except RoundError as exc:
         found = round_error_diagnostics(exc.errors, path)
-        return emit(args.format, Result(EXIT_FAILED, found, {"file": path, "errors": exc.errors}))
+        return emit(args, Result(EXIT_FAILED, found, {"file": path, "errors": exc.errors}))
     decision = evaluate_round(round_input)
     code = EXIT_OK if decision.outcome in ("consensus", "continue") else EXIT_FAILED
     body = {"file": path, **decision.to_dict()}
-    return emit(args.format, Result(code, round_diagnostics(decision, path), body, ok=True))
+    return emit(args, Result(code, round_diagnostics(decision, path), body, ok=True))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -84,4 +84,4 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return (_parse if args.command == "parse" else _round)(args, reader)
     except KernelError as exc:
-        return failure(args.format, exc, args.file)
+        return failure(args, exc, args.file)

@@ -12,11 +12,13 @@ line on standard error, so standard output holds exactly the decisions of the li
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, TextIO
 
+from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, phase1_partners
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -64,7 +66,11 @@ def format_decision(contract: Contract, decision: Decision) -> str:
 
 
 def _aborted(
-    fmt: str, error: KernelError, where: str, extra: dict[str, Any], found: list[Diagnostic]
+    args: argparse.Namespace,
+    error: KernelError,
+    where: str,
+    extra: dict[str, Any],
+    found: list[Diagnostic],
 ) -> int:
     tags = [*extra.get("tags", []), *([error.tag] if error.tag else [])]
     body = {
@@ -78,7 +84,7 @@ def _aborted(
         "error": error.message,
     }
     text: list[tuple[Stream, str]] = [("out", tag) for tag in tags]
-    return emit(fmt, Result(EXIT_FAILED, [*found, from_error(error, where)], body, text))
+    return emit(args, Result(EXIT_FAILED, [*found, from_error(error, where)], body, text))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -86,14 +92,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sprint-kernel decide",
         "Decide an editorial round from a contract.",
         exit_codes=EXIT_CODES,
+        dialect=True,
     )
-    parser.add_argument("--contract", required=True, help="contract file, - or template name")
+    parser.add_contract_option("contract file, - or template name")
     parser.add_argument(
         "--matrix",
         help="JSON file: dimension id -> list of panel_size scores; a .jsonl file holds one "
         "matrix per line and gets one JSON decision per line",
     )
-    parser.add_argument("documents", nargs="*", help="Phase 2 documents (markdown)")
+    parser.add_argument(
+        "documents",
+        nargs="*",
+        help="Phase 2 documents, each followed by its --phase1; or directories and "
+        "NAME.phase2.md / NAME.phase1.md files, paired by name",
+    )
     parser.add_argument(
         "--phase1", action="append", default=[], help="Phase 1 document of the preceding reviewer"
     )
@@ -108,7 +120,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_intermixed_args(argv)
     if (args.matrix is None) == (not args.documents):
         parser.error("give either --matrix M.json or Phase 2 documents with their --phase1")
-    if args.documents and len(args.phase1) != len(args.documents):
+    pairs: list[tuple[str, str]] = []
+    if args.documents and not args.phase1:
+        try:
+            pairs = _paired(expand(args.documents, PHASE_FILES, args.settings))
+        except KernelError as exc:
+            parser.error(exc.message)
+    elif args.documents and len(args.phase1) != len(args.documents):
         parser.error(
             f"{len(args.documents)} Phase 2 document(s) but {len(args.phase1)} --phase1 "
             "document(s): each Phase 2 file must be followed by its reviewer's --phase1 file"
@@ -122,44 +140,51 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         contract = reader.contract(args.contract)
     except InputError as exc:
-        return failure(args.format, exc, args.contract)
+        return failure(args, exc, args.contract)
     except KernelError as exc:  # an invalid contract aborts the round, with its tag (R8)
-        return _aborted(args.format, exc, args.contract, {}, [])
+        return _aborted(args, exc, args.contract, {}, [])
 
     if batch:
         try:
             lines = reader.text(args.matrix)
         except KernelError as exc:
-            return failure(args.format, exc, args.matrix)
-        return _decide_lines(contract, args.matrix, lines, args.max_bytes)
+            return failure(args, exc, args.matrix)
+        if args.settings.output_file is None:
+            return _decide_lines(contract, args.matrix, lines, args.max_bytes, sys.stdout)
+        try:
+            with open(args.settings.output_file, "w", encoding="utf-8") as handle:
+                return _decide_lines(contract, args.matrix, lines, args.max_bytes, handle)
+        except OSError as exc:
+            print(f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr)
+            return EXIT_USAGE
     extra: dict[str, Any] = {}
     found: list[Diagnostic] = []
     if args.matrix is not None:
         try:
             matrix = reader.json(args.matrix)
         except KernelError as exc:
-            return failure(args.format, exc, args.matrix)
+            return failure(args, exc, args.matrix)
         try:
             decision = decide(contract, matrix)
         except KernelError as exc:
-            return _aborted(args.format, exc, args.matrix, extra, found)
+            return _aborted(args, exc, args.matrix, extra, found)
     else:
         from pathlib import Path  # only here: a matrix needs no path arithmetic
 
         from kernel.reviewer.review import decide_documents
 
-        pairs = list(zip(args.documents, args.phase1, strict=True))
+        pairs = pairs or list(zip(args.documents, args.phase1, strict=True))
         texts: dict[str, str] = {}
         for path in [p for pair in pairs for p in pair]:
             try:
                 texts[path] = reader.text(path)
             except KernelError as exc:
-                return failure(args.format, exc, path)
+                return failure(args, exc, path)
         reviewers = [(Path(p2).stem, texts[p2], texts[p1]) for p2, p1 in pairs]
         try:
             outcome = decide_documents(contract, reviewers, max_bytes=args.max_bytes)
         except KernelError as exc:
-            return _aborted(args.format, exc, args.contract, extra, found)
+            return _aborted(args, exc, args.contract, extra, found)
         body = outcome.to_dict()
         for entry, detail, (p2, p1) in zip(body["reviewers"], outcome.details, pairs, strict=True):
             entry["phase2_file"], entry["phase1_file"] = p2, p1
@@ -176,7 +201,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 message="the round is aborted: not every reviewer is usable",
             )
             shrunk.tag = None  # the tag is already among the outcome's tags
-            return _aborted(args.format, shrunk, args.contract, extra, found)
+            return _aborted(args, shrunk, args.contract, extra, found)
         decision = outcome.decision
     explanation = None
     if args.explain:
@@ -199,16 +224,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             synthesis = check_synthesis(contract, decision, reader.text(args.synthesis))
         except KernelError as exc:
-            return failure(args.format, exc, args.synthesis)
+            return failure(args, exc, args.synthesis)
         found += [f.to_diagnostic(args.synthesis) for f in synthesis.findings]
         out["synthesis"] = {"file": args.synthesis, **synthesis.to_dict()}
         verdict = "agrees with" if synthesis.ok else "DISAGREES with"
         text.append(("out", f"synthesis: {args.synthesis} {verdict} the decision"))
         code = EXIT_OK if synthesis.ok else EXIT_FAILED
-    return emit(args.format, Result(code, found, out, text))
+    return emit(args, Result(code, found, out, text))
 
 
-def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int) -> int:
+def _paired(files: list[str]) -> list[tuple[str, str]]:
+    """(Phase 2, Phase 1) for each reviewer among ``files``, paired by name."""
+    partners = phase1_partners(files)
+    matched = set(partners.values())
+    for path in files:
+        if not path.endswith(PHASE_FILES):
+            raise InputError(
+                f"{path}: not NAME{PHASE2} or NAME{PHASE1}; give each Phase 2 document "
+                "followed by --phase1 P1 instead"
+            )
+        if path.endswith(PHASE2) and path not in partners:
+            partner = path[: -len(PHASE2)] + PHASE1
+            raise InputError(f"{path}: its Phase 1 document {partner} is not given with it")
+        if path.endswith(PHASE1) and path not in matched:
+            partner = path[: -len(PHASE1)] + PHASE2
+            raise InputError(f"{path}: its Phase 2 document {partner} is not given with it")
+    return [(p2, partners[p2]) for p2 in files if p2 in partners]
+
+
+def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out: TextIO) -> int:
     """``--matrix FILE.jsonl``: one JSON decision per input line, stopping at the first bad
     line (nothing after it is read)."""
     from kernel.io import loads_strict
@@ -233,5 +277,5 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int) -> i
                 file=sys.stderr,
             )
             return EXIT_FAILED
-        print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")))
+        print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")), file=out)
     return EXIT_OK

@@ -1,13 +1,15 @@
-"""``sprint-kernel lint DOC... --contract C [--phase1 P1] [--phase 1|2]``.
+"""``sprint-kernel lint DOC|DIR... [--contract C] [--phase1 P1] [--phase 1|2]``.
 
 One report per document; the exit code is the worst of them.
 """
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
+from kernel.cli.files import PHASE_FILES, expand, phase1_partners
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -20,7 +22,7 @@ from kernel.cli.scaffold import (
     failure,
 )
 from kernel.diagnostics import Diagnostic, from_error
-from kernel.errors import KernelError
+from kernel.errors import EmptyDirectory, KernelError
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
@@ -36,13 +38,16 @@ EXIT_CODES = """\
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(
         "sprint-kernel lint",
-        "Lint reviewers' Phase 1 or Phase 2 markdown against a contract.",
+        "Lint reviewers' Phase 1 or Phase 2 markdown against a contract. A directory is "
+        "searched for *.phase1.md and *.phase2.md; NAME.phase2.md is checked against the "
+        "NAME.phase1.md beside it when both are read.",
         exit_codes=EXIT_CODES,
+        dialect=True,
     )
-    parser.add_argument("docs", nargs="+", metavar="DOC", help="reviewer markdown, or -")
     parser.add_argument(
-        "--contract", required=True, help="contract JSON path, - or shipped template name"
+        "docs", nargs="+", metavar="DOC", help="reviewer markdown, a directory, or -"
     )
+    parser.add_contract_option("contract JSON path, - or shipped template name")
     parser.add_argument("--phase1", metavar="P1", help="the reviewer's Phase 1 document")
     parser.add_argument(
         "--phase", type=int, choices=(1, 2), help="phase (detected from the headings if omitted)"
@@ -50,31 +55,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.phase == 1 and args.phase1 is not None:
         parser.error("--phase1 is only meaningful for a Phase 2 document")
-    if args.phase1 is not None and len(args.docs) > 1:
+    try:
+        docs = expand(args.docs, PHASE_FILES, args.settings)
+    except EmptyDirectory as exc:
+        return failure(args, exc, exc.path)
+    if args.phase1 is not None and len(docs) > 1:
         parser.error("--phase1 goes with one Phase 2 document; lint one reviewer at a time")
     reader = Reader(args.max_bytes)
     try:
         contract = reader.contract(args.contract)
     except KernelError as exc:
-        return failure(args.format, exc, args.contract)
+        return failure(args, exc, args.contract)
     try:
         phase1 = reader.text(args.phase1) if args.phase1 is not None else None
     except KernelError as exc:
-        return failure(args.format, exc, args.phase1)
+        return failure(args, exc, args.phase1)
+    partners = phase1_partners(docs) if args.phase1 is None and args.phase != 1 else {}
+    texts: dict[str, str | KernelError] = {}
+
+    def text_of(path: str) -> str:  # each file read once; - each time it is named
+        if path not in texts or path == "-":
+            try:
+                texts[path] = reader.text(path)
+            except KernelError as exc:
+                texts[path] = exc
+        found = texts[path]
+        if isinstance(found, KernelError):
+            raise found
+        return found
+
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
     summary: list[tuple[Stream, str]] = []
-    for doc in args.docs:
+    for doc in docs:
         try:
-            text = reader.text(doc)
+            text = text_of(doc)
+            before = phase1
+            if doc in partners:
+                with contextlib.suppress(KernelError):  # its own lint reports why
+                    before = text_of(partners[doc])
             phase = args.phase or (
-                2 if phase1 is not None else detect_phase(text, max_bytes=args.max_bytes)
+                2 if before is not None else detect_phase(text, max_bytes=args.max_bytes)
             )
             report = (
                 lint_phase1(text, contract, max_bytes=args.max_bytes)
                 if phase == 1
-                else lint_phase2(text, contract, phase1, max_bytes=args.max_bytes)
+                else lint_phase2(text, contract, before, max_bytes=args.max_bytes)
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
@@ -84,6 +111,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         worst = max(worst, EXIT_OK if report.ok else EXIT_FAILED)
         diagnostics += report.diagnostics(doc)
-        files.append({"file": doc, **report.to_dict()})
+        entry = {"file": doc, **report.to_dict()}
+        if doc in partners:
+            entry["phase1_file"] = partners[doc]
+        files.append(entry)
         summary.append(("err", f"{doc}: phase {phase} lint {'OK' if report.ok else 'FAILED'}"))
-    return emit(args.format, Result(worst, diagnostics, {"files": files}, summary))
+    return emit(args, Result(worst, diagnostics, {"files": files}, summary))

@@ -46,7 +46,9 @@ AUDIT_EXIT = """\
   2  usage error or unreadable input"""
 
 
-def _bad_input(fmt: str, files: Sequence[str], exc: PanelInputError | IllegalTransition) -> int:
+def _bad_input(
+    where: argparse.Namespace, files: Sequence[str], exc: PanelInputError | IllegalTransition
+) -> int:
     """Every problem as a diagnostic: one with a line number is in the first input, one with a
     JSON path in the last."""
     if isinstance(exc, IllegalTransition):
@@ -62,7 +64,7 @@ def _bad_input(fmt: str, files: Sequence[str], exc: PanelInputError | IllegalTra
             for p in exc.problems
         ]
     body = {"errors": [str(d) for d in found]}
-    return emit(fmt, Result(EXIT_FAILED, found, body, diagnostics_to="err"))
+    return emit(where, Result(EXIT_FAILED, found, body, diagnostics_to="err"))
 
 
 def _name(path: str) -> str:
@@ -91,7 +93,7 @@ def _resolve(args: argparse.Namespace, reader: Reader) -> int:
     if v is not None:
         why = f" (panel {v['panel']}; {'; '.join(v['reasons'])})" if v["reasons"] else ""
         found.append(Diagnostic("PANEL-VERDICT", f"{v['final']}{why}", file=path))
-    return emit(args.format, Result(EXIT_OK, found, {"file": path, **result}))
+    return emit(args, Result(EXIT_OK, found, {"file": path, **result}))
 
 
 def _setup_resolve(p: Parser) -> None:
@@ -109,7 +111,7 @@ def _scan(args: argparse.Namespace, reader: Reader) -> int:
     summary = [] if rows else [("out", f"{path}: OK no injection patterns found")]
     code = EXIT_FAILED if rows else EXIT_OK
     found = scan_diagnostics(text, findings, path)
-    return emit(args.format, Result(code, found, {"file": path, "findings": rows}, summary))  # type: ignore[arg-type]
+    return emit(args, Result(code, found, {"file": path, "findings": rows}, summary))  # type: ignore[arg-type]
 
 
 def _setup_scan(p: Parser) -> None:
@@ -131,7 +133,7 @@ def _route(args: argparse.Namespace, reader: Reader) -> int:
     try:
         routing = route_document(reader.json(args.findings), args.profile)
     except PanelInputError as exc:
-        return _bad_input(args.format, [path], exc)
+        return _bad_input(args, [path], exc)
     found = []
     for who, queue in routing.routes.items():
         bands = [
@@ -149,7 +151,7 @@ def _route(args: argparse.Namespace, reader: Reader) -> int:
             f"{shown(domain)}: no {args.profile} specialist lists it, so it is routed to the rest"
         )
         found.append(Diagnostic("PANEL-UNLISTED-DOMAIN", message, file=path))
-    return emit(args.format, Result(EXIT_OK, found, {"file": path, **routing.to_dict()}))
+    return emit(args, Result(EXIT_OK, found, {"file": path, **routing.to_dict()}))
 
 
 def _setup_route(p: Parser) -> None:
@@ -166,11 +168,11 @@ def _delta(args: argparse.Namespace, reader: Reader) -> int:
     try:
         paths = reader.text(args.changed)
     except KernelError as exc:
-        return failure(args.format, exc, changed)
+        return failure(args, exc, changed)
     try:
         result = delta_document(paths, reader.json(args.findings))
     except PanelInputError as exc:
-        return _bad_input(args.format, [changed, findings], exc)
+        return _bad_input(args, [changed, findings], exc)
     found = [Diagnostic("PANEL-DELTA-TARGET", target, file=changed) for target in result.targets]
     for code, group in (("PANEL-DELTA-KEPT", result.kept), ("PANEL-DELTA-DROPPED", result.dropped)):
         found += [Diagnostic(code, f"{f['id']} {f['path']}", file=findings) for f in group]
@@ -180,7 +182,7 @@ def _delta(args: argparse.Namespace, reader: Reader) -> int:
     )
     found.append(Diagnostic("PANEL-DELTA", message, file=findings))
     body = {"changed": changed, "file": findings, **result.to_dict()}
-    return emit(args.format, Result(EXIT_OK, found, body))
+    return emit(args, Result(EXIT_OK, found, body))
 
 
 def _setup_delta(p: Parser) -> None:
@@ -197,7 +199,7 @@ def _audit(args: argparse.Namespace, reader: Reader) -> int:
     try:
         record = from_jsonl(reader.text(args.log), source=path)
     except (PanelInputError, IllegalTransition) as exc:
-        return _bad_input(args.format, [path], exc)
+        return _bad_input(args, [path], exc)
     summary = session_summary(record)
     flags = " ".join(summary["flags"]) or "none"
     found = [
@@ -226,7 +228,7 @@ def _audit(args: argparse.Namespace, reader: Reader) -> int:
         f"{len(summary['open'])} open; {summary['tokens']['total']} of {summary['budget']} tokens"
     )
     found.append(Diagnostic("PANEL-AUDIT", message, file=path))
-    return emit(args.format, Result(EXIT_OK, found, {"file": path, **summary}))
+    return emit(args, Result(EXIT_OK, found, {"file": path, **summary}))
 
 
 def _setup_audit(p: Parser) -> None:
@@ -282,4 +284,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args, Reader(args.max_bytes))
     except KernelError as exc:
         files = [getattr(args, a, None) for a in ("votes", "file", "findings", "log", "changed")]
-        return failure(args.format, exc, next((f for f in files if f is not None), None))
+        return failure(args, exc, next((f for f in files if f is not None), None))

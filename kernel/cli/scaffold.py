@@ -21,7 +21,8 @@ from typing import Any, Literal, NoReturn, TextIO
 import attrs
 
 from kernel._version import __version__
-from kernel.diagnostics import REGISTRY, Diagnostic, from_error, sort_key
+from kernel.cli.config import DIALECTS, Settings, settle
+from kernel.diagnostics import HOME_URL, REGISTRY, Diagnostic, from_error, sort_key
 from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes
 
@@ -40,8 +41,13 @@ __all__ = [
     "emit",
     "exit_for",
     "github_lines",
+    "gitlab_report",
+    "junit_xml",
+    "reported",
     "run",
     "sarif_log",
+    "statistics",
+    "write_report",
 ]
 
 EXIT_OK = 0
@@ -49,7 +55,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 
 PROG = "sprint-kernel"
-FORMATS = ("text", "json", "sarif", "github")
+FORMATS = ("text", "json", "sarif", "github", "junit", "gitlab")
 #: The exit codes of a command group (each subcommand's --help gives its own).
 GROUP_EXIT = """\
   0  success
@@ -60,6 +66,7 @@ GROUP_EXIT = """\
 NOT_A_FILE = "E-NOT-FILE"
 
 Stream = Literal["out", "err"]
+_DEFAULT_SETTINGS = Settings()
 
 
 def _max_bytes(text: str) -> int:
@@ -88,6 +95,54 @@ def _columns() -> int:
         return 80
 
 
+def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> None:
+    """The options of a command that reads the project configuration (docs/cli.md)."""
+    add = parser.add_argument
+    add(
+        "--config",
+        metavar="FILE",
+        help="read this configuration file (pyproject.toml or "
+        "sprint-kernel.toml) instead of searching upward from the working directory",
+    )
+    add("--isolated", action="store_true", help="ignore every configuration file")
+    add(
+        "--select",
+        action="append",
+        metavar="CODES",
+        help="report only these warning and info codes or prefixes (comma-separated; "
+        "errors are always reported)",
+    )
+    add(
+        "--ignore",
+        action="append",
+        metavar="CODES",
+        help="do not report these warning and info codes or prefixes (comma-separated)",
+    )
+    add(
+        "--strict",
+        action="store_const",
+        const=True,
+        default=None,
+        help="exit 1 when a warning is reported",
+    )
+    add(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="print the findings only, and nothing at all when there are none",
+    )
+    add("--statistics", action="store_true", help="print one line per code with its count")
+    add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
+    add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
+    if dialect:
+        add(
+            "--dialect",
+            choices=DIALECTS,
+            default=None,
+            help="contract dialect (default: from config, else auto)",
+        )
+
+
 class _Formatter(argparse.RawDescriptionHelpFormatter):
     def __init__(self, prog: str, indent_increment: int = 2, max_help_position: int = 24) -> None:
         super().__init__(prog, indent_increment, max_help_position, width=_columns() - 2)
@@ -96,7 +151,14 @@ class _Formatter(argparse.RawDescriptionHelpFormatter):
 class Parser(argparse.ArgumentParser):
     """An ``ArgumentParser`` with ``--version``, ``--format``, ``--max-bytes``, its exit
     codes in ``--help``, and exit code 2 on usage errors. Subcommand parsers (from
-    :meth:`commands`) get the same."""
+    :meth:`commands`) get the same.
+
+    A command that reports findings (``formats`` and ``max_bytes``, unless ``configured``
+    says otherwise) also reads the project configuration and takes the options that go with
+    it (:func:`_configuration_options`); ``dialect`` adds ``--dialect``. After parsing,
+    ``args.settings`` holds the resolved :class:`~kernel.cli.config.Settings` that
+    :func:`emit` applies, and ``args.contract``, ``args.dialect`` and ``args.max_bytes`` are
+    filled from the configuration where the command line left them out."""
 
     def __init__(
         self,
@@ -106,6 +168,8 @@ class Parser(argparse.ArgumentParser):
         exit_codes: str = "",
         formats: Sequence[str] | None = FORMATS,
         max_bytes: bool = True,
+        configured: bool | None = None,
+        dialect: bool = False,
         **kwargs: Any,
     ) -> None:
         epilog = "exit codes:\n" + exit_codes.rstrip() if exit_codes else None
@@ -125,10 +189,14 @@ class Parser(argparse.ArgumentParser):
             self.add_argument(
                 "--max-bytes",
                 type=_max_bytes,
-                default=MAX_INPUT_BYTES,
+                default=None,
                 metavar="N",
                 help=f"size limit for every file read (default {MAX_INPUT_BYTES} = 1 MiB)",
             )
+        self._configured = bool(formats) and max_bytes if configured is None else configured
+        self._needs_contract = False
+        if self._configured:
+            _configuration_options(self, dialect)
 
     def commands(self) -> Callable[..., Parser]:
         """``add(name, help=…, description=…, exit_codes=…, formats=…)`` → a subcommand
@@ -140,6 +208,46 @@ class Parser(argparse.ArgumentParser):
             return parser
 
         return add
+
+    def add_contract_option(self, help: str, *, positional: bool = False) -> None:
+        """``--contract C`` (or a ``contract`` argument): required, unless the configuration
+        names a contract."""
+        help = f"{help} (default: contract from the configuration)"
+        if positional:
+            self.add_argument("contract", nargs="?", default=None, help=help)
+        else:
+            self.add_argument("--contract", default=None, help=help)
+        self._needs_contract = True
+
+    def parse_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
+        return self._settle(super().parse_args(args))
+
+    def parse_intermixed_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: None = None
+    ) -> argparse.Namespace:
+        return self._settle(super().parse_intermixed_args(args))
+
+    def _settle(self, args: argparse.Namespace) -> argparse.Namespace:
+        """Resolve the configuration and the command line into ``args.settings`` (once)."""
+        if "isolated" not in args:  # a command that takes no configuration
+            if getattr(args, "max_bytes", 0) is None:
+                args.max_bytes = MAX_INPUT_BYTES
+            return args
+        try:
+            settle(args)
+        except KernelError as exc:  # the usage is no help with a configuration file
+            self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")
+        if args.statistics and args.format not in ("text", "json"):
+            self.error(f"--statistics prints text or json, not {args.format}")
+        if self._needs_contract and args.contract is None:
+            self.error(
+                "the following arguments are required: "
+                f"{'--contract' if '--contract' in self._option_string_actions else 'contract'} "
+                "(or set contract in the configuration)"
+            )
+        return args
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -212,13 +320,124 @@ class Result:
     ok: bool | None = None
 
 
-def emit(fmt: str, result: Result, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Print ``result`` in ``fmt``; return its exit code."""
-    out = out or sys.stdout
-    err = err or sys.stderr
-    diagnostics = sorted(result.diagnostics, key=sort_key)
-    ok = result.exit == EXIT_OK if result.ok is None else result.ok
-    if fmt == "json":
+def _how(where: str | argparse.Namespace) -> tuple[str, Settings]:
+    """The format and settings of a command: from its parsed arguments, or a bare format."""
+    if isinstance(where, str):
+        return where, _DEFAULT_SETTINGS
+    return where.format, getattr(where, "settings", _DEFAULT_SETTINGS)
+
+
+def reported(
+    where: str | argparse.Namespace, diagnostics: Iterable[Diagnostic]
+) -> list[Diagnostic]:
+    """The diagnostics a command's selection reports (for a command's own counts)."""
+    return _how(where)[1].reported(diagnostics)
+
+
+#: Codes for a file that is not there to read: no line of it can be pointed at.
+_NO_DOCUMENT = frozenset({"E-READ", NOT_A_FILE})
+
+
+def _located(d: Diagnostic, stdin_name: str | None) -> Diagnostic:
+    """A document-level finding stands at line 1, column 1; the ``-`` document is named."""
+    if stdin_name is not None and d.file == "-":
+        d = d.at(stdin_name)
+    if d.file is not None and d.line is None and d.code not in _NO_DOCUMENT:
+        d = attrs.evolve(d, line=1, column=1)
+    return d
+
+
+def _renamed(value: Any, name: str) -> Any:
+    """``value`` (a JSON body) with each ``"-"`` under a ``…file`` key renamed."""
+    if isinstance(value, dict):
+        return {
+            k: name if v == "-" and k.endswith("file") else _renamed(v, name)
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [_renamed(v, name) for v in value]
+    return value
+
+
+def _renamed_line(line: str, name: str) -> str:
+    if line.startswith("-:"):
+        return name + line[1:]
+    if line == "OK: -" or line.startswith("OK: - "):  # check's summary
+        return f"OK: {name}{line[5:]}"
+    return line
+
+
+def emit(
+    where: str | argparse.Namespace,
+    result: Result,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
+    """Print ``result`` as the command's arguments (or a bare format) say; return its exit
+    code. The selection, ``--strict``, ``--quiet``, ``--statistics``, ``--output-file`` and
+    ``--stdin-filename`` are applied here, for every command."""
+    fmt, settings = _how(where)
+    name = settings.stdin_filename
+    diagnostics = sorted(
+        settings.reported(_located(d, name) for d in result.diagnostics), key=sort_key
+    )
+    code = result.exit
+    ok = code == EXIT_OK if result.ok is None else result.ok
+    if settings.strict and code == EXIT_OK and any(d.severity == "warning" for d in diagnostics):
+        code, ok = EXIT_FAILED, False
+    if name is not None:
+        result = attrs.evolve(
+            result,
+            body=_renamed(dict(result.body), name),
+            text=[(stream, _renamed_line(line, name)) for stream, line in result.text],
+        )
+    if out is None and settings.output_file is not None:
+        try:
+            with open(settings.output_file, "w", encoding="utf-8") as handle:
+                _write(fmt, settings, result, diagnostics, ok, handle, handle)
+        except OSError as exc:
+            print(
+                f"error: {settings.output_file}: cannot be written ({exc.strerror})",
+                file=sys.stderr,
+            )
+            return EXIT_USAGE
+        return code
+    _write(fmt, settings, result, diagnostics, ok, out or sys.stdout, err or sys.stderr)
+    return code
+
+
+def write_report(where: argparse.Namespace, report: str, code: int) -> int:
+    """Print a report that is not made of diagnostics (an HTML page) to standard output or
+    ``--output-file``; return ``code``."""
+    name = _how(where)[1].output_file
+    if name is None:
+        print(report)
+        return code
+    try:
+        with open(name, "w", encoding="utf-8") as handle:
+            print(report, file=handle)
+    except OSError as exc:
+        print(f"error: {name}: cannot be written ({exc.strerror})", file=sys.stderr)
+        return EXIT_USAGE
+    return code
+
+
+def _write(
+    fmt: str,
+    settings: Settings,
+    result: Result,
+    diagnostics: list[Diagnostic],
+    ok: bool,
+    out: TextIO,
+    err: TextIO,
+) -> None:
+    if settings.statistics:
+        rows = statistics(diagnostics)
+        if fmt == "json":
+            dump_json(rows, out)
+        for row in rows if fmt != "json" else ():
+            print(f"{row['count']:>5}  {row['code']}  {row['summary']}", file=out)
+    elif fmt == "json":
         dump_json(
             {
                 "version": __version__,
@@ -233,17 +452,111 @@ def emit(fmt: str, result: Result, out: TextIO | None = None, err: TextIO | None
     elif fmt == "github":
         for line in github_lines(diagnostics):
             print(line, file=out)
+    elif fmt == "junit":
+        print(junit_xml(diagnostics), file=out)
+    elif fmt == "gitlab":
+        dump_json(gitlab_report(diagnostics), out)
     else:
         lines: list[tuple[Stream, str]] = []
-        if result.text_diagnostics:
+        if result.text_diagnostics or settings.quiet:
             lines += [(result.diagnostics_to, str(d)) for d in diagnostics]
-        lines += result.text
+        if not settings.quiet:
+            lines += result.text
         for stream, line in lines:
             target = out if stream == "out" else err
             other = err if stream == "out" else out
             other.flush()  # keep the two streams in order when they share a terminal or file
             print(line, file=target)
-    return result.exit
+
+
+def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
+    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``."""
+    counts: dict[str, int] = {}
+    for d in diagnostics:
+        counts[d.code] = counts.get(d.code, 0) + 1
+    return [
+        {
+            "count": counts[code],
+            "code": code,
+            "severity": REGISTRY[code].severity,
+            "summary": REGISTRY[code].summary,
+            "url": REGISTRY[code].url,
+        }
+        for code in sorted(counts)
+    ]
+
+
+def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
+    """A JUnit XML report: a test suite per file, a test case per finding; errors and
+    warnings are failures, info passes."""
+    from xml.etree import ElementTree
+
+    diagnostics = list(diagnostics)
+    failing = [d for d in diagnostics if d.severity != "info"]
+    root = ElementTree.Element(
+        "testsuites", name=PROG, tests=str(len(diagnostics) or 1), failures=str(len(failing))
+    )
+    files: dict[str, list[Diagnostic]] = {}
+    for d in diagnostics:
+        files.setdefault(d.file or "-", []).append(d)
+    if not files:
+        suite = ElementTree.SubElement(root, "testsuite", name=PROG, tests="1", failures="0")
+        ElementTree.SubElement(suite, "testcase", name="no findings", classname=PROG)
+    for file, found in files.items():
+        suite = ElementTree.SubElement(
+            root,
+            "testsuite",
+            name=file,
+            tests=str(len(found)),
+            failures=str(sum(d.severity != "info" for d in found)),
+        )
+        for d in found:
+            case = ElementTree.SubElement(
+                suite,
+                "testcase",
+                name=f"{d.code} at {d.line or 1}:{d.column or 1}",
+                classname=file,
+                file=file,
+                line=str(d.line or 1),
+            )
+            if d.severity == "info":
+                ElementTree.SubElement(case, "system-out").text = str(d)
+            else:
+                failure = ElementTree.SubElement(
+                    case, "failure", message=d.message, type=f"{d.code} ({d.severity})"
+                )
+                failure.text = f"{d}\n{REGISTRY[d.code].url}"
+    ElementTree.indent(root)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(
+        root, encoding="unicode"
+    )
+
+
+_GITLAB_SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
+
+
+def gitlab_report(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
+    """A GitLab Code Quality report: ``description``, ``check_name``, ``fingerprint`` (stable
+    across runs and line moves: code, path, message and which repeat it is), ``severity``,
+    ``location.path`` and ``location.lines.begin``."""
+    import hashlib
+
+    seen: dict[str, int] = {}
+    report = []
+    for d in diagnostics:
+        path = d.file or "-"
+        key = f"{d.code}\0{path}\0{d.message}"
+        repeat = seen[key] = seen.get(key, -1) + 1
+        report.append(
+            {
+                "description": f"{d.code} {d.message}",
+                "check_name": d.code,
+                "fingerprint": hashlib.sha256(f"{key}\0{repeat}".encode()).hexdigest(),
+                "severity": _GITLAB_SEVERITY[d.severity],
+                "location": {"path": path, "lines": {"begin": d.line or 1}},
+            }
+        )
+    return report
 
 
 _SARIF_LEVEL = {"error": "error", "warning": "warning", "info": "note"}
@@ -265,6 +578,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
         {
             "id": code,
             "shortDescription": {"text": REGISTRY[code].summary},
+            "helpUri": REGISTRY[code].url,
             "properties": {"rule": REGISTRY[code].rule},
             "defaultConfiguration": {"level": _SARIF_LEVEL[REGISTRY[code].severity]},
         }
@@ -300,6 +614,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
                     "driver": {
                         "name": PROG,
                         "version": __version__,
+                        "informationUri": HOME_URL,
                         "rules": rules,
                     }
                 },
@@ -344,10 +659,12 @@ def dump_json(value: Any, out: TextIO | None = None) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False), file=out or sys.stdout)
 
 
-def failure(fmt: str, error: KernelError, file: str | None, **body: Any) -> int:
+def failure(
+    where: str | argparse.Namespace, error: KernelError, file: str | None, **body: Any
+) -> int:
     """Report an error that stopped the command (as one diagnostic) and return its exit."""
     result = Result(exit_for(error), [from_error(error, file)], body, diagnostics_to="err")
-    return emit(fmt, result)
+    return emit(where, result)
 
 
 def _escape_unencodable_output() -> None:

@@ -17,6 +17,7 @@ from test_analysis_space import NON_MONOTONE, SHADOWED
 
 from kernel.analysis import analyze, analyze_diff, parse_prior, probabilities
 from kernel.analysis.html import html_analysis, html_diff
+from kernel.analysis.report import percent
 from kernel.contract.model import load_contract
 
 #: Elements that never close (HTML "void" elements).
@@ -97,6 +98,39 @@ def test_analysis_page(data: Any) -> None:
     assert page.count("<svg") >= 1 + sum(o.example is not None for o in a.outcomes)
 
 
+@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, NO_FALLBACK])
+def test_each_condition_shows_its_expression_beside_its_share(data: Any) -> None:
+    contract = load_contract(data)
+    a = analyze(contract)
+    page = html_analysis(a, "contract.json")
+    rows = page[page.index('<th scope="col">expression</th>') :].split("<tr>")[1:]
+    for condition, o in zip(contract.conditions, a.outcomes, strict=False):
+        (row,) = [r for r in rows if r.startswith(f'<th scope="row">{condition.condition_id}<')]
+        expression = row.index(f"<code>{html.escape(condition.text)}</code>")
+        assert expression < row.index(f"{percent(o.matrices, a.space)} %")
+    assert "Shares count every matrix equally" in page and "--prior" in page
+
+
+def test_score_grids_have_a_text_alternative() -> None:
+    a = analyze(NON_MONOTONE)
+    page = html_analysis(a, "contract.json")
+    drawn = page.count('aria-hidden="true"')
+    words = page.split('<div class="sr-only">')[1:]
+    grids = sum(len(f.examples) for f in a.findings) + sum(
+        o.example is not None for o in a.outcomes
+    )
+    assert drawn == len(words) == grids > 0
+    for o in a.outcomes:
+        if o.example is None:
+            continue
+        (table,) = [w for w in words if f"<caption>scores, {o.key}:" in w]
+        table = table[: table.index("</table>")]
+        assert table.count('<th scope="row">') == len(o.example.matrix)
+        for score in ("warn", "block"):  # the columns left out score pass throughout
+            written = sum(row.count(score) for row in o.example.matrix.values())
+            assert table.count(f"<td>{score}</td>") == written
+
+
 def test_tiny_shares_get_a_visible_bar_on_the_log_scale() -> None:
     page = html_analysis(analyze("reviewer/full"), "reviewer/full")
     # F0 decides 7,776 of 847 billion matrices: its bar is drawn, with its share.
@@ -128,7 +162,7 @@ def test_diff_page(old: Any, new: Any) -> None:
     for t in d.rows:
         assert html.escape(f"{t.old} -> {t.new}: {t.matrices:,} matrices") in page
     moved = [t for t in d.rows if t.old != t.new]
-    assert page.count("score grid:") == len(moved)
+    assert page.count("<caption>scores, ") == len(moved)  # each grid, also in words
     if not moved:
         assert "No matrix changes outcome." in text
 

@@ -60,8 +60,8 @@ def test_lint_several_files_worst_exit(tmp_path: Path, capsys: pytest.CaptureFix
         capsys, ["lint", ok, str(bad), "--contract", "reviewer/full", "--format", "json"]
     )
     body = json.loads(out)
-    assert [f["file"] for f in body["files"]] == [ok, str(bad)]
-    assert [f["ok"] for f in body["files"]] == [True, False]
+    assert [f["file"] for f in body["files"]] == sorted([ok, str(bad)])  # files sorted
+    assert [f["ok"] for f in body["files"]] == [f["file"] == ok for f in body["files"]]
     assert body["ok"] is False
 
 
@@ -71,8 +71,11 @@ def test_check_several_files_worst_exit(tmp_path: Path, capsys: pytest.CaptureFi
     code, out, err = _run(capsys, ["check", "reviewer/full", str(bad)])
     assert code == 1
     assert out == "OK: reviewer/full\n" and f"{bad}:1:17: E-SCHEMA $.contract_id" in err
-    code, _, _ = _run(capsys, ["check", "reviewer/full", str(tmp_path)])
-    assert code == 2  # a directory is a usage error even for check
+    code, _, err = _run(capsys, ["check", "reviewer/full", str(tmp_path)])
+    assert code == 1 and f"{bad}:1:17: E-SCHEMA" in err  # a directory: its *.json files
+    (tmp_path / "empty").mkdir()
+    code, _, _ = _run(capsys, ["check", "reviewer/full", str(tmp_path / "empty")])
+    assert code == 2  # a directory with nothing to check is a usage error even for check
     code, _, _ = _run(capsys, ["check", "reviewer/full", str(tmp_path / "missing.json")])
     assert code == 1  # the seed's validator: a missing file is exit 1 (§4.4)
 

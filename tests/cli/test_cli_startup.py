@@ -46,8 +46,18 @@ REVIEW = str(EXAMPLES / "arena" / "review.md")
 @pytest.mark.parametrize(
     ("argv", "absent"),
     [
-        (["kernel.check", "reviewer/full"], {"jsonschema", "lark", "shutil", "markdown_it"}),
-        (["kernel.analyze", "reviewer/full"], {"jsonschema", "lark", "kernel.analysis.diff"}),
+        (
+            ["kernel.check", "reviewer/full"],
+            {"jsonschema", "lark", "shutil", "markdown_it", "tomllib", "pathspec"},
+        ),
+        (
+            ["kernel.lint", str(EXAMPLES / "full" / "eic.phase1.md"), "--contract=reviewer/full"],
+            {"tomllib", "pathspec", "xml.etree", "hashlib"},
+        ),
+        (
+            ["kernel.analyze", "reviewer/full"],
+            {"jsonschema", "lark", "kernel.analysis.diff", "tomllib", "pathspec"},
+        ),
         (["kernel.panel", "resolve", VOTES], {"jsonschema", "kernel.text.injection"}),
         (["kernel.arena", "verdict", REVIEW], {"jsonschema", "kernel.arena.machine"}),
         (

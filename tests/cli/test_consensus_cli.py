@@ -29,15 +29,15 @@ def test_parse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path.write_text(f"Sure.\n```json\n{GOOD}\n```\n", encoding="utf-8")
     code, out, _ = call(capsys, "parse", str(path), "--kind", "critique")
     assert code == 0
-    assert out.splitlines() == [  # sorted: no line first, then by line
-        f"{path}: CN-UNKNOWN-FIELD fenced: unknown field 'extra' ignored",
+    assert out.splitlines() == [  # sorted by line; a document-level finding stands at 1:1
         f"{path}:1: CN-MALFORMED strict: not JSON: Expecting value (column 1)",
+        f"{path}:1:1: CN-UNKNOWN-FIELD fenced: unknown field 'extra' ignored",
         f"{path}:3: CN-OK valid critique response (method: fenced)",
     ]
     code, out, _ = call(capsys, "parse", str(path), "--kind", "critique", "--strict-json")
     assert code == 1
     assert (
-        f"{path}: CN-PARSE-FAILED no stage produced a valid critique response"
+        f"{path}:1:1: CN-PARSE-FAILED no stage produced a valid critique response"
         in out.splitlines()
     )
 
@@ -106,10 +106,10 @@ def test_round_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     code, out, _ = call(capsys, "round", str(path))
     assert code == 1
     assert out.splitlines() == [
-        f"{path}: CN-NO-CONSENSUS no consensus: 1 of 3 approved, 2 required",
-        f"{path}: CN-STOP-MAX-ROUNDS stop (max_rounds): round 3 of 3 is the last",
-        f"{path}: CN-OBJECTION (1 critique(s)) Too short",
-        f"{path}: CN-MISSING src",
+        f"{path}:1:1: CN-NO-CONSENSUS no consensus: 1 of 3 approved, 2 required",
+        f"{path}:1:1: CN-STOP-MAX-ROUNDS stop (max_rounds): round 3 of 3 is the last",
+        f"{path}:1:1: CN-OBJECTION (1 critique(s)) Too short",
+        f"{path}:1:1: CN-MISSING src",
     ]
     code, out, _ = call(capsys, "round", str(path), "--format", "json")
     assert code == 1
@@ -126,7 +126,7 @@ def test_round_consensus_and_continue_exit_0(
     path.write_text(json.dumps(agreed), encoding="utf-8")
     code, out, _ = call(capsys, "round", str(path))
     assert code == 0
-    assert out.startswith(f"{path}: CN-CONSENSUS consensus: 2 of 3 approved")
+    assert out.startswith(f"{path}:1:1: CN-CONSENSUS consensus: 2 of 3 approved")
     going = {
         **ROUND,
         "round": 2,
@@ -143,7 +143,7 @@ def test_invalid_round_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_text(json.dumps({**ROUND, "participants": 1}), encoding="utf-8")
     code, out, _ = call(capsys, "round", str(path))
     assert code == 1
-    assert out == f"{path}: CN-ROUND-INVALID participants must be at least 2, got 1\n"
+    assert out == f"{path}:1:1: CN-ROUND-INVALID participants must be at least 2, got 1\n"
     code, out, _ = call(capsys, "round", str(path), "--format", "json")
     assert code == 1
     body = json.loads(out)

@@ -44,7 +44,7 @@ def test_phase2_without_phase1_warns(
 ) -> None:
     assert _run([str(docs["p2"]), "--contract", "reviewer/full"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(f"{docs['p2']}: P2-043 consistency with Phase 1 was not checked")
+    assert out.startswith(f"{docs['p2']}:1:1: P2-043 consistency with Phase 1 was not checked")
 
 
 def test_failure_text(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

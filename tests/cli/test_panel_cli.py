@@ -49,12 +49,12 @@ def test_resolve_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert run(main, ["resolve", path]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f"{path}: PANEL-RESOLVED F1: Consensus (3/5 specialists)",
-        f"{path}: PANEL-RESOLVED F2: Majority (dissent: SEC)",
-        f"{path}: PANEL-RESOLVED F3: Dismissed (3/5 specialists)",
-        f"{path}: PANEL-AGREEMENT Split Decision",
-        f"{path}: PANEL-VERDICT Reject (panel Approve; 1 Critical finding(s) resolved Consensus "
-        "or Majority)",
+        f"{path}:1:1: PANEL-RESOLVED F1: Consensus (3/5 specialists)",
+        f"{path}:1:1: PANEL-RESOLVED F2: Majority (dissent: SEC)",
+        f"{path}:1:1: PANEL-RESOLVED F3: Dismissed (3/5 specialists)",
+        f"{path}:1:1: PANEL-AGREEMENT Split Decision",
+        f"{path}:1:1: PANEL-VERDICT Reject (panel Approve; 1 Critical finding(s) resolved "
+        "Consensus or Majority)",
     ]
 
 
@@ -179,15 +179,15 @@ def test_route_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "f.json", json.dumps(ROUTE_FINDINGS))
     assert run(main, ["route", path]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        f"{path}: PANEL-ROUTE SEC primary=A adjacent=B rest=-",
-        f"{path}: PANEL-ROUTE PERF primary=- adjacent=- rest=A,B,C",
-        f"{path}: PANEL-ROUTE QUAL primary=- adjacent=- rest=A,C",
-        f"{path}: PANEL-ROUTE CORR primary=- adjacent=- rest=B,C",
-        f"{path}: PANEL-ROUTE ARCH primary=- adjacent=- rest=A,B,C",
-        f"{path}: PANEL-ROUTE-BANDS primary 1 (8.3 %), adjacent 1 (8.3 %), rest 10 (83.3 %) "
+        f"{path}:1:1: PANEL-ROUTE SEC primary=A adjacent=B rest=-",
+        f"{path}:1:1: PANEL-ROUTE PERF primary=- adjacent=- rest=A,B,C",
+        f"{path}:1:1: PANEL-ROUTE QUAL primary=- adjacent=- rest=A,C",
+        f"{path}:1:1: PANEL-ROUTE CORR primary=- adjacent=- rest=B,C",
+        f"{path}:1:1: PANEL-ROUTE ARCH primary=- adjacent=- rest=A,B,C",
+        f"{path}:1:1: PANEL-ROUTE-BANDS primary 1 (8.3 %), adjacent 1 (8.3 %), rest 10 (83.3 %) "
         "of 12 pairs",
-        f"{path}: PANEL-UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is routed to "
-        "the rest",
+        f"{path}:1:1: PANEL-UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is "
+        "routed to the rest",
     ]
 
 
@@ -207,7 +207,7 @@ def test_route_wrong_profile_exit_1(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert run(main, ["route", path, "--profile", "strategy"]) == 1
     err = capsys.readouterr().err.splitlines()
     assert err[0] == (
-        f"{path}: PANEL-INPUT /findings/0/originator: 'CORR' is not a specialist of the "
+        f"{path}:1:1: PANEL-INPUT /findings/0/originator: 'CORR' is not a specialist of the "
         "strategy profile (expected one of FEAS, ARCH, SEC, USER, SCOP, TEST)"
     )
     assert len(err) == 2  # CORR and QUAL; SEC is on both panels
@@ -227,17 +227,19 @@ def test_route_usage_and_unreadable_exit_2(tmp_path: Path) -> None:
 def test_route_schema_error_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "f.json", json.dumps([{"id": "A", "originator": "SEC"}]))
     assert run(main, ["route", path]) == 1
-    assert capsys.readouterr().err == (f"{path}: PANEL-INPUT /0: 'domain' is a required property\n")
+    assert capsys.readouterr().err == (
+        f"{path}:1:1: PANEL-INPUT /0: 'domain' is a required property\n"
+    )
 
 
 def test_delta_text(capsys: pytest.CaptureFixture[str]) -> None:
     changed, findings = str(EXAMPLES / "changed.txt"), str(EXAMPLES / "findings.json")
     assert run(main, ["delta", changed, findings]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{changed}: PANEL-DELTA-TARGET src/api/handlers.py"
-    assert f"{findings}: PANEL-DELTA-DROPPED F5 ./src/api/routes.py" in out
+    assert out[0] == f"{changed}:1:1: PANEL-DELTA-TARGET src/api/handlers.py"
+    assert f"{findings}:1:1: PANEL-DELTA-DROPPED F5 ./src/api/routes.py" in out
     assert out[-1] == (
-        f"{findings}: PANEL-DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review"
+        f"{findings}:1:1: PANEL-DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review"
     )
 
 
@@ -263,7 +265,7 @@ def test_delta_bad_paths_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[st
     good = _write(tmp_path, "good.txt", "a.py\n")
     assert run(main, ["delta", good, findings]) == 1
     assert capsys.readouterr().err.splitlines() == [
-        f"{findings}: PANEL-INPUT /0/path: path '/abs.py' is absolute; give it relative to the "
+        f"{findings}:1:1: PANEL-INPUT /0/path: path '/abs.py' is absolute; give it relative to the "
         "repository root"
     ]
 
@@ -299,9 +301,9 @@ def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(main, ["audit", path]) == 0
     out = capsys.readouterr().out.splitlines()
     lifecycle = "created -> challenged -> defended -> validated"
-    assert f"{path}: PANEL-FINDING F1 validated: {lifecycle}" in out
+    assert f"{path}:1:1: PANEL-FINDING F1 validated: {lifecycle}" in out
     assert out[-1] == (
-        f"{path}: PANEL-AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; "
+        f"{path}:1:1: PANEL-AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; "
         "140350 of 350000 tokens"
     )
 

@@ -1,0 +1,153 @@
+"""Which files a command reads: a directory argument is recursed (``.gitignore`` files and the
+configuration's ``exclude`` honoured), and a Phase 2 document is paired with the Phase 1
+document of the same name in the same directory.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from kernel.errors import EmptyDirectory
+
+if TYPE_CHECKING:  # pathspec is imported only when a directory or an exclude needs it
+    from pathspec import PathSpec
+
+    from kernel.cli.config import Settings
+
+__all__ = ["JSON_FILES", "PHASE_FILES", "expand", "phase1_partners"]
+
+PHASE1, PHASE2 = ".phase1.md", ".phase2.md"
+#: What ``lint DIR`` and ``decide DIR`` take.
+PHASE_FILES = (PHASE1, PHASE2)
+#: What ``check DIR`` takes.
+JSON_FILES = (".json",)
+
+_Rules = list[tuple[str, "PathSpec[Any]"]]
+
+
+def _spec(lines: Iterable[str]) -> PathSpec[Any]:
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def _posix(path: str) -> str:
+    return path.replace(os.sep, "/")
+
+
+def _read_ignore(directory: str) -> _Rules:
+    path = os.path.join(directory, ".gitignore")
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            return [(os.path.abspath(directory), _spec(handle.read().splitlines()))]
+    except OSError:
+        return []
+
+
+def _ancestor_rules(top: str) -> _Rules:
+    """The ``.gitignore`` files above ``top``, up to the repository's root (the directory
+    holding ``.git``), outermost first; none when ``top`` is in no repository."""
+    top = os.path.abspath(top)
+    if os.path.exists(os.path.join(top, ".git")):
+        return []
+    rules: _Rules = []
+    directory = os.path.dirname(top)
+    while True:
+        rules = _read_ignore(directory) + rules
+        if os.path.exists(os.path.join(directory, ".git")):
+            return rules
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return []
+        directory = parent
+
+
+def _ignored(rules: _Rules, path: str, is_dir: bool) -> bool:
+    """Git's answer: the deepest ``.gitignore`` with a matching pattern decides."""
+    absolute = os.path.abspath(path)
+    verdict = False
+    for base, spec in rules:
+        relative = os.path.relpath(absolute, base)
+        if relative.startswith(os.pardir):
+            continue
+        check = spec.check_file(_posix(relative) + ("/" if is_dir else ""))
+        if check.include is not None:
+            verdict = check.include
+    return verdict
+
+
+def _excluder(settings: Settings) -> Callable[[str, bool], bool] | None:
+    if not settings.exclude:
+        return None
+    spec = _spec(settings.exclude)
+    root = os.path.abspath(settings.root)
+
+    def excluded(path: str, is_dir: bool) -> bool:
+        relative = os.path.relpath(os.path.abspath(path), root)
+        if relative.startswith(os.pardir):
+            return False
+        return spec.match_file(_posix(relative) + ("/" if is_dir else ""))
+
+    return excluded
+
+
+def _walk(
+    top: str, suffixes: Sequence[str], excluded: Callable[[str, bool], bool] | None
+) -> list[str]:
+    rules = {top: _ancestor_rules(top) + _read_ignore(top)}
+    found = []
+    for directory, subdirectories, names in os.walk(top):
+        here = rules.pop(directory)
+        kept = []
+        for name in subdirectories:
+            path = os.path.join(directory, name)
+            if name == ".git" or _ignored(here, path, True):
+                continue
+            if excluded is not None and excluded(path, True):
+                continue
+            rules[path] = here + _read_ignore(path)
+            kept.append(name)
+        subdirectories[:] = kept
+        for name in names:
+            path = os.path.join(directory, name)
+            if not name.endswith(tuple(suffixes)) or _ignored(here, path, False):
+                continue
+            if excluded is None or not excluded(path, False):
+                found.append(os.path.normpath(path))
+    return found
+
+
+def expand(arguments: Sequence[str], suffixes: Sequence[str], settings: Settings) -> list[str]:
+    """The files a command reads, sorted and each once: a directory is replaced by the files
+    below it whose names end in one of ``suffixes``, leaving out what ``.gitignore`` or the
+    configuration's ``exclude`` leaves out; a file named on the command line is kept unless
+    ``exclude`` covers it; ``-`` and template names are kept as they are. A directory with
+    nothing to read is a usage error."""
+    excluded = _excluder(settings)
+    out: set[str] = set()
+    stdin = []  # each - is kept: standard input named twice is an error the reader reports
+    for argument in arguments:
+        if argument == "-":
+            stdin.append(argument)
+        elif os.path.isdir(argument):
+            found = _walk(argument, suffixes, excluded)
+            if not found:
+                wanted = " or ".join(f"*{s}" for s in suffixes)
+                raise EmptyDirectory(argument, wanted)
+            out.update(found)
+        elif excluded is None or not excluded(argument, False):
+            out.add(argument)
+    return stdin + sorted(out)
+
+
+def phase1_partners(files: Iterable[str]) -> dict[str, str]:
+    """Each ``NAME.phase2.md`` among ``files`` → the ``NAME.phase1.md`` beside it, when that
+    is among ``files`` too."""
+    given = set(files)
+    return {
+        path: partner
+        for path in given
+        if path.endswith(PHASE2) and (partner := path[: -len(PHASE2)] + PHASE1) in given
+    }
