@@ -16,7 +16,8 @@ r"""Markup a reader never sees: the injection scan's second view of a text (R19)
   escaped character); underscores are left: the scan already reads them as separators.
 
 Removing a character that a reader would see (a literal ``*``, an escaped ``[``) can only join
-two words: the view may read more than a reader, never less.
+two words: the view may read more than a reader. What a character reference shows is kept as
+it is, but for emphasis characters (``&#91;INST&#93;`` reads ``[INST]``, ``&#42;`` nothing).
 Everything is one pass of one regex, with possessive repetition, plus C-level translations:
 linear in the text.
 """
@@ -25,6 +26,7 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
 import string
 from array import array
@@ -80,9 +82,9 @@ def _widths(span: int, produced: int) -> bytes:
 
 @functools.lru_cache(maxsize=4096)
 def _decoded(reference: str) -> str:
-    """What a character reference shows, less the characters the view drops everywhere (a
-    decoded "*" or "[" is dropped like the text's own: a reader may join the words)."""
-    return _dropped(html.unescape(reference))
+    """What a character reference shows, less emphasis characters (a reader skips a literal
+    ``*`` inside a word as readily as an emphasis one); brackets stay."""
+    return html.unescape(reference).translate(_DROP_SHOWN)
 
 
 def has_markup(text: str) -> bool:
@@ -166,7 +168,8 @@ def unmarked(text: str) -> Unmarked:
     """``text`` with hiding markup removed (see the module docstring)."""
     if not has_markup(text):
         return Unmarked(text, None)
-    pieces: list[str] = []
+    gaps: list[str] = []  # the text between markup spans
+    shown: list[str] = []  # what each markup span shows
     sites: list[tuple[int, int, int]] = []
     kept = 0
     search = _MARKUP.search
@@ -183,18 +186,26 @@ def unmarked(text: str) -> Unmarked:
             replacement = ""
         else:
             replacement = _decoded(match.group(0))
-        pieces.append(text[kept:start])
-        pieces.append(replacement)
+        gaps.append(text[kept:start])
+        shown.append(replacement)
         sites.append((start, end, len(replacement)))
         kept = end
-    pieces.append(text[kept:])
-    body = _dropped("".join(pieces))
+    gaps.append(text[kept:])
+    shown.append("")
+    # What markup produced (a decoded "*" or "[") stays: the gaps alone lose their emphasis
+    # characters, in one call when a separator is free.
+    if "\x00" not in text:
+        gaps = _dropped("\x00".join(gaps)).split("\x00")
+    else:
+        gaps = [_dropped(gap) for gap in gaps]
+    body = "".join(itertools.chain.from_iterable(zip(gaps, shown, strict=True)))
     if body == text:
         return Unmarked(text, None)
     return Unmarked(body, text, tuple(sites))
 
 
 _DROP_EMPHASIS: Final = {ord(c): None for c in _EMPHASIS}
+_DROP_SHOWN: Final = {ord(c): None for c in _EMPHASIS if c not in "[]"}
 _EMPHASIS_BYTES: Final = _EMPHASIS.encode("ascii")
 
 
