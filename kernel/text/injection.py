@@ -27,11 +27,12 @@ its ``category``, its ``span`` (start, end) in the ORIGINAL text and the ``match
 Matching runs on the skeleton of the text (``kernel.skeleton``: NFKC, default-ignorable
 characters and combining marks removed, TS #39 confusables mapped to Latin, case-folded), so
 zero-width splits, full-width letters and Cyrillic or Greek look-alikes do not hide a phrase.
-The two phrase categories also read the text a second time with the markup that can split
-a word removed (``kernel.injection_markup``: ``ig**nore**``, ``ig`nore```, ``&#105;gnore``,
-``ig<b>nore</b>``, ``ig<!-- -->nore``) when the text has such markup; emphasis that only
-stands next to blanks or punctuation cannot hide a phrase, so a finding's span ends where the
-phrase ends. Every pattern is a fixed alternation with bounded, possessive repetition; a
+Every category also reads the text a second time as a reader of the rendered markdown sees
+it (R19; ``kernel.injection_markup``: ``ig**nore**``, ``[ig](u)nore``, ``[ignore][1]``,
+``&#105;gnore``, ``rm&#32;-rf``, `` `rm` -rf``, ``ig<b>nore</b>``, ``ig<!-- -->nore``) when
+the text has such markup; the phrase categories only when the markup can join or split their
+words (emphasis that only stands next to blanks or punctuation cannot hide a phrase, so a
+finding's span ends where the phrase ends). Every pattern is a fixed alternation with bounded, possessive repetition; a
 phrase rule runs one regex per first word of its phrases that the text holds as a word, a
 plain rule only when the words or characters every match needs are there: the scan is linear
 in the input.
