@@ -32,10 +32,10 @@ it (R19; ``kernel.injection_markup``: ``ig**nore**``, ``[ig](u)nore``, ``[ignore
 ``&#105;gnore``, ``rm&#32;-rf``, `` `rm` -rf``, ``ig<b>nore</b>``, ``ig<!-- -->nore``) when
 the text has such markup; the phrase categories only when the markup can join or split their
 words (emphasis that only stands next to blanks or punctuation cannot hide a phrase, so a
-finding's span ends where the phrase ends). Every pattern is a fixed alternation with bounded, possessive repetition; a
-phrase rule runs one regex per first word of its phrases that the text holds as a word, a
-plain rule only when the words or characters every match needs are there: the scan is linear
-in the input.
+finding's span ends where the phrase ends). Every pattern is a fixed alternation with
+bounded, possessive repetition; a phrase rule runs one regex per first word of its phrases
+that the text holds as a word, a plain rule only when the words or characters every match
+needs are there: the scan is linear in the input.
 """
 
 from __future__ import annotations
