@@ -100,7 +100,7 @@ def splits_words(text: str) -> bool:
     emphasis characters or brackets with a letter-like character on both sides
     (``ig**nore**``, ``ig[nore]``). Emphasis next to a blank or punctuation only stands where
     a phrase already allows a separator."""
-    if "](" in text or "][" in text:  # a link's destination or label may stand there
+    if "](" in text or "][" in text or "![" in text:  # a link's destination or label, an image
         return True
     if ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None:
         return True
@@ -109,10 +109,11 @@ def splits_words(text: str) -> bool:
 
 # Blanks and ASCII punctuation: what no skeleton reads as a letter.
 _CLEAR: Final = re.escape("".join(c for c in string.whitespace + string.punctuation if c != ":"))
+_RUN: Final = re.escape(_EMPHASIS)
 # An emphasis run inside a word; each regex starts with its own character so that the
 # engine skips ahead to it.
 _INSIDE_WORD: Final = tuple(
-    (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[*~`\\[\\]]*+(?=[^{_CLEAR}])"))
+    (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[{_RUN}]*+(?=[^{_CLEAR}])"))
     for c in _EMPHASIS
 )
 
