@@ -104,8 +104,12 @@ DANGEROUS: list[tuple[str, str]] = [
     ("[PROVENANCE: SEC 1234]", FORGED_PROVENANCE),
 ]
 
+ESCAPABLE = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
 # How one piece of the passage is decorated: it keeps what a reader sees.
-DECORATIONS = ["link", "reference", "emphasis", "strong", "code", "entity", "zero-width"]
+DECORATIONS = [
+    "link", "reference", "image", "emphasis", "strong", "strike", "code", "tag", "comment",
+    "entity", "hex-entity", "escape", "zero-width",
+]  # fmt: skip
 
 
 def _decorate(text: str, start: int, end: int, how: str) -> str:
@@ -113,14 +117,26 @@ def _decorate(text: str, start: int, end: int, how: str) -> str:
     before, piece, after = text[:start], text[start:end], text[end:]
     if how == "entity":  # the first character as a numeric character reference
         return f"{before}&#{ord(piece[0])};{piece[1:]}{after}"
+    if how == "hex-entity":
+        return f"{before}&#x{ord(piece[0]):X};{piece[1:]}{after}"
     if how == "zero-width":
         return f"{before}{piece[0]}\u200b{piece[1:]}{after}"
-    if "`" in piece or "[" in piece or "]" in piece or "*" in piece:
+    if how == "comment":
+        return f"{before}{piece[0]}<!-- note -->{piece[1:]}{after}"
+    if how == "escape":  # a backslash before each ASCII punctuation character
+        return before + "".join("\\" + c if c in ESCAPABLE else c for c in piece) + after
+    if any(c in piece for c in "`[]*~<>&\\"):
         return text  # markup that would nest in the piece's own
     if how == "link":
         return f"{before}[{piece}](https://example.org/x){after}"
     if how == "reference":
         return f"{before}[{piece}][ref]{after}\n\n[ref]: https://example.org\n"
+    if how == "image":
+        return f"{before}![{piece}](pic.png){after}"
+    if how == "strike":
+        return f"{before}~~{piece}~~{after}"
+    if how == "tag":
+        return f'{before}<span class="x">{piece}</span>{after}'
     if how == "emphasis":
         return f"{before}*{piece}*{after}"
     if how == "strong":
