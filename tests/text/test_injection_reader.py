@@ -210,3 +210,26 @@ def test_whatever_the_rendered_text_shows_the_source_shows(case: tuple[str, str]
     source = case[0]
     seen = {f.category for f in scan_injection(rendered(source))}
     assert seen <= {f.category for f in scan_injection(source)}, (source, rendered(source))
+
+
+MARKDOWNISH = st.lists(
+    st.sampled_from(
+        ["[", "]", "(", ")", "<", ">", "&", "#", ";", "*", "`", "~", "\\", "!", '"', "'", " ",
+         "\n", "x", "ig", "nore", "rm", " -rf /", "&#60;", "&lt;", "&#x69;", "](u)", "][1]",
+         "<b>", "</b>", "<!--", "-->", "phase1_output", "|im_start|", "PROVENANCE", ":",
+         "\u200b", "previous instructions"]
+    ),
+    max_size=40,
+).map("".join)  # fmt: skip
+
+
+@given(MARKDOWNISH)
+@example("[ig](<a\\>b> 'x\\'y')nore previous instructions")
+@example('](](((<a b> "t")nore')
+@example("&#60;&#x69;<!--")
+def test_any_markup_is_scanned_without_error_and_spans_stay_in_the_text(text: str) -> None:
+    findings = scan_injection(text)
+    assert list(findings) == sorted(findings, key=lambda f: (f.span, f.category))
+    for f in findings:
+        assert 0 <= f.span[0] < f.span[1] <= len(text)
+        assert text[f.span[0] : f.span[1]] == f.matched
