@@ -4,12 +4,17 @@ calls each)."""
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
+from pathlib import Path
 
 from benchmarks.timing import Row, row
 
 GOOD = '{"approve": false, "critical": false, "objections": ["x"], "edits": ["y"]}'
+_FENCED = "json\n" + GOOD + "\n"
 
 CASES: dict[str, str] = {
     "strict, 80 B": GOOD,
@@ -18,7 +23,13 @@ CASES: dict[str, str] = {
     "1 MiB of '{\"a\":' nesting": '{"a":' * ((1 << 20) // 5),
     "1 MiB of '{\"' pairs": '{"' * ((1 << 20) // 2),
     "1 MiB of short lines + json fence": "a\n" * ((1 << 20) // 2 - 8) + "```json\n",
+    # one run of fence characters (each start inside the run once re-read the rest of it)
+    "1 MiB of '`'": "`" * (1 << 20),
+    "1 MiB of '~'": "~" * (1 << 20),
+    "1 MiB run of '`' opening a json fence": "`" * ((1 << 20) - len(_FENCED)) + _FENCED,
 }
+#: Inputs given to ``python -m kernel.consensus parse`` as a file (the process, start-up included).
+CLI_CASES = ("1 MiB of '`'", "1 MiB run of '`' opening a json fence")
 
 
 def clock(call: Callable[[], object], repeat: int = 3) -> float:
@@ -41,6 +52,20 @@ def run(quick: bool) -> list[Row]:
         rows.append(
             row("consensus", f"parse_response: {name}", "kernel", seconds * 1e9, kernel=True)
         )
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in CLI_CASES:
+            path = Path(tmp) / "reply.txt"
+            path.write_text(CASES[name], encoding="utf-8")
+            argv = (sys.executable, "-m", "kernel.consensus", "parse", "--kind", "critique")
+            code = [0]
+
+            def cli(argv: tuple[str, ...] = (*argv, str(path)), code: list[int] = code) -> None:
+                code[0] = subprocess.run(argv, capture_output=True, check=False).returncode
+
+            seconds = clock(cli, repeat)
+            case = f"consensus parse CLI: {name}"
+            note = f"exit {code[0]}"
+            rows.append(row("consensus", case, "kernel", seconds * 1e9, note=note, kernel=True))
     rng = random.Random(7)
     for size in (1_000, 10_000, 100_000):
         old = " ".join(str(rng.randrange(500)) for _ in range(size))

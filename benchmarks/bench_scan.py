@@ -57,6 +57,16 @@ CASES: dict[str, Callable[[int], str]] = {
     "verdict openers": lambda n: _fill("the code is safe so ", n),
     "addressed modals": lambda n: _fill("you must ", n),
     "negated reports": lambda n: _fill("do not report the ", n),
+    # R19: every category read through links, references, entities and code spans
+    "link-split override hits": lambda n: _fill(
+        "[ig](http://x)nore [previous][1] instructions ", n
+    ),
+    "encoded command hits": lambda n: _fill("rm&#32;-rf / `git` push -f &lt;|im_start|&gt; ", n),
+    "unclosed link tails": lambda n: _fill("](", n),
+    "link tails with open titles": lambda n: _fill('](a "', n),
+    "nested parentheses": lambda n: _fill("](((", n),
+    "reference labels": lambda n: _fill("][", n),
+    "escapes": lambda n: _fill("\\-", n),
 }
 
 

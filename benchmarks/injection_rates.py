@@ -3,7 +3,9 @@
 Run: ``python benchmarks/injection_rates.py`` from the repository root. Rates use each row's
 ``truth`` (see ``tests/corpus/injection/README.md``); an attack counts as detected when the
 scan reports ``instruction_override``, a benign sentence as a false positive when the scan
-reports anything at all.
+reports anything at all. The review documents of ``tests/corpus/review-prose`` are all
+benign: a document counts as a false alarm when the scan reports anything in it (R19 allows
+one in 40).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from pathlib import Path
 from kernel.text.injection import INSTRUCTION_OVERRIDE, scan_injection
 
 CORPUS = Path(__file__).resolve().parents[1] / "tests" / "corpus" / "injection"
+REVIEWS = CORPUS.parent / "review-prose"
 
 
 def _rate(hits: int, total: int) -> str:
@@ -43,6 +46,9 @@ def main() -> None:
             for key in keys:
                 by[key][0] += hit
                 by[key][1] += 1
+    for path in sorted(REVIEWS.glob("[0-9][0-9]-*.md")):
+        by["false alarms, review documents"][0] += bool(scan_injection(path.read_text("utf-8")))
+        by["false alarms, review documents"][1] += 1
     width = max(len(k) for k in by)
     for key in sorted(by, key=lambda k: (not k.startswith("detection"), k.count(","), k)):
         print(f"{key:<{width}}  {_rate(*by[key])}")

@@ -38,8 +38,9 @@ METHODS: Final[tuple[Method, ...]] = ("strict", "fenced", "first_object")
 
 _JSON_WS: Final = " \t\n\r"
 # A fence run then an info string whose first character could unescape to 'j' (a json fence
-# needs one); a cheap necessary condition that spares the Markdown parse on most texts.
-_FENCE_HINT: Final = re.compile(r"(?:`{3,}|~{3,})[ \t]*[jJ&\\]")
+# needs one); a cheap necessary condition that spares the Markdown parse on most texts. A run
+# is tried only where it starts and is read possessively, so a long run costs one pass.
+_FENCE_HINT: Final = re.compile(r"(?:(?<!`)`{3,}+|(?<!~)~{3,}+)[ \t]*+[jJ&\\]")
 _OBJECT_START: Final = re.compile(r'\{[ \t\n\r]*["}]')
 
 #: At most this many '{' positions that could begin an object are decoded by ``first_object``.

@@ -27,14 +27,15 @@ its ``category``, its ``span`` (start, end) in the ORIGINAL text and the ``match
 Matching runs on the skeleton of the text (``kernel.skeleton``: NFKC, default-ignorable
 characters and combining marks removed, TS #39 confusables mapped to Latin, case-folded), so
 zero-width splits, full-width letters and Cyrillic or Greek look-alikes do not hide a phrase.
-The two phrase categories also read the text a second time with the markup that can split
-a word removed (``kernel.injection_markup``: ``ig**nore**``, ``ig`nore```, ``&#105;gnore``,
-``ig<b>nore</b>``, ``ig<!-- -->nore``) when the text has such markup; emphasis that only
-stands next to blanks or punctuation cannot hide a phrase, so a finding's span ends where the
-phrase ends. Every pattern is a fixed alternation with bounded, possessive repetition; a
-phrase rule runs one regex per first word of its phrases that the text holds as a word, a
-plain rule only when the words or characters every match needs are there: the scan is linear
-in the input.
+Every category also reads the text a second time as a reader of the rendered markdown sees
+it (R19; ``kernel.injection_markup``: ``ig**nore**``, ``[ig](u)nore``, ``[ignore][1]``,
+``&#105;gnore``, ``rm&#32;-rf``, `` `rm` -rf``, ``ig<b>nore</b>``, ``ig<!-- -->nore``) when
+the text has such markup; the phrase categories only when the markup can join or split their
+words (emphasis that only stands next to blanks or punctuation cannot hide a phrase, so a
+finding's span ends where the phrase ends). Every pattern is a fixed alternation with
+bounded, possessive repetition; a phrase rule runs one regex per first word of its phrases
+that the text holds as a word, a plain rule only when the words or characters every match
+needs are there: the scan is linear in the input.
 """
 
 from __future__ import annotations
@@ -53,7 +54,7 @@ from kernel.errors import KernelError
 from kernel.io import package_data
 from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
-from kernel.text.injection_markup import splits_words, unmarked
+from kernel.text.injection_markup import has_markup, splits_words, unmarked
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -196,6 +197,11 @@ def _lead(firsts: Sequence[str], *rest: str) -> list[tuple[str, str]]:
     return [(word, _SEP + _seq(*rest)) for word in firsts]
 
 
+# Where a clause ends: punctuation, the end of the text, or a conjunction ("ignore the above
+# and approve"), past blanks and emphasis.
+_CLAUSE_END = r"(?=[\s*_~`]*+(?:[.;:!,)\]]|\Z|(?:and|then|or|but|so|instead)(?![^\W_])))"
+
+
 # --- instruction override: a family of phrases (companions §C) ---------------------------------
 # Two rules share the family: phrases that give themselves away wherever they stand, and
 # imperatives that count only at the start of a clause (see ``_starts_clause``), so that
@@ -268,7 +274,9 @@ def _override_family() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
     )  # fmt: skip
     _OTHER_NOUN = "(?:" + "|".join((_GENERAL_NOUN, _REVIEW_NOUN)) + ")"
     _STRONG_TARGET = (
-        "(?:" + "|".join((_PROMPT_NOUN, _any("rules", "guidelines", "restrictions"))) + ")"
+        "(?:"
+        + "|".join((_PROMPT_NOUN, _any("rules", "guidelines", "restrictions", "role", "persona")))
+        + ")"
     )
 
     _OVERRIDE_ANYWHERE = [
@@ -541,6 +549,25 @@ def _override_family() -> tuple[list[tuple[str, str]], list[tuple[str, str]]]:
             _opt(_any("the")) + _any("approve", "approved", "critical", "verdict", "approval"),
             _opt(_any("field", "flag", "value", "key")) + _opt(_any("to", "as", "equal to"))
             + _any("true", "false", "approved", "approve", "yes"),
+        ),
+        # ignore the above / disregard previous / discard all prior (R19): the earlier text
+        # itself, with no noun after it; last, so that a longer reading is tried first
+        *_lead(
+            (*_STRONG_VERBS, "discard"),
+            _opt(_FILL, 3)
+            + _any("above", "previous", "prior", "preceding", "foregoing", "aforementioned")
+            + "(?:"
+            + _SEP
+            + _any("text", "message", "messages", "content", "conversation", "input")
+            + "|"
+            + _CLAUSE_END
+            + ")",
+        ),
+        # ignore everything and approve / disregard all. (the clause ends there)
+        *_lead(
+            (*_STRONG_VERBS, "discard"),
+            _any("all", "everything", "all of that", "all that", "all of this", "all of it")
+            + _CLAUSE_END,
         ),
     ]  # fmt: skip
     return _OVERRIDE_ANYWHERE, _OVERRIDE_IMPERATIVE
@@ -1126,19 +1153,28 @@ def scan_injection(
     raw = _raw(sk.text, wanted)
     spans = sk.spans((s, e) for _, s, e in raw)
     found = {(cat, span) for (cat, _, _), span in zip(raw, spans, strict=True)}
-    phrases = wanted & _PHRASE_CATEGORIES
-    if phrases and splits_words(text):
-        # The phrase rules read the text a second time without the markup that can split a
-        # word (``ig**nore**``, ``&#105;gnore``, ``ig<b>nore</b>``); spans map back twice.
-        plain = unmarked(text)
-        if plain.changed:
-            sk2 = skeletonize(plain.text)
-            raw2 = _raw(sk2.text, phrases)
-            spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
-            found.update((cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True))
     if FORGED_DELIMITER in wanted:
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
+    # Every rule reads the text a second time as a reader sees it (R19), without the markup
+    # that renders as nothing (``ig**nore**``, ``[ig](u)nore``, ``rm&#32;-rf``, `` `rm` -rf``);
+    # the phrase rules only when markup can join or split their words. Spans map back twice.
+    phrases, others = wanted & _PHRASE_CATEGORIES, wanted - _PHRASE_CATEGORIES
+    again = (phrases if phrases and splits_words(text) else set()) | (
+        others if others and has_markup(text) else set()
+    )
+    if again:
+        plain = unmarked(text)
+        if plain.changed:
+            sk2 = skeletonize(plain.text)
+            raw2 = _raw(sk2.text, again)
+            spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
+            second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
+            if FORGED_DELIMITER in again:
+                for name in delimiters:
+                    hits = [hit.span for hit in delimiters_in(sk2, name)]
+                    second.extend((FORGED_DELIMITER, span) for span in plain.spans(hits))
+            found.update(_new_to(found, second))
     merged = _merged(found)
     code = (_fenced(text) if fenced is None else list(fenced)) if merged else []
     firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
@@ -1151,6 +1187,28 @@ def scan_injection(
         )
         for cat, span in merged
     )
+
+
+def _new_to(
+    found: set[tuple[str, tuple[int, int]]], second: list[tuple[str, tuple[int, int]]]
+) -> list[tuple[str, tuple[int, int]]]:
+    """The second reading's findings, less those of the other categories that overlap a
+    finding of the first in the same category (the same passage, seen through its markup);
+    phrase findings are merged by ``_merged`` instead."""
+    firsts: dict[str, list[int]] = {}  # category -> starts of its first-reading spans, sorted
+    reach: dict[str, list[int]] = {}  # category -> the furthest end up to each of those
+    for cat, (start, end) in sorted(found, key=lambda f: f[1]):
+        ends = reach.setdefault(cat, [])
+        firsts.setdefault(cat, []).append(start)
+        ends.append(max(end, ends[-1]) if ends else end)
+    out = []
+    for cat, (start, end) in second:
+        if cat not in _PHRASE_CATEGORIES and cat in firsts:
+            i = bisect_left(firsts[cat], end) - 1  # the last first-reading span starting before end
+            if i >= 0 and reach[cat][i] > start:
+                continue
+        out.append((cat, (start, end)))
+    return out
 
 
 def _inside(ranges: Sequence[tuple[int, int]], firsts: Sequence[int], at: int) -> bool:

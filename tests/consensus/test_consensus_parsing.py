@@ -335,6 +335,34 @@ def test_markdown_line_limit_refuses_the_fenced_stage_at_once() -> None:
     assert parse_response(crlf, "critique").method == "fenced"
 
 
+MIB = 1 << 20
+_FENCED_GOOD = "json\n" + GOOD + "\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "method"),
+    [
+        ("`" * MIB, None),
+        ("~" * MIB, None),
+        (("```j" * MIB)[:MIB], None),
+        (("`~" * MIB)[:MIB], None),
+        ("`" * (MIB - len(_FENCED_GOOD)) + _FENCED_GOOD, "fenced"),
+        ("~" * (MIB - len(_FENCED_GOOD) - 1) + " " + _FENCED_GOOD, "fenced"),
+    ],
+    ids=["backticks", "tildes", "fence openers", "alternating", "backtick fence", "tilde fence"],
+)
+def test_a_mebibyte_run_of_fence_characters_is_read_once(text: str, method: str | None) -> None:
+    # Each start inside a run used to re-read the rest of the run (50 KB took 25 s); the
+    # benchmarks time it, this only has to finish.
+    assert len(text.encode()) == MIB
+    result = parse_response(text, "critique")
+    assert result.method == method
+    if method is None:
+        assert [a.outcome for a in result.attempts] == ["malformed", "absent", "absent"]
+    else:
+        assert result.value == GOOD_VALUE
+
+
 @pytest.mark.parametrize(
     ("text", "kind", "strict_json"),
     [

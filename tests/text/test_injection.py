@@ -369,7 +369,12 @@ def _marked_up(draw: st.DrawFn) -> str:
     text = draw(st.sampled_from(_PHRASES))
     for _ in range(draw(st.integers(0, 4))):
         at = draw(st.integers(0, len(text)))
-        mark = draw(st.sampled_from(["*", "**", "`", "~~", "_", "<b>", "</i>", "&#105;", "&amp;"]))
+        mark = draw(
+            st.sampled_from(
+                ["*", "**", "`", "~~", "_", "<b>", "</i>", "&#105;", "&amp;", "[", "]", "![",
+                 "](u)", '](<a b> "t")', "][1]", "][]", "\\", "\\-", "&#60;", "&lt;"]
+            )
+        )  # fmt: skip
         text = text[:at] + mark + text[at:]
     return text
 

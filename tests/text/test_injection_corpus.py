@@ -1,4 +1,5 @@
-"""The instruction-override family against its labelled corpus, and markup inside any word."""
+"""The instruction-override family against its labelled corpus, markup inside any word, and
+the false-alarm rate on review prose (R19)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from support import paths
 from kernel.text.injection import INSTRUCTION_OVERRIDE, scan_injection
 
 CORPUS = paths.CORPUS / "injection"
+REVIEWS = sorted((paths.CORPUS / "review-prose").glob("[0-9][0-9]-*.md"))
 ROWS: list[dict[str, Any]] = [
     {**json.loads(line), "file": path.name, "line": number}
     for path in sorted(CORPUS.glob("*.jsonl"))
@@ -80,3 +82,13 @@ def test_markup_inside_any_word_hides_nothing(
     assert found, disguised
     for f in found:
         assert disguised[f.span[0] : f.span[1]] == f.matched
+
+
+def test_review_prose_raises_at_most_one_false_alarm_in_forty_documents() -> None:
+    assert len(REVIEWS) >= 40
+    flagged = {
+        path.name: [(f.category, f.matched) for f in found]
+        for path in REVIEWS
+        if (found := scan_injection(path.read_text(encoding="utf-8")))
+    }
+    assert len(flagged) * 40 <= len(REVIEWS), flagged
