@@ -187,7 +187,7 @@ class _Finder(ast.NodeVisitor):
 
     def __init__(self, path: str, source: bytes) -> None:
         self.path = path
-        self.module = path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        self.module = _module_of(path)
         self.source = source
         self.lines = source.split(b"\n")
         self.offsets = [0]
@@ -398,6 +398,22 @@ def sample(area: str, size: int, seed: int, root: Path = ROOT) -> tuple[list[Mut
     return chosen, passed
 
 
+def find(name: str) -> tuple[str, Mutant]:
+    """The area and the mutant of a mutant's name; ``SystemExit`` when there is none."""
+    module = name.split(":", 1)[0]
+    for area in AREAS:
+        for path in area_files(area):
+            if _module_of(path) == module:
+                for m in mutants(path):
+                    if m.name == name:
+                        return area, m
+    raise SystemExit(f"no mutant named {name!r}")
+
+
+def _module_of(path: str) -> str:
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
 # Running
 
 
@@ -586,12 +602,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--map", type=Path, default=None, help="reuse or keep the coverage map")
     parser.add_argument("--survivors", action="store_true", help="list surviving mutants")
     parser.add_argument("--list", action="store_true", help="list the sample, run nothing")
+    parser.add_argument(
+        "--mutant", action="append", default=[], help="run this mutant (by name) instead"
+    )
+    parser.add_argument(
+        "--tests", action="append", default=[], help="run these tests instead of the area's"
+    )
     args = parser.parse_args(args_list)
     unknown = set(args.areas) - set(AREAS)
     if unknown:
         parser.error(f"unknown area(s): {', '.join(sorted(unknown))}")
     size = 1 if args.smoke else args.sample
-    samples = {a: sample(a, size, args.seed) for a in _iter_areas(args.areas)}
+    samples: dict[str, tuple[list[Mutant], int]] = {}
+    if args.mutant:
+        for name in args.mutant:
+            area, m = find(name)
+            samples.setdefault(area, ([], 0))[0].append(m)
+    else:
+        samples = {a: sample(a, size, args.seed) for a in _iter_areas(args.areas)}
     if args.list:
         for area, (chosen, _) in samples.items():
             for m in chosen:
@@ -602,7 +630,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         work = Path(tmp)
         _copy_tree(work)
         cover: dict[str, Any] | None = None
-        if not args.smoke:
+        if args.map is not None or not (args.smoke or args.mutant):
             if args.map is not None and args.map.exists():
                 cover = json.loads(args.map.read_text())
             else:
@@ -610,7 +638,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 cover = _map(work, union, args.map)
         print(f"seed {args.seed}, {size} mutant(s) per area", flush=True)
         for area, (chosen, passed) in samples.items():
-            tests = AREAS[area][1]
+            tests = args.tests or AREAS[area][1]
             results = [run_mutant(work, m, tests, cover) for m in chosen]
             killed = sum(r.status in ("killed", "timeout") for r in results)
             score = killed / len(results) if results else 1.0
@@ -622,7 +650,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 flush=True,
             )
             for r in results:
-                if args.survivors and r.status in ("survived", "uncovered"):
+                if args.mutant or (args.survivors and r.status in ("survived", "uncovered")):
                     source = (ROOT / r.mutant.path).read_bytes()
                     print(f"  {r.status}: {r.mutant.name}  {r.mutant.describe(source)}")
     if args.smoke:

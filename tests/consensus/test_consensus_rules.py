@@ -178,3 +178,6 @@ def test_check_quorum_refuses_a_count_that_is_not_a_non_negative_int(responses: 
         check_quorum(responses, 3)
     assert not isinstance(info.value, QuorumError)
     assert info.value.message == f"responses must be a non-negative int, got {responses!r}"
+    # Zero responses is a count, below the quorum.
+    with pytest.raises(QuorumError):
+        check_quorum(0, 3)
