@@ -12,8 +12,9 @@ swapped), ``boolop`` (``and`` and ``or`` swapped), ``int`` (an integer literal p
 one), ``negate`` (the condition of an ``if``, ``while``, conditional expression or
 comprehension negated), ``return`` (a returned value replaced by ``None``) and ``delete`` (a
 call, augmented assignment, item or attribute store, ``raise``, ``break`` or ``continue``
-replaced by ``pass``). Code marked ``pragma: no cover``, ``if TYPE_CHECKING:`` blocks,
-docstrings, annotations, asserts and f-strings are not mutated.
+replaced by ``pass``). Code marked ``pragma: no cover``, ``if TYPE_CHECKING:`` and
+``if __name__ == "__main__":`` blocks, docstrings, annotations, asserts and f-strings are
+not mutated.
 
 The run works in a copy of the tree (the files git tracks plus untracked files it does not
 ignore). It first runs the union of the areas' tests once under coverage, recording which
@@ -22,8 +23,8 @@ Each mutant then runs, with ``-x`` and a per-test timeout, only the area's tests
 of its lines, fastest first (all the area's tests when the line runs at import). A mutant
 whose lines no area test runs survives without a run.
 
-``--sample N`` (default 40) takes, per area, the first N mutants of a seeded shuffle that are
-not listed as equivalent; ``--seed`` picks another shuffle. ``--smoke`` runs one such mutant
+``--sample N`` (default 40) takes, per area, the first N mutants in an order seeded by
+``--seed`` that are not listed as equivalent. ``--smoke`` runs one such mutant
 per area against the area's tests without a map and fails unless every one is killed (the
 check ``.ci/run`` makes so that the script cannot rot).
 
@@ -37,7 +38,6 @@ import ast
 import hashlib
 import json
 import os
-import random
 import shutil
 import subprocess
 import sys
@@ -284,6 +284,8 @@ class _Finder(ast.NodeVisitor):
         self._add("delete", node, "pass")
 
     def visit_If(self, node: ast.If) -> None:
+        if ast.unparse(node.test) == "__name__ == '__main__'":  # a shell entry, like the shims
+            return
         if ast.unparse(node.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING"):
             for stmt in node.orelse:
                 self.visit(stmt)
@@ -381,10 +383,11 @@ def equivalents() -> dict[str, str]:
 
 
 def sample(area: str, size: int, seed: int, root: Path = ROOT) -> tuple[list[Mutant], int]:
-    """The first ``size`` non-equivalent mutants of the area's seeded shuffle, and how many
-    equivalent ones the shuffle passed on the way."""
+    """The first ``size`` non-equivalent mutants of the area in the seeded order, and how many
+    equivalent ones were passed on the way."""
     pool = [m for path in area_files(area, root) for m in mutants(path, root)]
-    random.Random(f"{seed}:{area}").shuffle(pool)
+    # Ordered by a seeded hash of each name: a change elsewhere leaves a mutant's place as it is.
+    pool.sort(key=lambda m: hashlib.sha256(f"{seed}:{m.name}".encode()).digest())
     skip = equivalents()
     chosen: list[Mutant] = []
     passed = 0
@@ -468,7 +471,7 @@ def _coverage_map(out: str, tests: Sequence[str]) -> int:
         rel = Path(measured).resolve().relative_to(cwd).as_posix()
         lines[rel] = {n: sorted(c) for n, c in data.contexts_by_lineno(measured).items()}
     sources = {f: _digest(cwd / f) for f in lines}
-    files = sorted({n.split("::", 1)[0] for n in durations})
+    files = {f: _digest(cwd / f) for f in sorted({n.split("::", 1)[0] for n in durations})}
     Path(out).write_text(
         json.dumps(
             {
@@ -548,8 +551,9 @@ def run_mutant(work: Path, m: Mutant, tests: Sequence[str], cover: dict[str, Any
         area_nodes = [n for n in durations if _in_selection(n, tests) is not None]
         # A line run at import (context "") may matter to any test.
         chosen = area_nodes if "" in contexts else [n for n in area_nodes if n in contexts]
-        # Test files newer than the map run for every mutant of their area.
-        newer = [f for f in _test_files(tests) if f not in cover["test_files"]]
+        # Test files new or changed since the map run whole for every mutant of their area.
+        newer = [f for f in _test_files(tests) if cover["test_files"].get(f) != _digest(ROOT / f)]
+        chosen = [n for n in chosen if n.split("::", 1)[0] not in newer]
         if not chosen and not newer:
             return Result(m, "uncovered", 0.0, 0)
         chosen.sort(key=lambda n: durations[n])

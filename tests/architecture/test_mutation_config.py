@@ -88,6 +88,10 @@ def f(a, b):
 
 def h():  # pragma: no cover
     return 5
+
+
+if __name__ == "__main__":
+    raise SystemExit(f(1, 2))
 """
 
 
