@@ -377,8 +377,8 @@ def equivalents() -> dict[str, str]:
     found = {}
     for line in EQUIVALENTS.read_text("utf-8").splitlines():
         if line.strip() and not line.startswith("#"):
-            name, _, reason = line.partition("#")
-            found[name.strip()] = reason.strip()
+            name, _, reason = line.strip().partition(" ")
+            found[name] = reason.strip().removeprefix("#").strip()
     return found
 
 

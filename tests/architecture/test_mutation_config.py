@@ -155,10 +155,11 @@ def test_every_equivalent_mutant_is_one_the_script_makes_with_a_reason() -> None
     }
     names = []
     for line in lines:
-        name, sep, reason = line.partition("#")
-        assert sep and reason.strip(), f"no reason given: {line!r}"
-        names.append(name.strip())
-        assert name.strip() in made, f"{name.strip()}: the script makes no such mutant"
+        name, _, reason = line.strip().partition(" ")
+        assert reason.strip().startswith("#"), f"not 'NAME  # reason': {line!r}"
+        assert reason.strip().removeprefix("#").strip(), f"no reason given: {line!r}"
+        names.append(name)
+        assert name in made, f"{name}: the script makes no such mutant"
     assert len(names) == len(set(names)), "listed twice"
     assert set(SCRIPT.equivalents()) == set(names)
 
