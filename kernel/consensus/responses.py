@@ -191,10 +191,6 @@ def _surrogates(value: object, path: str) -> list[str]:
     return []
 
 
-def _clip(message: str, limit: int = 200) -> str:
-    return message if len(message) <= limit else message[: limit - 1] + "…"
-
-
 def schema_errors(value: object, kind: Kind) -> list[str]:
     """Every schema violation of ``value`` as a ``kind`` response, each naming its JSON path."""
     # Enough to say what is wrong; an adversarial value could hold a violation per item.

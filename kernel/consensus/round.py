@@ -280,9 +280,6 @@ def round_from_mapping(document: object) -> RoundInput:
         raise RoundError(found)
     assert isinstance(document, Mapping)
     errors: list[str] = []
-    for name in ("participants", "round", "max_rounds"):
-        if name in document and not isinstance(document[name], int):
-            errors.append(f"$.{name}: {shown(document[name])} is not an integer")
     for index, item in enumerate(document["critiques"]):
         errors.extend(f"$.critiques[{index}]{e[1:]}" for e in schema_errors(item, "critique"))
     if errors:

@@ -18,6 +18,7 @@ from kernel.consensus import (
     evaluate_round,
     round_from_mapping,
 )
+from kernel.consensus.responses import schema_errors
 from kernel.errors import KernelError
 
 YES = CritiqueResponse(approve=True, critical=False)
@@ -250,3 +251,54 @@ def test_decimal_and_rational_defaults_differ_on_the_documented_example() -> Non
     document = {**DOC, "approval_ratio": "2/3"}
     assert evaluate_round(round_from_mapping(document)).outcome == "consensus"
     assert evaluate_round(round_from_mapping(DOC)).outcome == "continue"
+
+
+@pytest.mark.parametrize(("round_index", "outcome"), [(3, "stop"), (2, "continue")])
+def test_enough_approvals_with_a_critical_critique_is_no_consensus(
+    round_index: int, outcome: str
+) -> None:
+    # Two of three approve (exactly the two needed), but one approval is critical.
+    veto = CritiqueResponse(approve=True, critical=True, objections=("wrong dose",), edits=("x",))
+    decision = evaluate_round(make([YES, veto, NO], round_index=round_index))
+    assert (decision.approvals, decision.approvals_required) == (2, 2)
+    assert decision.outcome == outcome
+    failed = "no consensus: 1 critique(s) marked critical"
+    if outcome == "stop":
+        assert decision.stop_reason == "max_rounds"
+        assert decision.reasons == (failed, "stop (max_rounds): round 3 of 3 is the last")
+    else:
+        assert decision.stop_reason is None
+        assert decision.reasons == (failed, "continue: no stop rule fired")
+
+
+@pytest.mark.parametrize("name", ["round", "participants", "max_rounds"])
+@pytest.mark.parametrize("value", [2.0, 3.0, True])
+def test_a_float_or_boolean_count_is_refused(name: str, value: object) -> None:
+    with pytest.raises(RoundError) as info:
+        round_from_mapping({**DOC, name: value})
+    assert info.value.errors == [f"$.{name}: {value!r} is not of type 'integer'"]
+
+
+@pytest.mark.parametrize("value", [2.0, 1.5, True])
+def test_a_round_input_refuses_a_round_that_is_not_an_int(value: Any) -> None:
+    with pytest.raises(KernelError, match=rf"^round must be an int >= 1, got {value!r}$"):
+        RoundInput(RoundConfig(3), value, ())
+
+
+def test_long_error_messages_are_clipped_to_200_characters() -> None:
+    long = "x" * 500
+    with pytest.raises(RoundError) as info:
+        round_from_mapping({**DOC, "candidate": [long]})
+    (error,) = info.value.errors
+    where, _, message = error.partition(": ")
+    assert where == "$.candidate"
+    assert len(message) == 200 and message.startswith("['xxx") and message.endswith("x…")
+    # A message of 200 characters is left whole, one of 201 is clipped.
+    for size, clipped in ((164, False), (165, True)):
+        with pytest.raises(RoundError) as info:
+            round_from_mapping({**DOC, "candidate": ["x" * size]})
+        message = info.value.errors[0].partition(": ")[2]
+        assert len(message) == 200 and message.endswith("…") == clipped, (size, message)
+    errors = schema_errors({"approve": long, "critical": False}, "critique")
+    assert [len(e.partition(": ")[2]) for e in errors] == [200]
+    assert errors[0].startswith("$.approve: 'xxx") and errors[0].endswith("…")

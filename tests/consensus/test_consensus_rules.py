@@ -170,3 +170,14 @@ def test_consensus_matches_the_oracle(n: int, ratio: Any, data: st.DataObject | 
     assert consensus_reached(critiques, n, ratio) is expected
     assert quorum(n, ratio) == oracle_threshold(exact, n)
     assert 1 <= quorum(n, ratio) <= n
+
+
+@pytest.mark.parametrize("responses", [-1, -3, 2.0, 1.5, True, False, "2", None])
+def test_check_quorum_refuses_a_count_that_is_not_a_non_negative_int(responses: Any) -> None:
+    with pytest.raises(KernelError) as info:
+        check_quorum(responses, 3)
+    assert not isinstance(info.value, QuorumError)
+    assert info.value.message == f"responses must be a non-negative int, got {responses!r}"
+    # Zero responses is a count, below the quorum.
+    with pytest.raises(QuorumError):
+        check_quorum(0, 3)

@@ -81,3 +81,13 @@ def test_canonical_json_keeps_non_ascii_as_is() -> None:
     data = load_contract("reviewer/full").to_dict()
     data["acceptance_dimensions"][0]["description"] = "Qualität der Methode."
     assert '"description":"Qualität der Methode."' in load_contract(data).to_json()
+
+
+def test_the_version_digit_limit_is_100() -> None:
+    # Pinned by its number, not only through the constant.
+    assert MAX_VERSION_DIGITS == 100
+    assert parse_version(f"v{'7' * 100}.0.1", "ars") == (int("7" * 100), 0, 1)
+    assert parse_version(f"v1.{'0' * 150}{'7' * 100}.0", "ars") == (1, int("7" * 100), 0)
+    with pytest.raises(KernelError) as info:
+        parse_version(f"v1.2.{'7' * 101}", "ars")
+    assert str(info.value) == "ars has a number over 100 digits"

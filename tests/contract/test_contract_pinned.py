@@ -29,7 +29,7 @@ from kernel.contract.quantifiers import (
     winner,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, template_is_pristine
-from kernel.contract.validator import check_structural_invariants
+from kernel.contract.validator import check_structural_invariants, compiled_expressions
 from kernel.contract.warnings import warn_suspicious
 
 FULL = "reviewer/full"
@@ -333,3 +333,36 @@ def test_fallback_index() -> None:
     assert fallback_index([]) is None
     assert fallback_index([ACTIONS[1], ACTIONS[2]]) is None
     assert fallback_index([ACTIONS[1], ACCEPT, ACCEPT]) == 1
+
+
+_ENTRY = compiled_expressions(full())[0]  # (0, the condition, its Predicate)
+
+
+@pytest.mark.parametrize(
+    "junk",
+    [
+        "compiled",
+        {},
+        (_ENTRY,),  # a tuple, not a list
+        [list(_ENTRY)],  # an entry that is a list
+        [_ENTRY[:2]],  # two items
+        [(*_ENTRY, None)],  # four
+        [("0", *_ENTRY[1:])],  # an index that is not an int
+        [(True, *_ENTRY[1:])],
+        [(*_ENTRY[:2], "D1 scores 'block'")],  # text, not a compiled predicate
+        [_ENTRY, None],
+    ],
+)
+def test_structural_checks_refuse_compiled_that_is_not_compiled_expressions(junk: Any) -> None:
+    c = full()
+    with pytest.raises(KernelError) as info:
+        check_structural_invariants(c, compiled=junk)
+    assert type(info.value) is KernelError
+    assert info.value.message.startswith(
+        "compiled must be compiled_expressions(contract) or None, got "
+    )
+    # What compiled_expressions gives, an empty list and nothing are taken.
+    assert check_structural_invariants(c, compiled=compiled_expressions(c)) == []
+    assert check_structural_invariants(c, compiled=[_ENTRY]) == []
+    assert check_structural_invariants(c, compiled=[]) == []
+    assert check_structural_invariants(c, compiled=None) == []

@@ -194,3 +194,11 @@ def test_load_contract_max_bytes_lowers_and_raises(tmp_path: Path) -> None:
     for bad in (0, -1, 10**30, True, 2.5):
         with pytest.raises(KernelError, match="max_bytes"):
             load_contract(small, max_bytes=bad)  # type: ignore[arg-type]
+
+
+def test_a_long_value_in_a_warning_is_cut_to_80_characters() -> None:
+    from kernel.contract.warnings import _shown
+
+    assert _shown("x" * 80) == "x" * 80
+    assert _shown("x" * 81) == "x" * 77 + "..."
+    assert len(_shown(list(range(100)))) == 80

@@ -159,3 +159,10 @@ def test_the_largest_json_integer_is_an_ordinary_panel_size() -> None:
     data = shipped_template("reviewer/methodology_focus")
     data["panel_size"] = 2**53 - 1
     assert validate(data) == []
+
+
+def test_at_most_ten_problems_are_reported() -> None:
+    errors = unencodable(["\ud800"] * 15)
+    assert [e.split(":", 1)[0] for e in errors] == [f"$[{i}]" for i in range(10)]
+    assert len(unencodable(["\ud800"] * 10)) == 10
+    assert len(unencodable([2**60] * 11)) == 10

@@ -201,3 +201,29 @@ def test_loading_a_shipped_template_imports_neither_lark_nor_jsonschema(name: st
         check=True,
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_main_write_writes_and_exits_0(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[tuple[()]] = []
+    monkeypatch.setattr(precompiled, "write", lambda: calls.append(()))
+    assert precompiled.main(["--write"]) == 0
+    assert calls == [()]
+    assert capsys.readouterr().out == f"wrote {precompiled.FILE}\n"
+
+
+@pytest.mark.parametrize("data", [b"not json", b"[]", b'{"other": 1}', b'{"expressions": []}'])
+def test_an_unusable_expression_table_means_parsing_everything(
+    data: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernel.expression import parser
+
+    monkeypatch.setattr(parser, "package_data", lambda *_: data)
+    parser._precompiled.cache_clear()
+    try:
+        assert parser._precompiled() == {}
+        text = shipped_template("reviewer/full")["failure_conditions"][0]["expression"]
+        assert parse_expression(text) == lalr.parse(text)
+    finally:
+        parser._precompiled.cache_clear()

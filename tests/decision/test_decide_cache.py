@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from kernel import decide, decide_many, load_contract, shipped_template
 from kernel.contract.quantifiers import ACCEPT, ACTIONS, QUANTIFIERS
-from kernel.decision import cache
+from kernel.decision import cache, engine
 from kernel.errors import ContractError, KernelError, MatrixError, PanelShrunk
 from kernel.expression.ast import SCORES
 from kernel.testing import contracts, matrices
@@ -222,3 +222,23 @@ def test_a_template_name_compiles_once_from_a_cold_cache(monkeypatch: pytest.Mon
     assert first == load_contract("reviewer/full")
     assert cache.compiled("reviewer/full") is first
     assert cache.cache_info()["templates"] == 1
+
+
+@pytest.mark.parametrize("panel", [9, 10, 12])
+def test_decide_many_past_the_generated_lookup_panel_limit(panel: int) -> None:
+    # Panels over 9 have no generated lookup: every matrix takes the slow path.
+    document = shipped_template("reviewer/full") | {"panel_size": panel}
+    contract = load_contract(document)
+    assert (engine.engine_for(contract).lookup is None) == (panel > 9)
+    ids = contract.dimension_ids
+    ms = [
+        {d: ["pass"] * panel for d in ids},
+        {d: ["block"] + ["pass"] * (panel - 1) for d in ids},
+        {d: ["warn"] * panel for d in ids},
+    ]
+    expected = [decide(contract, m) for m in ms]
+    assert decide_many(contract, ms) == expected
+    assert decide_many(document, ms) == expected
+    assert [d.condition_id for d in expected] == ["F0", "F1", "F2"]
+    with pytest.raises(MatrixError, match=r"^matrices\[1\]: matrix\[.D9.\]: unknown dimension"):
+        decide_many(contract, [ms[0], ms[0] | {"D9": ["pass"] * panel}])

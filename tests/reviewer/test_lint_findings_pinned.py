@@ -955,3 +955,54 @@ def test_a_body_too_full_of_backticks_fails_consistency_at_the_review_body() -> 
             "bound and no trigger can be met",
         )
     ]
+
+
+def test_the_findings_after_a_duplicated_scores_section() -> None:
+    scores = (
+        "## Dimension Scores"
+        + PHASE2.split("## Failure Condition Checks")[0].split("## Dimension Scores")[1]
+    )
+    text = _replace(PHASE2, "## Failure Condition Checks", scores + "## Failure Condition Checks")
+    text = _replace(text, "fired: true", "fired: maybe")
+    text = _replace(text, DECISION, "editorial_decision=accept")
+    report = lint_phase2(text, CONTRACT, PHASE1)
+    assert [(f.code, f.line, f.check, f.severity, f.message) for f in report.findings] == [
+        (
+            "P2-002",
+            _line(text, "## Dimension Scores", 2),
+            "sections",
+            "error",
+            "'## Dimension Scores' appears again (first at line 1); a section may appear only once",
+        ),
+        (
+            "P2-024",
+            _line(text, "fired: maybe"),
+            "failure_condition_checks",
+            "error",
+            "fired value 'maybe' for F3 is not true or false",
+        ),
+    ]
+    # No scores are read from either copy, so nothing is checked against them.
+    assert report.scores is None and report.fired is None
+    assert report.decision == "editorial_decision=accept"
+    assert not report.consistency_checked and not report.ok
+
+
+def test_the_findings_after_a_duplicated_dimension_subsection() -> None:
+    # The first D1 has a bad score: only the duplicate is reported for D1, then D5's score.
+    text = _replace(PHASE2, D1, D1.replace("score: warn", "score: meh") + D1)
+    text = _replace(text, "score: pass\n\n## Failure", "score: meh\n\n## Failure")
+    assert _errors(text) == [
+        (
+            "P2-011",
+            _line(text, "### D1: methodology_rigor", 2),
+            "dimension_scores",
+            "'### D1: methodology_rigor' appears again (first at line 3)",
+        ),
+        (
+            "P2-014",
+            _line(text, "score: meh", 2),
+            "dimension_scores",
+            "score 'meh' for D5 is not one of block, warn, pass",
+        ),
+    ]
