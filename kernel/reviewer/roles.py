@@ -77,10 +77,11 @@ def require_role(scope: RoleScope, role: object) -> str:
     ``ROLE-BINDING`` tag (a wrong dispatch role is a usage error, as upstream exits 2)."""
     if not isinstance(role, str) or role not in scope.roles:
         shown = role if isinstance(role, str) else type(role).__name__
+        tag = role_binding_tag(str(shown), scope.mode)
         raise InputError(
-            f"role {shown!r} is not a role of {scope.mode} ({', '.join(scope.roles)})",
+            f"{tag} the roles of {scope.mode} are {', '.join(scope.roles)}",
             code="E-INPUT",
-            tag=role_binding_tag(str(shown), scope.mode),
+            tag=tag,
         )
     return role
 
@@ -91,12 +92,12 @@ def scope_of(contract: Any) -> RoleScope:
     if isinstance(contract, Mapping):
         return scope_from_document(contract)
     dims = tuple(contract.dimensions)
-    if not dims or not all(hasattr(d, "eligible_roles") for d in dims):
+    if not dims or not all(getattr(d, "eligible_roles", ()) for d in dims):
         raise ContractError(
             f"{contract.contract_id}: not a 13.2 reviewer contract (its dimensions carry no "
             "eligible_roles), so its documents have no roles"
         )
-    roles = getattr(contract, "role_set", None) or ROLE_SETS.get(contract.mode)
+    roles = getattr(contract, "roles", None) or ROLE_SETS.get(contract.mode)
     if roles is None:
         raise ContractError(f"reviewer mode {contract.mode!r} has no role set")
     return RoleScope(
