@@ -19,13 +19,17 @@ Needs Hypothesis, which comes with the ``test`` extra (``pip install
 * :func:`phase2_documents` — Phase 2 markdown for one contract that
   :func:`kernel.lint_phase2` passes, also against the Phase 1 document
   ``render_phase1(contract, plan)``;
-* :func:`expressions`, :func:`spelled` — expression values and any accepted spelling of one.
+* :func:`expressions`, :func:`spelled` — expression values and any accepted spelling of one;
+* :func:`rounds_v2` — whole 13.2 rounds (every role's Phase 1 and Phase 2 report, and the
+  matrix they state) that the 13.2 lints pass.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
+
+import attrs
 
 try:
     from hypothesis import assume
@@ -51,9 +55,12 @@ from kernel.expression.ast import (
     TwoOrMore,
 )
 from kernel.reviewer.render import default_plan, expected_decision, expected_fired, render_phase2
+from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
+from kernel.reviewer.roles import RoleScope, scope_of
 from kernel.strict import is_int, shown
 
 __all__ = [
+    "RoundV2",
     "atoms",
     "contracts",
     "dimension_ids",
@@ -61,6 +68,7 @@ __all__ = [
     "matrices",
     "phase2_documents",
     "priorities",
+    "rounds_v2",
     "scores",
     "spelled",
 ]
@@ -287,3 +295,52 @@ def phase2_documents(
     ``None``)."""
     c = _contract(contract)
     return _phase2(c, default_plan(c) if plan is None else plan)
+
+
+@attrs.frozen
+class RoundV2:
+    """A conforming 13.2 round: each role's documents and what they state."""
+
+    scope: RoleScope
+    #: role → Phase 1 text, role → Phase 2 text, in the mode's seat order.
+    phase1: Mapping[str, str]
+    phase2: Mapping[str, str]
+    #: dimension id → role → value, as :func:`kernel.decide` takes a 13.2 matrix.
+    matrix: Mapping[str, Mapping[str, str]]
+    #: CRITICAL rows of the DA's report (``C1`` … ``Cn``).
+    critical: int
+
+
+def _seat_values(scope: RoleScope, role: str) -> st.SearchStrategy[dict[str, str]]:
+    choices = {}
+    for d in scope.eligible(role):
+        blocks = ["block:fatal", "block:repairable"] if d.priority == "mandatory" else ["block"]
+        choices[d.id] = st.sampled_from(["pass", "warn", *blocks, "not_assessed"])
+    return st.fixed_dictionaries(choices)
+
+
+@st.composite
+def _round_v2(draw: st.DrawFn, scope: RoleScope) -> RoundV2:
+    values = {role: draw(_seat_values(scope, role)) for role in scope.roles}
+    for d in scope.dimensions:  # a dimension nobody assessed aborts the round: not valid
+        seats = [r for r in scope.roles if r in d.eligible_roles]
+        if all(values[r][d.id] == "not_assessed" for r in seats):
+            values[draw(st.sampled_from(seats))][d.id] = "pass"
+    critical = draw(st.integers(0, 3))
+    phase1 = {role: render_phase1_v2(scope, role) for role in scope.roles}
+    phase2 = {
+        role: render_phase2_v2(scope, role, values[role], critical=critical) for role in scope.roles
+    }
+    matrix = {
+        d.id: {r: values[r][d.id] for r in scope.roles if r in d.eligible_roles}
+        for d in scope.dimensions
+    }
+    return RoundV2(scope, phase1, phase2, matrix, critical)
+
+
+def rounds_v2(contract: Contract | RoleScope | Mapping[str, Any]) -> st.SearchStrategy[RoundV2]:
+    """Conforming 13.2 rounds of ``contract`` (a loaded 13.2 contract, its document, or a
+    :class:`~kernel.reviewer.roles.RoleScope`): any value per eligible seat, abstentions
+    included, every dimension assessed by at least one seat."""
+    scope = contract if isinstance(contract, RoleScope) else scope_of(contract)
+    return _round_v2(scope)
