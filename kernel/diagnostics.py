@@ -402,6 +402,16 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("SY-008", "error", "no editorial_decision= line", "R17", _SY),
     ("SY-009", "error", "more than one editorial_decision= line or token", "R17", _SY),
     ("SY-010", "error", "the written action differs from the decision's action", "R17", _SY),
+    ("SY-101", "error", "[SYNTHESIS-PARSE]: a 13.2 synthesis line is missing, repeated or "
+     "malformed", "13.2 §G2, §G3", _SY),
+    ("SY-102", "error", "[PANEL-SYNTHESIS-MISMATCH]: the stated fired list, verdicts or "
+     "decision differ from the recomputation", "13.2 §G4", _SY),
+    ("SY-103", "error", "[DA-CRITICAL-ADJUDICATION-MISMATCH]: the adjudicated ids are not the "
+     "DA's CRITICAL ids", "13.2 §G5", _SY),
+    ("SY-104", "error", "[DA-CRITICAL-RATIONALE-MISSING]: a REJECTED critical issue has no "
+     "rationale", "13.2 §G5", _SY),
+    ("SY-105", "error", "[DA-CRITICAL-VS-ACCEPT-MARKER]: the accept-over-critical marker is "
+     "missing, wrong or forbidden", "13.2 §G5", _SY),
 )  # fmt: skip
 
 #: Every code the kernel emits → its :class:`Code`.

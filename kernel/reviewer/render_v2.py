@@ -103,9 +103,11 @@ def render_phase2_v2(
         value = scores.get(d.id, "not_assessed") if eligible else "not_assessed"
         score, _, block_class = value.partition(":")
         needs_class = eligible and score == "block" and d.priority == "mandatory"
-        if score not in ("pass", "warn", "block", "not_assessed") or bool(block_class) != (
-            needs_class
-        ) or block_class not in ("", "fatal", "repairable"):
+        if (
+            score not in ("pass", "warn", "block", "not_assessed")
+            or bool(block_class) != (needs_class)
+            or block_class not in ("", "fatal", "repairable")
+        ):
             raise KernelError(f"{role} cannot score {d.id} {value!r}")
         out += [f"### {d.id}: {d.name}", "", f"score: {score}"]
         if block_class:
@@ -135,5 +137,3 @@ def render_phase2_v2(
             '**Evidence Anchor**: text: "the central claim of the abstract"',
         ]
     return "\n".join(out) + "\n"
-
-

@@ -18,7 +18,7 @@ import attrs
 
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint.anchors import anchor_problem
-from kernel.reviewer.lint.da_tables import da_findings
+from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
     decorated,
     field_lines,
@@ -33,7 +33,7 @@ from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
 
-__all__ = ["RETIRED", "ReportV2", "analyse_phase2_v2", "lint_phase2_v2"]
+__all__ = ["RETIRED", "ReportV2", "analyse_phase2_v2", "da_critical_ids", "lint_phase2_v2"]
 
 SCORES_SECTION: Final = "Dimension Scores"
 DISSENT: Final = "Scoring Plan Dissent"
@@ -646,3 +646,16 @@ def _findings(
                 ]
     del head
     return []
+
+
+def da_critical_ids(text: str, *, max_bytes: int = MAX_INPUT_BYTES) -> tuple[str, ...] | None:
+    """The CRITICAL ids of a DA report in row order, or ``None`` when its tables do not
+    parse (13.2 §F11.3-§F11.6)."""
+    text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
+    if check_structure(text) is not None:
+        return None
+    doc = parse_normalised(text)
+    _, found = h2_sections(doc)
+    bodies = [s for s in found if s.heading is not None and s.heading.title == BODY]
+    tables = read_da_tables(doc, bodies, "document")
+    return None if tables.findings else tables.critical
