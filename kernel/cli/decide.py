@@ -126,6 +126,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KernelError as exc:  # an invalid contract aborts the round, with its tag (R8)
         return _aborted(args.format, exc, args.contract, {}, [])
 
+    if args.documents and getattr(contract, "dialect", "13") == "13.2":
+        if args.explain:
+            parser.error("--explain decides from a 13 matrix; a 13.2 round has no --explain")
+        return _decide_round_v2(args, reader, contract)
     if batch:
         try:
             lines = reader.text(args.matrix)
@@ -235,3 +239,61 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int) -> i
             return EXIT_FAILED
         print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")))
     return EXIT_OK
+
+
+def format_round_v2(outcome: Any) -> list[str]:
+    """A decided 13.2 round as text: the decision, the fired conditions, the verdicts."""
+    decision, recomputed = outcome.decision, outcome.recomputed
+    head = (
+        f"decision: {decision.action} ({decision.condition_id})"
+        if decision.condition_id is not None
+        else f"decision: {decision.action} (no condition fired; R5 fallback)"
+    )
+    verdicts = ", ".join(f"{d}={v}" for d, v in recomputed.verdicts.items())
+    return [
+        head,
+        f"fired_conditions: [{', '.join(recomputed.fired)}]",
+        f"dimension_verdicts: [{verdicts}]",
+        f"da_critical: [{', '.join(recomputed.critical)}]",
+    ]
+
+
+def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
+    """A 13.2 round: seats keyed by their reports' contract_role (13.2 §G6)."""
+    from kernel.reviewer.round_v2 import decide_reports_v2
+
+    pairs = list(zip(args.documents, args.phase1, strict=True))
+    texts: dict[str, str] = {}
+    for path in [p for pair in pairs for p in pair] + (
+        [args.synthesis] if args.synthesis is not None else []
+    ):
+        try:
+            texts[path] = reader.text(path)
+        except KernelError as exc:
+            return failure(args.format, exc, path)
+    try:
+        outcome = decide_reports_v2(
+            contract,
+            [(p2, texts[p2], texts[p1]) for p2, p1 in pairs],
+            synthesis=texts[args.synthesis] if args.synthesis is not None else None,
+            synthesis_source=args.synthesis or "synthesis",
+            max_bytes=args.max_bytes,
+        )
+    except KernelError as exc:
+        return _aborted(args.format, exc, args.contract, {}, [])
+    found: list[Diagnostic] = []
+    for seat in outcome.seats:
+        found += seat.report.diagnostics(seat.name)
+    body = outcome.to_dict()
+    text: list[tuple[Stream, str]] = [("out", tag) for tag in outcome.tags]
+    if outcome.decision is None:
+        text.append(("out", "the round is aborted: no decision"))
+        return emit(args.format, Result(EXIT_FAILED, found, body, text))
+    text += [("out", line) for line in format_round_v2(outcome)]
+    code = EXIT_OK
+    if outcome.synthesis is not None:
+        found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]
+        verdict = "agrees with" if outcome.synthesis.ok else "DISAGREES with"
+        text.append(("out", f"synthesis: {args.synthesis} {verdict} the recomputation"))
+        code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
+    return emit(args.format, Result(code, found, body, text))
