@@ -81,9 +81,22 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("E-UTF8", "error", "input is not valid UTF-8", "R13", _E),
     ("E-JSON", "error", "not strict JSON: syntax error, duplicate key, NaN/Infinity, "
      "trailing data or nested too deeply", "R10", _E),
-    ("E-SCHEMA", "error", "the contract does not match Schema 13", "R10, R14", _E),
+    ("E-SCHEMA", "error", "the contract does not match the schema of its dialect (Schema 13 "
+     "or Schema 13.2)", "R10, R14, 13.2 §A", _E),
     ("E-STRUCT", "error", "duplicate dimension id, dimension name or condition id",
      "contract structural invariants", _E),
+    ("E-ROLE-SET", "error", "13.2: a reviewer mode with no role set (reviewer_calibration, "
+     "reviewer_guided)", "13.2 §B3", _E),
+    ("E-OWNER", "error", "13.2: a dimension's owner_role is not one of its eligible_roles",
+     "13.2 §B4", _E),
+    ("E-ROLE-SCOPE", "error", "13.2: a dimension's eligible_roles go outside the mode's role "
+     "set", "13.2 §B5", _E),
+    ("E-ROLE-UNUSED", "error", "13.2: a role of the mode's role set is eligible on no "
+     "dimension", "13.2 §B6", _E),
+    ("E-FATAL-SCOPE", "error", "13.2: a fatal-block atom targets a dimension that is not "
+     "mandatory", "13.2 §B7", _E),
+    ("E-ROLE-FIELDS", "error", "13.2: a writer or evaluator dimension carries eligible_roles "
+     "or owner_role", "13.2 §B8", _E),
     ("E-VERSION", "error", "a version is not of the form vX.Y.Z with readable numbers",
      "SC-1", _E),
     ("E-CONTRACT", "error", "the contract a command was given is invalid", "R7, R10", _E),
@@ -116,8 +129,12 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "dimension the contract lacks", "R4, R7", _SC),
     ("SC-13", "warning", "no condition has action editorial_decision=accept: no R5 fallback",
      "R5, R7", _SC),
-    ("SC-14", "warning", "an atom names a priority the contract has no dimension of", "R15",
-     _SC),
+    ("SC-14", "warning", "an atom names a priority the contract has no dimension of (13 "
+     "only; under 13.2 it is SC-12)", "R15", _SC),
+    ("SC-15", "warning", "13.2: a mandatory dimension has one eligible role (a single-judge "
+     "gate; upstream prints it as SC-12)", "13.2 §J4", _SC),
+    ("SC-16", "warning", "13.2: a writer or evaluator condition is outside the vocabulary; "
+     "nothing can decide it", "13.2 §J4", _SC),
     # --- Phase 1 lint ------------------------------------------------------------------
     ("P1-001", "error", "a Phase 1 section is missing", "Phase 1 check 1", _P1),
     ("P1-002", "error", "a Phase 1 section appears twice", "Phase 1 check 1", _P1),

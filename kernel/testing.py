@@ -130,6 +130,8 @@ def _spelled(draw: st.DrawFn, expression: Expression) -> str:
 
     pieces = []
     for atom in expression.atoms:
+        if not isinstance(atom, AnyScores | TwoOrMore | EveryScores | DimensionScores):
+            raise KernelError(f"{atom} is a dialect 13.2 form; 13.2 has one spelling of it")
         s = f"'{atom.score}'"
         if isinstance(atom, DimensionScores):
             pieces.append(words(atom.dimension, "scores", s))

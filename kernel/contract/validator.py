@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -16,6 +16,7 @@ import attrs
 from kernel.contract.encoding import unencodable
 from kernel.contract.templates import schema as _schema_copy
 from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
+from kernel.expression.ast import Expression
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
 from kernel.io import package_data
@@ -23,10 +24,12 @@ from kernel.strict import is_int, shown
 
 __all__ = [
     "BASELINE_FIELDS",
+    "Compile",
     "Problem",
     "canonical_json",
     "check_structural_invariants",
     "compiled_expressions",
+    "is_valid_template",
     "items",
     "parse_version",
     "structural_problems",
@@ -44,6 +47,8 @@ BASELINE_FIELDS = (
     "measurement_procedure",
     "failure_conditions",
     "override_ladder",
+    "pre_commitment_artifacts",
+    "disagreement_handling",
 )
 
 
@@ -60,19 +65,25 @@ def canonical_json(contract: object) -> str:
     return json.dumps(contract, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+#: The precompiled table of each dialect's valid templates.
+_VALID_TABLES = {"13": "valid_templates", "13.2": "valid_templates_13_2"}
+
+
 @functools.cache
-def _valid_templates() -> frozenset[str]:
-    """The canonical texts of the shipped templates, each checked against Schema 13 when the
-    precompiled file was written (``python -m kernel.contract.precompiled``)."""
+def _valid_templates(dialect: str = "13") -> frozenset[str]:
+    """The canonical texts of the shipped templates of a dialect, each checked against its
+    schema when the precompiled file was written (``python -m kernel.contract.precompiled``)."""
     try:
-        texts = json.loads(package_data("kernel", PRECOMPILED))["valid_templates"].values()
+        table = json.loads(package_data("kernel", PRECOMPILED))[_VALID_TABLES[dialect]]
+        texts = table.values()
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return frozenset()
     return frozenset(t for t in texts if isinstance(t, str))
 
 
-def _is_valid_template(contract: object) -> bool:
-    """Whether ``contract`` is, value for value and type for type, a shipped template."""
+def is_valid_template(contract: object, dialect: str = "13") -> bool:
+    """Whether ``contract`` is, value for value and type for type, a shipped template of
+    ``dialect``."""
     if type(contract) is not dict:
         return False
     try:
@@ -81,7 +92,10 @@ def _is_valid_template(contract: object) -> bool:
         return False
     # The text tells 1 from 1.0 and from true; the comparison tells "1" keys and lists from
     # 1 keys and tuples, which serialise alike.
-    return text in _valid_templates() and json.loads(text) == contract
+    return text in _valid_templates(dialect) and json.loads(text) == contract
+
+
+_is_valid_template = is_valid_template
 
 
 def validate(
@@ -160,15 +174,22 @@ def _text(value: object) -> str:
 Compiled = list[tuple[int, Mapping[str, Any], Predicate | ExpressionUnrecognised]]
 
 
-def compiled_expressions(contract: object) -> Compiled:
+Compile = Callable[[Expression, Sequence[tuple[str, str]]], Predicate]
+
+
+def compiled_expressions(
+    contract: object, *, vocabulary: str = "13", compile: Compile = compile_expression
+) -> Compiled:
     """Parse and compile every failure condition's expression against the contract's
-    dimensions, once: the loader, the structural checks and the warnings share the result."""
+    dimensions, once: the loader, the structural checks and the warnings share the result.
+    ``vocabulary`` and ``compile`` are the dialect's (:mod:`kernel.contract.dialects`)."""
     dims = _dimension_pairs(contract)
     out: Compiled = []
     for i, cond in _items(contract, "failure_conditions"):
         text = cond.get("expression")
         try:
-            out.append((i, cond, compile_expression(parse_expression(text), dims)))  # type: ignore[arg-type]
+            parsed = parse_expression(text, dialect=vocabulary)  # type: ignore[arg-type]
+            out.append((i, cond, compile(parsed, dims)))
         except ExpressionUnrecognised as exc:
             out.append((i, cond, exc))
     return out

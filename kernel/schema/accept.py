@@ -223,6 +223,19 @@ def _prefix_items(
     return _all(_verdict(s, item, root) for s, item in zip(value, instance, strict=False))
 
 
+def _contains(
+    value: Any, instance: Any, schema: Mapping[str, Any], root: Mapping[str, Any]
+) -> Verdict:
+    if type(instance) is not list:
+        return True
+    if "minContains" in schema or "maxContains" in schema:
+        return None
+    said = [_verdict(value, item, root) for item in instance]
+    if True in said:
+        return True
+    return None if None in said else False
+
+
 def _count(limit: Callable[[int, Any], bool], kind: type[list[Any]] | type[str]) -> _Keyword:
     def check(value: Any, instance: Any, _: Mapping[str, Any], __: Mapping[str, Any]) -> Verdict:
         if not isinstance(instance, kind) or type(instance) is not kind:
@@ -336,6 +349,7 @@ _KEYWORDS: dict[str, _Keyword] = {
     "propertyNames": _property_names,
     "items": _items,
     "prefixItems": _prefix_items,
+    "contains": _contains,
     "minItems": _count(lambda n, v: n >= v, list),
     "maxItems": _count(lambda n, v: n <= v, list),
     "minLength": _count(lambda n, v: n >= v, str),
