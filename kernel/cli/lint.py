@@ -135,4 +135,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         diagnostics += report.diagnostics(doc)
         files.append({"file": doc, **report.to_dict()})
         summary.append(("err", f"{doc}: phase {phase} lint {'OK' if report.ok else 'FAILED'}"))
-    return emit(args.format, Result(worst, diagnostics, {"files": files}, summary))
+    body = {"dialect": dialect_of(contract), "files": files}
+    return emit(args.format, Result(worst, diagnostics, body, summary))

@@ -530,8 +530,6 @@ def test_every_valid_round_lints_clean(round_: RoundV2) -> None:
                 assert report.scores[dim] == seats[role]
 
 
-
-
 @given(rounds_v2(SCOPE), st.sampled_from(["F6b", "F1", "F3", "F2", "F8", "F6c"]), st.data())
 @example(None, "F6b", None)
 def test_a_single_mutation_of_any_seat_is_caught(
@@ -561,3 +559,24 @@ def _mutate(scope: RoleScope, role: str, text: str, family: str) -> tuple[str, s
     if family == "F2":
         return text.replace("## Dimension Scores", "## Scores"), "REPORT-PARSE"
     return text.replace(f"contract_role: {role}\n", ""), "REPORT-PARSE"
+
+
+def test_the_loaded_contract_gives_the_same_scope() -> None:
+    from kernel import load_contract
+    from kernel.reviewer.roles import scope_of
+
+    loaded = load_contract(CONTRACT)
+    assert loaded.dialect == "13.2"
+    assert scope_of(loaded) == SCOPE
+
+
+def test_the_public_lints_dispatch_on_the_dialect() -> None:
+    from kernel import lint_phase1, lint_phase2, load_contract
+
+    loaded = load_contract(CONTRACT)
+    assert lint_phase1(P1, loaded, role=ROLE).findings == ()
+    assert lint_phase2(P2, loaded, P1, role=ROLE).findings == ()
+    with pytest.raises(Exception, match="role="):
+        lint_phase1(P1, loaded)
+    with pytest.raises(Exception, match="13 reviewer has no role"):
+        lint_phase1(P1, load_contract("reviewer/full"), role=ROLE)
