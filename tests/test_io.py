@@ -133,7 +133,9 @@ def test_a_path_that_names_no_file_is_an_input_error(name: object) -> None:
         read_text(name)  # type: ignore[arg-type]
 
 
-def test_a_missing_file_is_named_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_missing_file_is_named_as_given(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError, match=r"^\./missing\.md: no such file$"):
         read_text("./missing.md")

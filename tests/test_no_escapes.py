@@ -486,11 +486,8 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.consensus.update_prompt": calls(TEXTISH, CRITIQUES),
         # kernel.panel
         "kernel.panel.agreement_level": calls(
-            st.lists(
-                st.sampled_from(["Consensus", "Majority", "Dismissed", "Escalated", "Single"])
-                | HOSTILE,
-                max_size=4,
-            )
+            st.lists(st.sampled_from(["Consensus", "Majority", "Dismissed", "Escalated", "Single"])
+                     | HOSTILE, max_size=4)
             | HOSTILE
         ),
         "kernel.panel.delta": calls(
@@ -502,7 +499,8 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         ),
         "kernel.panel.lifecycle": calls(PAIRS),
         "kernel.panel.resolve_finding": calls(
-            st.dictionaries(st.sampled_from(["SEC", "PERF", "QUAL"]) | TEXT, VOTE_VALUES) | HOSTILE,
+            st.dictionaries(st.sampled_from(["SEC", "PERF", "QUAL"]) | TEXT, VOTE_VALUES)
+            | HOSTILE,
             originator=st.sampled_from(["SEC", "PERF"]) | TEXTISH,
             n_global=INTS | HOSTILE,
             withdrawn=st.booleans() | HOSTILE,
@@ -528,7 +526,8 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.analysis.format_probabilities": calls(_probabilities()),
         "kernel.analysis.format_sensitivity": calls(_sensitivity()),
         "kernel.analysis.parse_prior": calls(
-            st.sampled_from(["pass=1/2,warn=1/4,block=1/4", "pass=1/0", "pass=1e400"]) | TEXTISH
+            st.sampled_from(["pass=1/2,warn=1/4,block=1/4", "pass=1/0", "pass=1e400"])
+            | TEXTISH
         ),
         "kernel.analysis.prior_from_json": calls(
             st.just({"pass": "1/2", "warn": "1/4", "block": "1/4"}).flatmap(mutated) | HOSTILE,
@@ -562,7 +561,9 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         ),
         "kernel.testing.matrices": calls(CONTRACTS),
         "kernel.testing.phase2_documents": calls(CONTRACTS, plan=plan),
-        "kernel.testing.spelled": calls(testing.expressions() | HOSTILE),
+        "kernel.testing.spelled": calls(
+            testing.expressions() | HOSTILE
+        ),
         # kernel.review
         "kernel.review.finding_lines": calls(
             _safe(_outcome()), st.dictionaries(TEXT, st.tuples(TEXT, TEXT)) | HOSTILE

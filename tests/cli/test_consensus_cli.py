@@ -37,7 +37,8 @@ def test_parse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = call(capsys, "parse", str(path), "--kind", "critique", "--strict-json")
     assert code == 1
     assert (
-        f"{path}: CN-PARSE-FAILED no stage produced a valid critique response" in out.splitlines()
+        f"{path}: CN-PARSE-FAILED no stage produced a valid critique response"
+        in out.splitlines()
     )
 
 

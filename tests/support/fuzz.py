@@ -130,9 +130,7 @@ def _paths(doc: Any) -> list[list[Any]]:
     while stack:
         path, node = stack.pop()
         keys: list[Any] = (
-            sorted(node)
-            if isinstance(node, dict)
-            else list(range(len(node)))
+            sorted(node) if isinstance(node, dict) else list(range(len(node)))
             if isinstance(node, list)
             else []
         )
@@ -168,7 +166,9 @@ def mutated(draw: st.DrawFn, document: Any, values: st.SearchStrategy[Any] = JSO
 
 
 #: The adversarial reviewer documents, as text.
-CORPUS_TEXTS = tuple(p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.md")))
+CORPUS_TEXTS = tuple(
+    p.read_text(encoding="utf-8") for p in sorted(CORPUS.glob("*.md"))
+)
 _NASTY = ["\ud800", "\x00", "\u2028", "\ufeff", "\r", "```", "<!--", "# ", "## Scoring Plan"]
 
 
@@ -200,7 +200,9 @@ def mutated_text(draw: st.DrawFn, text: str) -> str:
 def texts(*documents: str) -> st.SearchStrategy[str]:
     """Arbitrary text, the given documents and the corpus, each as is or mutated."""
     sources = st.sampled_from([*documents, *CORPUS_TEXTS])
-    return st.one_of(st.text(max_size=200), sources, sources.flatmap(mutated_text))
+    return st.one_of(
+        st.text(max_size=200), sources, sources.flatmap(mutated_text)
+    )
 
 
 def deep(depth: int) -> str:
@@ -217,7 +219,9 @@ def dump(document: Any) -> str:
         text = json.dumps(document)
     finally:
         sys.set_int_max_str_digits(limit)
-    return re.sub(r'"<deep (\d+)>"', lambda m: "[" * int(m.group(1)) + "]" * int(m.group(1)), text)
+    return re.sub(
+        r'"<deep (\d+)>"', lambda m: "[" * int(m.group(1)) + "]" * int(m.group(1)), text
+    )
 
 
 Main = Callable[[Sequence[str] | None], int]
