@@ -10,6 +10,7 @@ validated: the contract layer validates).
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping
 from typing import Any, Final
@@ -91,6 +92,11 @@ def scope_of(contract: Any) -> RoleScope:
     :func:`scope_from_document`)."""
     if isinstance(contract, Mapping):
         return scope_from_document(contract)
+    return _scope_of_contract(contract)
+
+
+@functools.lru_cache(maxsize=16)
+def _scope_of_contract(contract: Any) -> RoleScope:
     dims = tuple(contract.dimensions)
     if not dims or not all(getattr(d, "eligible_roles", ()) for d in dims):
         raise ContractError(
