@@ -494,9 +494,12 @@ def test_a_no_break_space_before_a_field_unmakes_it() -> None:
     assert "REPORT-PARSE" in tags(p2_messages(P2.replace("score: pass", "\u00a0score: pass")))
 
 
-def test_a_commented_score_is_not_a_score() -> None:
+def test_a_commented_field_is_a_finding() -> None:
+    # A line reader counts it, a reader of the rendered report never sees it: neither may
+    # decide the score, so the report fails (stricter than counting it).
     commented = P2.replace("score: pass", "score: pass\n\n<!--\nscore: block\n-->")
-    assert p2_messages(commented) == []
+    assert [f.code for f in lint_phase2_v2(commented, SCOPE, P1, role=ROLE).errors] == ["P2-109"]
+    assert p2_messages(P2.replace("score: pass", "score: pass\n\n> score: block")) == []
 
 
 def test_an_empty_dissent_is_a_warning() -> None:

@@ -253,7 +253,7 @@ def _fields(
         Finding(
             "P1-109",
             f"[PHASE1-GRAMMAR: {source}: {f.key}: line for dimension {dim_id} must be a "
-            "canonical unbulleted field line at column 0]",
+            "canonical unbulleted field line at column 0, outside HTML]",
             f.line,
             "fields",
         )

@@ -20,6 +20,7 @@ from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint.anchors import anchor_problem
 from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
+    FieldLine,
     decorated,
     field_lines,
     h2_sections,
@@ -228,13 +229,13 @@ def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) 
     return findings
 
 
-def _decorated(lines: Sequence[object], source: str, where: str) -> list[Finding]:
+def _decorated(lines: Sequence[FieldLine], source: str, where: str) -> list[Finding]:
     return [
         Finding(
             "P2-109",
-            f"[REPORT-PARSE: {source}: {f.key}: line{where} must be a canonical unbulleted "  # type: ignore[attr-defined]
-            "field line at column 0]",
-            f.line,  # type: ignore[attr-defined]
+            f"[REPORT-PARSE: {source}: {f.key}: line{where} must be a canonical unbulleted "
+            "field line at column 0, outside HTML]",
+            f.line,
             "report",
         )
         for f in lines
