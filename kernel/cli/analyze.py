@@ -86,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sprint-kernel analyze",
         "What can a contract decide? Exact counts over every possible scoring matrix.",
         exit_codes=EXIT_CODES,
+        dialect=True,
         formats=(*FORMATS, "html"),
     )
     parser.add_argument("contract", help="contract file, - or template name (reviewer/full, ...)")
@@ -106,7 +107,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
     )
     args = parser.parse_args(argv)
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     if args.diff is not None:
         if args.prior is not None or args.prior_file is not None:
             parser.error("--prior and --prior-file do not apply to --diff")

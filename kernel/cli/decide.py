@@ -51,6 +51,8 @@ def format_decision(contract: Contract, decision: Decision) -> str:
     else:
         winner = next(c for c in contract.conditions if c.condition_id == decision.condition_id)
         head = f"decision: {decision.action} ({winner.condition_id}, severity {winner.severity})"
+    if decision.trace is not None:
+        return "\n".join([head, *_dimensionwise_table(contract, decision)])
     n = contract.panel_size
     lines = [head, "condition  severity  quantifier  held  needed  fired"]
     for c in contract.conditions:
@@ -61,6 +63,30 @@ def format_decision(contract: Contract, decision: Decision) -> str:
             f"{'yes' if decision.fired[c.condition_id] else 'no':<5}{mark}".rstrip()
         )
     return "\n".join(lines)
+
+
+def _dimensionwise_table(contract: Contract, decision: Decision) -> list[str]:
+    """13.2: per condition its atoms, and per atom each dimension's assessed seats ``n``,
+    how many satisfied it, the threshold and whether it held; then the dimension verdicts."""
+    assert decision.trace is not None and decision.verdicts is not None
+    lines = ["condition  severity  quantifier  fired  atom / dimension: held/n (needed)"]
+    for c in contract.conditions:
+        mark = "  <- decides" if c.condition_id == decision.condition_id else ""
+        fired = "yes" if decision.fired[c.condition_id] else "no"
+        lines.append(
+            f"{c.condition_id:<9}  {c.severity:>8}  {c.quantifier:<10}  {fired:<5}{mark}".rstrip()
+        )
+        for atom in decision.trace[c.condition_id]:
+            held = "holds" if atom.held else "does not hold"
+            lines.append(f"  {atom.atom} ({atom.across}): {held}")
+            for d in atom.dimensions:
+                lines.append(
+                    f"    {d.dimension}: {d.count}/{d.n} (needs {d.threshold})"
+                    f"{'  yes' if d.held else ''}"
+                )
+    verdicts = ", ".join(f"{d}={v}" for d, v in decision.verdicts.items())
+    lines.append(f"dimension verdicts: {verdicts}")
+    return lines
 
 
 def _aborted(
@@ -86,6 +112,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sprint-kernel decide",
         "Decide an editorial round from a contract.",
         exit_codes=EXIT_CODES,
+        dialect=True,
     )
     parser.add_argument("--contract", required=True, help="contract file, - or template name")
     parser.add_argument(
@@ -118,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     batch = args.matrix is not None and args.matrix.lower().endswith(".jsonl")
     if batch and (args.explain or args.synthesis):
         parser.error("--matrix FILE.jsonl decides many matrices: no --explain or --synthesis")
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     try:
         contract = reader.contract(args.contract)
     except InputError as exc:
@@ -183,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _aborted(args.format, shrunk, args.contract, extra, found)
         decision = outcome.decision
     explanation = None
-    if args.explain:
+    if args.explain and decision.trace is None:
         from kernel.analysis import format_sensitivity, sensitivity
 
         used = matrix if args.matrix is not None else outcome.matrix

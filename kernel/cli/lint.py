@@ -37,6 +37,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sprint-kernel lint",
         "Lint reviewers' Phase 1 or Phase 2 markdown against a contract.",
         exit_codes=EXIT_CODES,
+        dialect=True,
     )
     parser.add_argument("docs", nargs="+", metavar="DOC", help="reviewer markdown, or -")
     parser.add_argument(
@@ -68,7 +69,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--phase1 is only meaningful for a Phase 2 document")
     if args.phase1 is not None and len(args.docs) > 1:
         parser.error("--phase1 goes with one Phase 2 document; lint one reviewer at a time")
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     try:
         contract = reader.contract(args.contract)
     except KernelError as exc:

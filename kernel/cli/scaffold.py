@@ -106,6 +106,7 @@ class Parser(argparse.ArgumentParser):
         exit_codes: str = "",
         formats: Sequence[str] | None = FORMATS,
         max_bytes: bool = True,
+        dialect: bool = False,
         **kwargs: Any,
     ) -> None:
         epilog = "exit codes:\n" + exit_codes.rstrip() if exit_codes else None
@@ -129,6 +130,14 @@ class Parser(argparse.ArgumentParser):
                 metavar="N",
                 help=f"size limit for every file read (default {MAX_INPUT_BYTES} = 1 MiB)",
             )
+        if dialect:
+            self.add_argument(
+                "--dialect",
+                choices=("auto", "13", "13.2"),
+                default="auto",
+                help="read every contract as Schema 13 or 13.2 (default: detected from its "
+                "content)",
+            )
 
     def commands(self) -> Callable[..., Parser]:
         """``add(name, help=…, description=…, exit_codes=…, formats=…)`` → a subcommand
@@ -150,10 +159,14 @@ class Reader:
     """Reads a command's inputs: every file under the same ``max_bytes``; ``-`` is standard
     input, which can be read once."""
 
-    def __init__(self, max_bytes: int = MAX_INPUT_BYTES, stdin: Any = None) -> None:
+    def __init__(
+        self, max_bytes: int = MAX_INPUT_BYTES, stdin: Any = None, dialect: str = "auto"
+    ) -> None:
         self.max_bytes = max_bytes
         self._stdin = stdin
         self._stdin_read = False
+        #: The dialect every contract is read as: ``"13"``, ``"13.2"`` or ``None`` (detected).
+        self.dialect = None if dialect == "auto" else dialect
 
     def bytes(self, path: str) -> bytes:
         if path != "-":
@@ -182,14 +195,14 @@ class Reader:
         from kernel.errors import ContractInputError
 
         if source != "-":
-            return load_contract(source, max_bytes=self.max_bytes)
+            return load_contract(source, max_bytes=self.max_bytes, dialect=self.dialect)
         try:
             data = self.json(source)
         except InputError as exc:
             raise ContractInputError(
                 exc.message, code=exc.code, line=exc.line, column=exc.column
             ) from None
-        return load_contract(data)
+        return load_contract(data, dialect=self.dialect)
 
 
 def exit_for(error: KernelError) -> int:

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Final
 
 from kernel.contract.model import Contract
 from kernel.decision.cache import compiled
+from kernel.decision.dimensionwise import decide_dimensionwise
 from kernel.decision.engine import engine_for, lookup_of, seen_before
 from kernel.decision.value import Decision, decide_counts, signature
 from kernel.errors import KernelError, MatrixError, PanelShrunk
@@ -24,6 +25,11 @@ from kernel.strict import shown
 __all__ = ["Decision", "decide", "decide_counts", "decide_many", "signature"]
 
 _ROW_TYPES: Final = (list, tuple)
+
+#: The decision model of each dialect that is not Schema 13's (the compiled path below).
+_MODELS: Final[dict[str, Callable[[Contract, object], Any]]] = {
+    "13.2": decide_dimensionwise,
+}
 
 
 def decide(
@@ -50,6 +56,9 @@ def _no_lookup(matrix: object) -> None:
 def _decide(contract: Contract | Mapping[str, Any] | str, matrix: object) -> Decision:
     if type(contract) is not Contract:
         contract = compiled(contract)
+    model = _MODELS.get(contract.dialect)
+    if model is not None:
+        return model(contract, matrix)  # type: ignore[no-any-return]
     if not seen_before(contract):  # code is generated on the second decision
         return _decide_slowly(contract, matrix)
     lookup = engine_for(contract).lookup
@@ -75,6 +84,16 @@ def decide_many(
             f"matrices must be a list (or iterable) of matrices, got {type(matrices).__name__}"
         )
     matrices = matrices if type(matrices) is list else list(matrices)
+    model = _MODELS.get(contract.dialect)
+    if model is not None:
+        out = []
+        for i, matrix in enumerate(matrices):
+            try:
+                out.append(model(contract, matrix))
+            except KernelError as exc:
+                _prefix(exc, f"matrices[{i}]: ")
+                raise
+        return out
     lookup = engine_for(contract).lookup
     found: list[Decision | None] = (
         list(map(lookup, matrices)) if lookup is not None else [None] * len(matrices)

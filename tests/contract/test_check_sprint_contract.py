@@ -467,7 +467,9 @@ def test_cli_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True
     assert [d["code"] for d in out["diagnostics"]] == ["SC-11"]
-    assert out["files"] == [{"file": str(path), "ok": True, "errors": 0, "warnings": 1}]
+    assert out["files"] == [
+        {"file": str(path), "ok": True, "errors": 0, "warnings": 1, "dialect": "13"}
+    ]
 
 
 def test_cli_bad_ars_version_is_usage_error() -> None:
