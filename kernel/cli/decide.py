@@ -268,21 +268,10 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int) -> i
     return EXIT_OK
 
 
-def format_round_v2(outcome: Any) -> list[str]:
-    """A decided 13.2 round as text: the decision, the fired conditions, the verdicts."""
-    decision, recomputed = outcome.decision, outcome.recomputed
-    head = (
-        f"decision: {decision.action} ({decision.condition_id})"
-        if decision.condition_id is not None
-        else f"decision: {decision.action} (no condition fired; R5 fallback)"
-    )
-    verdicts = ", ".join(f"{d}={v}" for d, v in recomputed.verdicts.items())
-    return [
-        head,
-        f"fired_conditions: [{', '.join(recomputed.fired)}]",
-        f"dimension_verdicts: [{verdicts}]",
-        f"da_critical: [{', '.join(recomputed.critical)}]",
-    ]
+def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
+    """A decided 13.2 round as text: the decision table, then the DA's CRITICAL ids."""
+    critical = ", ".join(outcome.recomputed.critical) or "none"
+    return [format_decision(contract, outcome.decision), f"DA CRITICAL issues: {critical}"]
 
 
 def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
@@ -316,7 +305,7 @@ def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
     if outcome.decision is None:
         text.append(("out", "the round is aborted: no decision"))
         return emit(args.format, Result(EXIT_FAILED, found, body, text))
-    text += [("out", line) for line in format_round_v2(outcome)]
+    text += [("out", line) for line in format_round_v2(contract, outcome)]
     code = EXIT_OK
     if outcome.synthesis is not None:
         found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]

@@ -27,10 +27,7 @@ from kernel.reviewer.roles import RoleScope, scope_of
 from kernel.reviewer.synthesis_v2 import Recomputed, SynthesisV2, check_synthesis_v2
 from kernel.text.markdown import normalise
 
-__all__ = ["RoundV2Outcome", "SeatV2", "decide_reports_v2", "dimension_verdicts"]
-
-_RANK = {"pass": 0, "warn": 1, "block": 2}
-
+__all__ = ["RoundV2Outcome", "SeatV2", "decide_reports_v2"]
 
 @attrs.frozen
 class SeatV2:
@@ -77,19 +74,6 @@ class RoundV2Outcome:
             ),
             "synthesis": self.synthesis.to_dict() if self.synthesis is not None else None,
         }
-
-
-def dimension_verdicts(matrix: Mapping[str, Mapping[str, str]]) -> dict[str, str]:
-    """Per dimension, the worst assessed value, ``block(fatal)`` when a seat gave a fatal
-    block (13.2 §D6)."""
-    out: dict[str, str] = {}
-    for dim, seats in matrix.items():
-        values = [v for v in seats.values() if v != "not_assessed"]
-        if "block:fatal" in values:
-            out[dim] = "block(fatal)"
-        elif values:
-            out[dim] = max((v.partition(":")[0] for v in values), key=_RANK.__getitem__)
-    return out
 
 
 def _cardinality(
@@ -183,7 +167,7 @@ def decide_reports_v2(
     if "da" in by_role:
         da_text = next(text for name, text, _ in entries if name == by_role["da"].name)
         critical = da_critical_ids(da_text, max_bytes=max_bytes) or ()
-    verdicts = getattr(decision, "verdicts", None) or dimension_verdicts(matrix)
+    verdicts = decision.verdicts or {}
     recomputed = Recomputed(
         tuple(c for c, fired in decision.fired.items() if fired),
         decision.action,
