@@ -22,7 +22,7 @@ from kernel.errors import KernelError, MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
 from kernel.strict import shown
 
-__all__ = ["Decision", "decide", "decide_counts", "decide_many", "signature"]
+__all__ = ["Decision", "Matrix", "decide", "decide_counts", "decide_many", "signature"]
 
 _ROW_TYPES: Final = (list, tuple)
 
@@ -32,11 +32,14 @@ _MODELS: Final[dict[str, Callable[[Contract, object], Any]]] = {
 }
 
 
-def decide(
-    contract: Contract | Mapping[str, Any] | str, matrix: Mapping[str, Sequence[str]]
-) -> Decision:
-    """Decide from ``matrix`` (dimension id → the ``panel_size`` reviewers' scores, in
-    reviewer order).
+#: A scoring matrix: Schema 13, dimension id → the reviewers' scores in reviewer order;
+#: dialect 13.2, dimension id → role → the seat's value.
+Matrix = Mapping[str, Sequence[str]] | Mapping[str, Mapping[str, str]]
+
+
+def decide(contract: Contract | Mapping[str, Any] | str, matrix: Matrix) -> Decision:
+    """Decide from ``matrix`` (Schema 13: dimension id → the ``panel_size`` reviewers'
+    scores, in reviewer order; dialect 13.2: dimension id → role → value, 13.2 §J5).
 
     ``contract`` is a :class:`Contract` or anything :func:`load_contract` takes; a dict or a
     template name is compiled once and reused (:mod:`kernel.decision.cache`).
@@ -70,7 +73,7 @@ def _decide(contract: Contract | Mapping[str, Any] | str, matrix: object) -> Dec
 
 
 def decide_many(
-    contract: Contract | Mapping[str, Any] | str, matrices: Iterable[Mapping[str, Sequence[str]]]
+    contract: Contract | Mapping[str, Any] | str, matrices: Iterable[Matrix]
 ) -> list[Decision]:
     """``[decide(contract, m) for m in matrices]``, with the contract resolved once.
 
