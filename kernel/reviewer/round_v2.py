@@ -160,7 +160,7 @@ def decide_reports_v2(
     }
     frozen = MappingProxyType({d: MappingProxyType(v) for d, v in matrix.items()})
     try:
-        decision = decide(contract, matrix)  # type: ignore[arg-type]
+        decision = decide(contract, matrix)
     except KernelError as exc:
         return RoundV2Outcome(tuple(seats), (exc.tag or exc.message,), frozen)
     critical: tuple[str, ...] = ()

@@ -11,12 +11,13 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from support import paths
 
+from kernel import load_contract
 from kernel.errors import InputError
 from kernel.reviewer.lint.phase1_v2 import lint_phase1_v2
 from kernel.reviewer.lint.phase2_v2 import lint_phase2_v2
 from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
 from kernel.reviewer.roles import RoleScope, scope_from_document
-from kernel.testing import RoundV2, rounds_v2
+from kernel.testing import RoundV2, contracts, rounds_v2
 
 CONTRACT = json.loads((paths.ROOT / "examples" / "full-13.2" / "contract.json").read_text())
 SCOPE = scope_from_document(CONTRACT)
@@ -533,23 +534,34 @@ def test_every_valid_round_lints_clean(round_: RoundV2) -> None:
                 assert report.scores[dim] == seats[role]
 
 
-@given(rounds_v2(SCOPE), st.sampled_from(["F6b", "F1", "F3", "F2", "F8", "F6c"]), st.data())
+@given(
+    contracts(dialect="13.2").map(load_contract).flatmap(rounds_v2),
+    st.sampled_from(["F6b", "F1", "F3", "F2", "F8", "F6c"]),
+    st.data(),
+)
 @example(None, "F6b", None)
 def test_a_single_mutation_of_any_seat_is_caught(
     round_: RoundV2 | None, family: str, data: st.DataObject | None
 ) -> None:
+    scope = SCOPE
     if round_ is None or data is None:  # the @example: one fixed seat
         round_text, role, phase1 = P2, ROLE, P1
     else:
-        role = data.draw(st.sampled_from(SCOPE.roles))
+        scope = round_.scope
+        role = data.draw(st.sampled_from(scope.roles))
         round_text, phase1 = round_.phase2[role], round_.phase1[role]
-    mutated, tag = _mutate(SCOPE, role, round_text, family)
-    assert tag in tags(p2_messages(mutated, phase1, role))
+    mutated, tag = _mutate(scope, role, round_text, family)
+    assert mutated != round_text
+    report = lint_phase2_v2(mutated, scope, phase1, role=role)
+    assert tag in tags([f.message for f in report.errors])
 
 
 def _mutate(scope: RoleScope, role: str, text: str, family: str) -> tuple[str, str]:
     """One mutation of a family that applies to any seat's report."""
-    outside = next(d for d in scope.dimensions if role not in d.eligible_roles)
+    outside = next((d for d in scope.dimensions if role not in d.eligible_roles), None)
+    if outside is None:  # a role eligible everywhere has no structural abstention
+        family = "F1"
+        outside = scope.dimensions[0]
     head = f"### {outside.id}: {outside.name}\n\nscore: not_assessed"
     if family == "F6b":
         return text.replace(head, head.replace("not_assessed", "pass")), "OUT-OF-ROLE-SCORE"
@@ -583,3 +595,53 @@ def test_the_public_lints_dispatch_on_the_dialect() -> None:
         lint_phase1(P1, loaded)
     with pytest.raises(Exception, match="13 reviewer has no role"):
         lint_phase1(P1, load_contract("reviewer/full"), role=ROLE)
+
+
+def _mutate_phase1(scope: RoleScope, role: str, text: str, family: str) -> tuple[str, str]:
+    """One mutation of a Phase 1 family that applies to any seat's plan."""
+    first = scope.eligible(role)[0]
+    head = f"### {first.id}: {first.name}\n"
+    if family == "E1":
+        return text.replace("## Scoring Plan", "## Plan"), "PHASE1-GRAMMAR"
+    if family == "E2":
+        return text.replace("[CONTRACT-ACKNOWLEDGED]", "[CONTRACT ACKNOWLEDGED]"), "PHASE1-GRAMMAR"
+    if family == "E5":
+        start = text.index(head)
+        end = text.find("### ", start + len(head))
+        end = text.index("[CONTRACT-ACKNOWLEDGED]") if end < 0 else end
+        return text[:start] + text[end:], "PHASE1-SCOPE"
+    if family == "E6":
+        return text.replace(f"dimension_id: {first.id}\n", "", 1), "PHASE1-GRAMMAR"
+    if family == "E7":
+        plan = text[text.index(head) :]
+        block = plan[plan.index("what_triggers_block: ") + 21 :].split("\n", 1)[0]
+        warn = plan[plan.index("what_triggers_warn: ") + 20 :].split("\n", 1)[0]
+        return text.replace(warn, block.upper(), 1), "PHASE1-TRIGGER-COLLISION"
+    outside = next((d for d in scope.dimensions if role not in d.eligible_roles), None)
+    if outside is None:  # a role eligible everywhere: planning a dimension twice instead
+        return text.replace(head, head + "\n" + head, 1), "PHASE1-GRAMMAR"
+    extra = f"### {outside.id}: {outside.name}\n\ndimension_id: {outside.id}\n\n"
+    return text.replace("[CONTRACT-ACKNOWLEDGED]", extra + "[CONTRACT-ACKNOWLEDGED]"), (
+        "PHASE1-OUT-OF-ROLE"
+    )
+
+
+@given(
+    contracts(dialect="13.2").map(load_contract).flatmap(rounds_v2),
+    st.sampled_from(["E1", "E2", "E5", "E6", "E7", "E5-out-of-role"]),
+    st.data(),
+)
+@example(None, "E5-out-of-role", None)
+def test_a_single_phase1_mutation_of_any_seat_is_caught(
+    round_: RoundV2 | None, family: str, data: st.DataObject | None
+) -> None:
+    if round_ is None or data is None:  # the @example: the worked contract's eic seat
+        scope, role, text = SCOPE, ROLE, P1
+    else:
+        scope = round_.scope
+        role = data.draw(st.sampled_from(scope.roles))
+        text = round_.phase1[role]
+    mutated, tag = _mutate_phase1(scope, role, text, family)
+    assert mutated != text
+    messages = [f.message for f in lint_phase1_v2(mutated, scope, role).errors]
+    assert tag in tags(messages)

@@ -10,9 +10,10 @@ from hypothesis import given
 from support import paths
 
 from kernel import decide, load_contract
+from kernel.contract.model import Contract
 from kernel.reviewer.roles import scope_of
 from kernel.reviewer.round_v2 import decide_reports_v2
-from kernel.testing import RoundV2, rounds_v2
+from kernel.testing import RoundV2, contracts, rounds_v2
 
 EXAMPLE = paths.ROOT / "examples" / "full-13.2"
 CONTRACT = load_contract(str(EXAMPLE / "contract.json"))
@@ -114,3 +115,20 @@ def test_the_scope_of_the_shipped_13_2_template() -> None:
 def test_malformed_report_lists_are_refused(bad: object) -> None:
     with pytest.raises(Exception, match="reports"):
         decide_reports_v2(CONTRACT, bad)  # type: ignore[arg-type]
+
+
+@given(
+    contracts(dialect="13.2").flatmap(
+        lambda c: rounds_v2(load_contract(c)).map(lambda r: (load_contract(c), r))
+    )
+)
+def test_rounds_of_any_13_2_contract_lint_clean_and_decide(
+    pair: tuple[Contract, RoundV2],
+) -> None:
+    contract, round_ = pair
+    entries = [(f"{r}.md", round_.phase2[r], round_.phase1[r]) for r in contract.roles]
+    outcome = decide_reports_v2(contract, entries)
+    assert [f.message for s in outcome.seats for f in s.report.findings] == []
+    assert outcome.tags == ()
+    matrix: dict[str, Any] = {d: dict(v) for d, v in round_.matrix.items()}
+    assert outcome.decision == decide(contract, matrix)
