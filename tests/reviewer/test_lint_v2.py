@@ -645,3 +645,11 @@ def test_a_single_phase1_mutation_of_any_seat_is_caught(
     assert mutated != text
     messages = [f.message for f in lint_phase1_v2(mutated, scope, role).errors]
     assert tag in tags(messages)
+
+
+def test_the_leak_check_matches_a_shingle_inside_longer_words() -> None:
+    # 13.2 §E9.3: a substring of the Phase 1 text, not aligned on words (upstream's quirk).
+    inside = "x" + " ".join(f"word{i}" for i in range(3, 15)) + "s"
+    leaked = P1.replace("## Scoring Plan", inside + "\n\n## Scoring Plan")
+    report = lint_phase1_v2(leaked, SCOPE, ROLE, manuscript=MANUSCRIPT, metadata=METADATA)
+    assert [f.code for f in report.errors] == ["P1-112"]

@@ -369,7 +369,14 @@ def manuscript_leak(
         str(metadata["word_count"]),
         normalise(contract_text),
     )
+    # A shingle's ten inner words stand between spaces, so in the haystack they are ten
+    # consecutive whole words: only shingles whose inner words are such a run are searched.
+    tokens = haystack.split(" ")
+    inner = SHINGLE - 2
+    runs = {tuple(tokens[i : i + inner]) for i in range(len(tokens) - inner + 1)}
     for start in range(len(words) - SHINGLE + 1):
+        if tuple(words[start + 1 : start + 1 + inner]) not in runs:
+            continue
         shingle = " ".join(words[start : start + SHINGLE])
         if shingle in haystack and not any(shingle in e for e in exempt):
             return True
