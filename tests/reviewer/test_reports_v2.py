@@ -11,6 +11,7 @@ from support import paths
 
 from kernel import decide, load_contract
 from kernel.contract.model import Contract
+from kernel.errors import KernelError
 from kernel.reviewer.roles import scope_of
 from kernel.reviewer.round_v2 import decide_reports_v2
 from kernel.testing import RoundV2, contracts, rounds_v2
@@ -132,3 +133,10 @@ def test_rounds_of_any_13_2_contract_lint_clean_and_decide(
     assert outcome.tags == ()
     matrix: dict[str, Any] = {d: dict(v) for d, v in round_.matrix.items()}
     assert outcome.decision == decide(contract, matrix)
+
+
+def test_the_13_entry_point_points_to_the_13_2_one() -> None:
+    from kernel.review import decide_documents
+
+    with pytest.raises(KernelError, match="decide_reports_v2"):
+        decide_documents(CONTRACT, reports())

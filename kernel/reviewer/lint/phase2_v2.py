@@ -584,7 +584,7 @@ def _findings(
     )
     if outside is not None:
         return grammar("Severity outside ## Review Body", outside)
-    head, subs = h3_sections(body)
+    _, subs = h3_sections(body)
     titles = [s.heading.title for s in subs if s.heading is not None]
     if len(set(titles)) != len(titles):
         return grammar("duplicate finding heading", body.line)
@@ -645,7 +645,6 @@ def _findings(
                 return [
                     Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body")
                 ]
-    del head
     return []
 
 
