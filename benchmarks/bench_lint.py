@@ -72,16 +72,34 @@ def run(quick: bool) -> list[Row]:
         for size in SIZES
     ]
     cases.append((2, documents.phase2_paragraphs, lint2, SIZES[-1], ", short paragraphs"))
+    # Dialect 13.2: a scoring seat's report, linted for its role against its Phase 1.
+    contract_v2 = kernel.load_contract(str(documents.EXAMPLE_13_2 / "contract.json"))
+    plan_v2 = (documents.EXAMPLE_13_2 / "methodology.phase1.md").read_text("utf-8")
+
+    def lint2_v2(text: str) -> object:
+        forget()
+        return lint.lint_phase2(text, contract_v2, plan_v2, role="methodology")
+
+    cases += [(2, documents.phase2_v2, lint2_v2, size, ", dialect 13.2") for size in SIZES]
     rows: list[Row] = []
     for phase, make, lint_one, size, shape in cases:
         text = make(size)
         report: Any = lint_one(text)
         case = f"phase {phase}, {len(text.encode()) / 1000:.0f} KB{shape}"
-        name = f"lint_phase{phase}"
+        name = f"lint_phase{phase}" + (" (13.2)" if "13.2" in shape else "")
         note = "document passes" if report.ok else f"document FAILS: {len(report.findings)}"
         if phase == 2:
-            note += "; also reads the 2 KB Phase 1 plan (so do the parse rows)"
+            note += (
+                "; also reads the seat's Phase 1 (so do the parse rows)"
+                if "13.2" in shape
+                else "; also reads the 2 KB Phase 1 plan (so do the parse rows)"
+            )
         full, block = parsers(phase)
+        if "13.2" in shape:
+            full, block = (
+                lambda text: (full_md.parse(text), full_md.parse(plan_v2)),
+                lambda text: (block_md.parse(text), block_md.parse(plan_v2)),
+            )
         impls: Sequence[tuple[str, Callable[[Any], object], Sequence[Any]]] = (
             (name, lint_one, [text]),
             (FULL_PARSE, full, [text]),

@@ -8,6 +8,8 @@ some inline markup. Both are meant to pass the lints (the benchmark reports whet
 from __future__ import annotations
 
 import random
+from pathlib import Path
+from typing import Final
 
 DIMENSIONS = (
     ("D1", "methodology_rigor"),
@@ -116,3 +118,15 @@ def phase2_paragraphs(size: int) -> str:
         paragraphs.append(p)
         length += len(p) + 2
     return head + "".join(p + "\n\n" for p in paragraphs) + tail
+
+
+#: The worked 13.2 example (examples/full-13.2), read by the 13.2 benchmark rows.
+EXAMPLE_13_2: Final = Path(__file__).resolve().parent.parent / "examples" / "full-13.2"
+
+
+def phase2_v2(size: int) -> str:
+    """The 13.2 example's methodology report with its Review Body padded with prose to about
+    ``size`` characters (the findings stay at its end)."""
+    text = (EXAMPLE_13_2 / "methodology.phase2.md").read_text("utf-8")
+    head, tail = text.split("### W1:", 1)
+    return _pad(head, "### W1:" + tail, size, seed=3)

@@ -98,9 +98,22 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("E-UTF8", "error", "input is not valid UTF-8", "R13", _E),
     ("E-JSON", "error", "not strict JSON: syntax error, duplicate key, NaN/Infinity, "
      "trailing data or nested too deeply", "R10", _E),
-    ("E-SCHEMA", "error", "the contract does not match Schema 13", "R10, R14", _E),
+    ("E-SCHEMA", "error", "the contract does not match the schema of its dialect (Schema 13 "
+     "or Schema 13.2)", "R10, R14, 13.2 §A", _E),
     ("E-STRUCT", "error", "duplicate dimension id, dimension name or condition id",
      "contract structural invariants", _E),
+    ("E-ROLE-SET", "error", "13.2: a reviewer mode with no role set (reviewer_calibration, "
+     "reviewer_guided)", "13.2 §B3", _E),
+    ("E-OWNER", "error", "13.2: a dimension's owner_role is not one of its eligible_roles",
+     "13.2 §B4", _E),
+    ("E-ROLE-SCOPE", "error", "13.2: a dimension's eligible_roles go outside the mode's role "
+     "set", "13.2 §B5", _E),
+    ("E-ROLE-UNUSED", "error", "13.2: a role of the mode's role set is eligible on no "
+     "dimension", "13.2 §B6", _E),
+    ("E-FATAL-SCOPE", "error", "13.2: a fatal-block atom targets a dimension that is not "
+     "mandatory", "13.2 §B7", _E),
+    ("E-ROLE-FIELDS", "error", "13.2: a writer or evaluator dimension carries eligible_roles "
+     "or owner_role", "13.2 §B8", _E),
     ("E-VERSION", "error", "a version is not of the form vX.Y.Z with readable numbers",
      "SC-1", _E),
     ("E-CONTRACT", "error", "the contract a command was given is invalid", "R7, R10", _E),
@@ -135,8 +148,12 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "dimension the contract lacks", "R4, R7", _SC),
     ("SC-13", "warning", "no condition has action editorial_decision=accept: no R5 fallback",
      "R5, R7", _SC),
-    ("SC-14", "warning", "an atom names a priority the contract has no dimension of", "R15",
-     _SC),
+    ("SC-14", "warning", "an atom names a priority the contract has no dimension of (13 "
+     "only; under 13.2 it is SC-12)", "R15", _SC),
+    ("SC-15", "warning", "13.2: a mandatory dimension has one eligible role (a single-judge "
+     "gate; upstream prints it as SC-12)", "13.2 §J4", _SC),
+    ("SC-16", "warning", "13.2: a writer or evaluator condition is outside the vocabulary; "
+     "nothing can decide it", "13.2 §J4", _SC),
     # --- Phase 1 lint ------------------------------------------------------------------
     ("P1-001", "error", "a Phase 1 section is missing", "Phase 1 check 1", _P1),
     ("P1-002", "error", "a Phase 1 section appears twice", "Phase 1 check 1", _P1),
@@ -164,6 +181,33 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Reviewer documents: work bounds", _P1),
     ("P1-090", "warning", "advisory: instruction-override or forged-delimiter text",
      "Phase 1 check 6", _P1),
+    # --- Phase 1 lint, dialect 13.2 (a seat with a role) ---------------------------------
+    ("P1-101", "error", "[PHASE1-GRAMMAR]: not exactly one '## Scoring Plan' or "
+     "'## Contract Paraphrase'", "13.2 §E1", _P1),
+    ("P1-102", "error", "[PHASE1-GRAMMAR]: the last non-blank line is not "
+     "[CONTRACT-ACKNOWLEDGED] in a paragraph of its own", "13.2 §E2", _P1),
+    ("P1-103", "error", "[PHASE1-GRAMMAR]: the '##' sections are not exactly Contract "
+     "Paraphrase then Scoring Plan", "13.2 §E3", _P1),
+    ("P1-104", "error", "[PHASE1-GRAMMAR]: the paraphrase has fewer paragraphs than required",
+     "13.2 §E4", _P1),
+    ("P1-105", "error", "[PHASE1-GRAMMAR]: a scoring-plan subsection is ill-formed, repeated "
+     "or misnamed", "13.2 §E5", _P1),
+    ("P1-106", "error", "[PHASE1-OUT-OF-ROLE]: the role planned a dimension it is not "
+     "eligible for", "13.2 §E5", _P1),
+    ("P1-107", "error", "[PHASE1-SCOPE]: the planned dimensions are not the role's eligible "
+     "set", "13.2 §E5", _P1),
+    ("P1-108", "error", "[PHASE1-GRAMMAR]: a plan field is missing, repeated, forbidden or "
+     "names another dimension", "13.2 §E6", _P1),
+    ("P1-109", "error", "[PHASE1-GRAMMAR]: a plan field line is bulleted, decorated or "
+     "indented", "13.2 §E0 (kernel reading)", _P1),
+    ("P1-110", "error", "[PHASE1-TRIGGER-COLLISION]: two trigger commitments of a dimension "
+     "are the same text", "13.2 §E7", _P1),
+    ("P1-111", "warning", "[PHASE1-TRIGGER-SHORT]: a trigger commitment has fewer than 8 "
+     "words", "13.2 §E8", _P1),
+    ("P1-112", "error", "[PHASE1-MANUSCRIPT-LEAK]: a 12-word manuscript shingle appears in "
+     "Phase 1", "13.2 §E9", _P1),
+    ("P1-115", "error", "the document is over the work bound and was not parsed (13.2)",
+     "Reviewer documents: work bounds", _P1),
     # --- Phase 2 lint ------------------------------------------------------------------
     ("P2-001", "error", "a Phase 2 section is missing", "Phase 2 check 1", _P2),
     ("P2-002", "error", "a Phase 2 section appears twice", "Phase 2 check 1", _P2),
@@ -216,6 +260,67 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 1 check 6 (also in Phase 2)", _P2),
     ("P2-060", "error", "a score, fired or decision statement outside its own place",
      "Phase 2 check 8", _P2),
+    # --- Phase 2 lint, dialect 13.2 (a seat with a role) ---------------------------------
+    ("P2-101", "error", "[V1-GRAMMAR-RETIRED]: a v3.6.2 per-seat section", "13.2 §F1", _P2),
+    ("P2-102", "error", "[V1-GRAMMAR-RETIRED]: a bare editorial_decision= line", "13.2 §F1",
+     _P2),
+    ("P2-103", "error", "[REPORT-PARSE]: '## Dimension Scores' missing or repeated",
+     "13.2 §F2", _P2),
+    ("P2-104", "error", "[REPORT-PARSE]: not exactly one contract_role: line", "13.2 §F3",
+     _P2),
+    ("P2-105", "error", "[REPORT-ROLE]: the declared role is not a role of the mode",
+     "13.2 §F3", _P2),
+    ("P2-106", "error", "[ROLE-BINDING]: the declared role is not the dispatched one",
+     "13.2 §E0.5", _P2),
+    ("P2-107", "error", "[REPORT-PARSE]: a score subsection is unknown, misnamed, repeated or "
+     "missing", "13.2 §F4", _P2),
+    ("P2-108", "error", "[REPORT-PARSE]: a score subsection's field counts are wrong",
+     "13.2 §F5", _P2),
+    ("P2-109", "error", "[REPORT-PARSE]: a field line is bulleted, decorated or indented",
+     "13.2 §E0 (kernel reading)", _P2),
+    ("P2-110", "error", "[ABSTENTION-INVALID]: an abstention without reason, or a reason "
+     "where none belongs", "13.2 §F6", _P2),
+    ("P2-111", "error", "[OUT-OF-ROLE-SCORE]: a score on a dimension the role is not "
+     "eligible for", "13.2 §F6", _P2),
+    ("P2-112", "error", "[BLOCK-CLASS-INVALID]: block_class present iff an eligible mandatory "
+     "block fails", "13.2 §F7", _P2),
+    ("P2-113", "error", "[TRIGGER-GRAMMAR]: trigger present iff an eligible block or warn "
+     "fails", "13.2 §F8", _P2),
+    ("P2-114", "error", "[TRIGGER-DRIFT]: the trigger is not in the seat's Phase 1 "
+     "commitment", "13.2 §F9", _P2),
+    ("P2-115", "error", "[TRIGGER-AMBIGUOUS]: the trigger is in more than one commitment",
+     "13.2 §F9", _P2),
+    ("P2-116", "error", "[PROTOCOL-VIOLATION: multi_dissent=true]: two or more dissent "
+     "dimensions", "13.2 §F9", _P2),
+    ("P2-117", "error", "[DISSENT-GRAMMAR]: the dissent section is malformed", "13.2 §F10",
+     _P2),
+    ("P2-118", "error", "[DISSENT-FATALITY]: a dissented dimension scores a fatal block",
+     "13.2 §F9", _P2),
+    ("P2-119", "warning", "[DISSENT-EMPTY-SECTION]: a dissent section with no dissent field",
+     "13.2 §F10.4", _P2),
+    ("P2-120", "error", "[REVIEW-BODY-MISSING]: not exactly one '## Review Body'",
+     "13.2 §F11.1", _P2),
+    ("P2-121", "error", "[FINDING-GRAMMAR]: a Review Body finding is malformed",
+     "13.2 §F11.1", _P2),
+    ("P2-122", "error", "[ANCHOR-MISSING]: a finding or DA row has no evidence anchor",
+     "13.2 §F11.2", _P2),
+    ("P2-123", "error", "[ANCHOR-INVALID]: an evidence anchor is malformed", "13.2 §F11.2",
+     _P2),
+    ("P2-125", "error", "trigger binding not checked: the seat's Phase 1 fails its lint",
+     "13.2 §F9", _P2),
+    ("P2-126", "error", "the document is over the work bound and was not parsed (13.2)",
+     "Reviewer documents: work bounds", _P2),
+    ("P2-127", "warning", "trigger binding not checked: no Phase 1 document", "13.2 §F9",
+     _P2),
+    ("P2-130", "error", "[DA-TABLE-PARSE]: the DA report's tables or surfaces are malformed",
+     "13.2 §F11.3", _P2),
+    ("P2-131", "error", "[DA-FINDING-GRAMMAR]: a Severity declaration in a DA report",
+     "13.2 §F11.3", _P2),
+    ("P2-132", "error", "[DA-CRITICAL-PARSE]: the CRITICAL table is malformed",
+     "13.2 §F11.4", _P2),
+    ("P2-133", "error", "[DA-MAJOR-PARSE]: the MAJOR table is malformed", "13.2 §F11.4", _P2),
+    ("P2-134", "error", "[DA-CRITICAL-ID]: CRITICAL IDs are not C1..Cn in order",
+     "13.2 §F11.7", _P2),
     # --- analyzer ----------------------------------------------------------------------
     ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
      "R5", _AN),
@@ -333,6 +438,16 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("SY-008", "error", "no editorial_decision= line", "R17", _SY),
     ("SY-009", "error", "more than one editorial_decision= line or token", "R17", _SY),
     ("SY-010", "error", "the written action differs from the decision's action", "R17", _SY),
+    ("SY-101", "error", "[SYNTHESIS-PARSE]: a 13.2 synthesis line is missing, repeated or "
+     "malformed", "13.2 §G2, §G3", _SY),
+    ("SY-102", "error", "[PANEL-SYNTHESIS-MISMATCH]: the stated fired list, verdicts or "
+     "decision differ from the recomputation", "13.2 §G4", _SY),
+    ("SY-103", "error", "[DA-CRITICAL-ADJUDICATION-MISMATCH]: the adjudicated ids are not the "
+     "DA's CRITICAL ids", "13.2 §G5", _SY),
+    ("SY-104", "error", "[DA-CRITICAL-RATIONALE-MISSING]: a REJECTED critical issue has no "
+     "rationale", "13.2 §G5", _SY),
+    ("SY-105", "error", "[DA-CRITICAL-VS-ACCEPT-MARKER]: the accept-over-critical marker is "
+     "missing, wrong or forbidden", "13.2 §G5", _SY),
 )  # fmt: skip
 
 #: Every code the kernel emits → its :class:`Code`.

@@ -31,7 +31,7 @@ import functools
 import hashlib
 import json
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from importlib import resources
 from types import MappingProxyType
 from typing import Any, Final, Literal
@@ -46,9 +46,10 @@ from kernel.errors import KernelError
 from kernel.io import InputError, loads_strict
 from kernel.reviewer import cycle
 from kernel.reviewer.duplicates import duplicate_of
-from kernel.reviewer.lint.phase1 import TAG, lint_phase1
-from kernel.reviewer.lint.phase2 import lint_phase2
+from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
+from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.report import LintReport
+from kernel.reviewer.roles import scope_of
 from kernel.schema import HUGE_INTEGER, StrictValidator, strict_validator
 from kernel.strict import shown
 
@@ -99,8 +100,9 @@ class RoundOutcome:
     tags: tuple[str, ...]
     #: The usable roles, in reviewer order.
     usable: tuple[str, ...]
-    #: Dimension id → the usable reviewers' scores in reviewer order; ``None`` on an abort.
-    matrix: Mapping[str, tuple[str, ...]] | None
+    #: Dimension id → the usable reviewers' scores in reviewer order (13.2: dimension id →
+    #: eligible role → value); ``None`` on an abort.
+    matrix: Mapping[str, Any] | None
     #: Every event of the round, ``finish`` last.
     events: tuple[dict[str, Any], ...]
 
@@ -177,6 +179,7 @@ def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) ->
             raise KernelError(f"roles[{i}] must be a role name (str), got {shown(role)}")
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(map(shown, roles))}")
+    _RULES[dialect_of(contract)].check_roles(contract, roles)
     reviewers = tuple(_Reviewer(cycle.start(r, contract.contract_id)) for r in roles)
     event = {
         "event": "start",
@@ -186,6 +189,8 @@ def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) ->
         "panel_size": contract.panel_size,
         "roles": list(roles),
     }
+    if dialect_of(contract) != "13":  # 13 events are as they were before 13.2
+        event["dialect"] = dialect_of(contract)
     return RoundState(contract, roles, reviewers, (_dump(event),))
 
 
@@ -211,10 +216,11 @@ def submit(state: RoundState, role: str, phase: int, text: str) -> tuple[RoundSt
             f"phase out of order: reviewer {role} is due to submit Phase {due}, not Phase {phase}"
         )
     contract = state.contract
+    seat = role if LINTS[dialect_of(contract)].roles else None
     if phase == 1:
-        report = lint_phase1(text, contract)
+        report = lint_phase1(text, contract, role=seat)
     else:
-        report = lint_phase2(text, contract, reviewer.phase1)
+        report = lint_phase2(text, contract, reviewer.phase1, role=seat)
     after = cycle.step(reviewer.state, report)
     hint: str | None = None
     tags: tuple[str, ...] = ()
@@ -279,10 +285,10 @@ def finish(state: RoundState) -> RoundOutcome:
     tags = cycle.panel_tags([rv.state for rv in reviewers], contract.panel_size)
     usable = tuple(r for r, rv in zip(state.roles, reviewers, strict=True) if rv.state.usable)
     decision: Decision | None = None
-    matrix: dict[str, tuple[str, ...]] | None = None
+    matrix: Mapping[str, Any] | None = None
     if len(usable) == contract.panel_size:
-        columns = [rv.scores for rv in reviewers]
-        matrix = {d: tuple(c[d] for c in columns if c is not None) for d in contract.dimension_ids}
+        columns = {r: rv.scores for r, rv in zip(state.roles, reviewers, strict=True)}
+        matrix = _RULES[dialect_of(contract)].matrix(contract, columns)
         decision = decide(contract, matrix)
     event = {
         "event": "finish",
@@ -290,7 +296,7 @@ def finish(state: RoundState) -> RoundOutcome:
         "tags": list(tags),
         "usable": list(usable),
         "duplicates": duplicates,
-        "matrix": {d: list(s) for d, s in matrix.items()} if matrix is not None else None,
+        "matrix": _RULES[dialect_of(contract)].to_json(matrix) if matrix is not None else None,
     }
     lines = (*state._lines, _dump(event))
     return RoundOutcome(
@@ -300,6 +306,56 @@ def finish(state: RoundState) -> RoundOutcome:
         MappingProxyType(matrix) if matrix is not None else None,
         tuple(json.loads(line) for line in lines),
     )
+
+
+# --- what differs by dialect ---------------------------------------------------------------
+
+
+@attrs.frozen
+class _Rules:
+    #: Raise unless ``roles`` can seat this contract's panel.
+    check_roles: Callable[[Contract, tuple[str, ...]], None]
+    #: The matrix ``decide`` takes, from each role's usable scores.
+    matrix: Callable[[Contract, Mapping[str, Mapping[str, str] | None]], Mapping[str, Any]]
+    to_json: Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+def _any_roles(contract: Contract, roles: tuple[str, ...]) -> None:
+    return None
+
+
+def _seat_roles(contract: Contract, roles: tuple[str, ...]) -> None:
+    """13.2: the seats are exactly the mode's role set (13.2 §G6)."""
+    required = scope_of(contract).roles
+    if sorted(roles) != sorted(required):
+        raise KernelError(
+            f"[PANEL-CARDINALITY: roles {sorted(roles)!r} != required {sorted(required)!r}]",
+            tag=f"[PANEL-CARDINALITY: roles {sorted(roles)!r} != required {sorted(required)!r}]",
+        )
+
+
+def _columns(
+    contract: Contract, columns: Mapping[str, Mapping[str, str] | None]
+) -> dict[str, tuple[str, ...]]:
+    return {
+        d: tuple(c[d] for c in columns.values() if c is not None) for d in contract.dimension_ids
+    }
+
+
+def _seats(
+    contract: Contract, columns: Mapping[str, Mapping[str, str] | None]
+) -> dict[str, dict[str, str]]:
+    """13.2: dimension id → eligible role → its value (13.2 §D1)."""
+    return {
+        d.id: {r: c[d.id] for r, c in columns.items() if c is not None and r in d.eligible_roles}
+        for d in scope_of(contract).dimensions
+    }
+
+
+_RULES: Final[Mapping[str, _Rules]] = {
+    "13": _Rules(_any_roles, _columns, lambda m: {d: list(s) for d, s in m.items()}),
+    "13.2": _Rules(_seat_roles, _seats, lambda m: {d: dict(s) for d, s in m.items()}),
+}
 
 
 # --- events as JSON lines -------------------------------------------------------------------

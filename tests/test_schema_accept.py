@@ -17,7 +17,7 @@ from support.paths import EXAMPLES
 from kernel.arena.audit import _validator as arena_validator
 from kernel.consensus.responses import SCHEMAS
 from kernel.consensus.round import ROUND_SCHEMA
-from kernel.contract.templates import TEMPLATE_NAMES, schema, shipped_template
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.panel.audit import session_schema
 from kernel.panel.votes import VOTES_SCHEMA
 from kernel.schema import StrictValidator, _format_checker, ecma_pattern
@@ -37,10 +37,17 @@ def _lines(name: str) -> list[Any]:
     return [json.loads(line) for line in text.splitlines() if line.strip()]
 
 
+def _dialect_schema(name: str) -> Any:
+    from kernel.contract.dialects import DIALECTS, detect
+    from kernel.contract.templates import schema_document
+
+    return schema_document(DIALECTS[detect(shipped_template(name))].schema_file)
+
+
 def _seeds() -> list[tuple[str, Any, Any]]:
     """(label, one of the kernel's own schemas, a valid document for it)."""
     seeds: list[tuple[str, Any, Any]] = [
-        (f"template {n}", schema(), shipped_template(n)) for n in TEMPLATE_NAMES
+        (f"template {n}", _dialect_schema(n), shipped_template(n)) for n in TEMPLATE_NAMES
     ]
     round_doc = json.loads((EXAMPLES / "consensus" / "round.json").read_text("utf-8"))
     seeds.append(("consensus round", ROUND_SCHEMA, round_doc))

@@ -23,7 +23,16 @@ import attrs
 from kernel.analysis.budget import Budget
 from kernel.analysis.result import AnalysisTooLarge
 from kernel.contract.model import Condition, Contract
-from kernel.expression.ast import SCORE_RANK, Atom, DimensionScores, EveryScores, TwoOrMore
+from kernel.errors import ContractError
+from kernel.expression.ast import (
+    SCORE_RANK,
+    AnyAtom,
+    AnyScores,
+    Atom,
+    DimensionScores,
+    EveryScores,
+    TwoOrMore,
+)
 
 __all__ = ["Axis", "ColumnTable", "Progress", "Worsening", "column_cost", "column_table"]
 
@@ -171,7 +180,11 @@ def column_table(
             f"{contract.contract_id}: {total} classes of reviewer columns to enumerate "
             f"(dimensions named by id count 3 each); the analyzer handles at most {MAX_CLASSES}"
         )
-    tables = [_atom_positions(atom, owner) for c, owner in sources for atom in c.expression.atoms]
+    tables = [
+        _atom_positions(_schema13(atom), owner)
+        for c, owner in sources
+        for atom in c.expression.atoms
+    ]
     (Budget() if budget is None else budget).charge(
         total * (len(sources) + 3 * len(axes) + 8) + sum(_size(axes, ps) for ps in tables) * 2,
         f"{contract.contract_id}: {total} classes of reviewer columns x {len(sources)} conditions",
@@ -222,6 +235,12 @@ def column_table(
 
 #: A function of some axes' states: (axis indices, ascending; values in mixed radix over them).
 _Table = tuple[list[int], list[int]]
+
+
+def _schema13(atom: AnyAtom) -> Atom:
+    if not isinstance(atom, AnyScores | TwoOrMore | EveryScores | DimensionScores):
+        raise ContractError(f"{atom}: the column analysis reads Schema 13 atoms only")
+    return atom
 
 
 def _atom_positions(atom: Atom, owner: Contract) -> frozenset[int]:
@@ -280,7 +299,8 @@ def _broadcast(table: _Table, axes: Sequence[Axis], onto: Sequence[int]) -> list
 def _predicate_table(condition: Condition, owner: Contract, axes: Sequence[Axis]) -> _Table:
     """The conjunction of the condition's atoms over the axes any of them touches."""
     atoms = [
-        _atom_table(atom, _atom_positions(atom, owner), axes) for atom in condition.expression.atoms
+        _atom_table(a, _atom_positions(a, owner), axes)
+        for a in map(_schema13, condition.expression.atoms)
     ]
     onto = sorted({k for own, _ in atoms for k in own})
     values = [1] * math.prod(len(axes[k].states) for k in onto)

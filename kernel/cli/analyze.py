@@ -111,7 +111,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
     )
     args = parser.parse_args(argv)
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     if args.diff is not None:
         if args.prior is not None or args.prior_file is not None:
             parser.error("--prior and --prior-file do not apply to --diff")

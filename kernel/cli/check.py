@@ -28,7 +28,7 @@ from kernel.cli.scaffold import (
 )
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.contract.validator import parse_version
-from kernel.contract.warnings import check_contract
+from kernel.contract.warnings import checked
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import EmptyDirectory, InputError, KernelError
 from kernel.io import json_positions, loads_strict
@@ -41,7 +41,11 @@ EXIT_CODES = """\
   2  usage error, or a directory, FIFO or other non-regular file"""
 
 
-def _check(reader: Reader, source: str, ars: str | None) -> tuple[int, list[Diagnostic]]:
+def _check(
+    reader: Reader, source: str, ars: str | None
+) -> tuple[int, str | None, list[Diagnostic]]:
+    """The exit code, the dialect the contract was checked as (``None`` when it could not be
+    read) and what was found."""
     text = None
     try:
         if source in TEMPLATE_NAMES:
@@ -51,11 +55,13 @@ def _check(reader: Reader, source: str, ars: str | None) -> tuple[int, list[Diag
             data = loads_strict(text, source=source, max_bytes=reader.max_bytes)
     except InputError as exc:
         code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
-        return code, [from_error(exc, source)]
-    found = [d.at(source) for d in check_contract(data, ars)]
+        return code, None, [from_error(exc, source)]
+    dialect, diagnostics = checked(data, ars, reader.dialect)
+    found = [d.at(source) for d in diagnostics]
     if text is not None and any(d.json_path for d in found):
         found = _placed(found, json_positions(text))
-    return (EXIT_FAILED if any(d.severity == "error" for d in found) else EXIT_OK), found
+    code = EXIT_FAILED if any(d.severity == "error" for d in found) else EXIT_OK
+    return code, dialect.name, found
 
 
 def _placed(found: list[Diagnostic], positions: dict[str, tuple[int, int]]) -> list[Diagnostic]:
@@ -77,7 +83,7 @@ def _placed(found: list[Diagnostic], positions: dict[str, tuple[int, int]]) -> l
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(
         "sprint-kernel check",
-        "Validate sprint contracts (Schema 13, structural invariants, SC warnings).",
+        "Validate sprint contracts (Schema 13 or 13.2, structural invariants, SC warnings).",
         exit_codes=EXIT_CODES,
         dialect=True,
     )
@@ -111,24 +117,29 @@ def main(argv: Sequence[str] | None = None) -> int:
                 diagnostics_to="err",
             ),
         )
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
     text: list[tuple[Stream, str]] = []
     for source in sources:
-        code, found = _check(reader, source, args.ars_version)
+        code, dialect, found = _check(reader, source, args.ars_version)
         worst = max(worst, code)
         diagnostics += found
         errors = sum(d.severity == "error" for d in found)
         warnings = sum(d.severity == "warning" for d in reported(args, found))
         files.append(
-            {"file": source, "ok": code == EXIT_OK, "errors": errors, "warnings": warnings}
+            {
+                "file": source,
+                "ok": code == EXIT_OK,
+                "errors": errors,
+                "warnings": warnings,
+                "dialect": dialect,
+            }
         )
         if code == EXIT_OK:
-            text.append(
-                ("out", f"OK: {source}" + (f" ({warnings} warning(s))" if warnings else ""))
-            )
+            said = f"Schema {dialect}" + (f", {warnings} warning(s)" if warnings else "")
+            text.append(("out", f"OK: {source} ({said})"))
     return emit(
         args,
         Result(worst, diagnostics, {"files": files}, text, diagnostics_to="err"),

@@ -53,6 +53,8 @@ def format_decision(contract: Contract, decision: Decision) -> str:
     else:
         winner = next(c for c in contract.conditions if c.condition_id == decision.condition_id)
         head = f"decision: {decision.action} ({winner.condition_id}, severity {winner.severity})"
+    if decision.trace is not None:
+        return "\n".join([head, *_dimensionwise_table(contract, decision)])
     n = contract.panel_size
     lines = [head, "condition  severity  quantifier  held  needed  fired"]
     for c in contract.conditions:
@@ -63,6 +65,30 @@ def format_decision(contract: Contract, decision: Decision) -> str:
             f"{'yes' if decision.fired[c.condition_id] else 'no':<5}{mark}".rstrip()
         )
     return "\n".join(lines)
+
+
+def _dimensionwise_table(contract: Contract, decision: Decision) -> list[str]:
+    """13.2: per condition its atoms, and per atom each dimension's assessed seats ``n``,
+    how many satisfied it, the threshold and whether it held; then the dimension verdicts."""
+    assert decision.trace is not None and decision.verdicts is not None
+    lines = ["condition  severity  quantifier  fired  atom / dimension: held/n (needed)"]
+    for c in contract.conditions:
+        mark = "  <- decides" if c.condition_id == decision.condition_id else ""
+        fired = "yes" if decision.fired[c.condition_id] else "no"
+        lines.append(
+            f"{c.condition_id:<9}  {c.severity:>8}  {c.quantifier:<10}  {fired:<5}{mark}".rstrip()
+        )
+        for atom in decision.trace[c.condition_id]:
+            held = "holds" if atom.held else "does not hold"
+            lines.append(f"  {atom.atom} ({atom.across}): {held}")
+            for d in atom.dimensions:
+                lines.append(
+                    f"    {d.dimension}: {d.count}/{d.n} (needs {d.threshold})"
+                    f"{'  yes' if d.held else ''}"
+                )
+    verdicts = ", ".join(f"{d}={v}" for d, v in decision.verdicts.items())
+    lines.append(f"dimension verdicts: {verdicts}")
+    return lines
 
 
 def _aborted(
@@ -136,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     batch = args.matrix is not None and args.matrix.lower().endswith(".jsonl")
     if batch and (args.explain or args.synthesis):
         parser.error("--matrix FILE.jsonl decides many matrices: no --explain or --synthesis")
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     try:
         contract = reader.contract(args.contract)
     except InputError as exc:
@@ -144,6 +170,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KernelError as exc:  # an invalid contract aborts the round, with its tag (R8)
         return _aborted(args, exc, args.contract, {}, [])
 
+    if args.documents and getattr(contract, "dialect", "13") == "13.2":
+        if args.explain:
+            parser.error("--explain decides from a 13 matrix; a 13.2 round has no --explain")
+        return _decide_round_v2(args, reader, contract)
     if batch:
         try:
             lines = reader.text(args.matrix)
@@ -204,7 +234,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _aborted(args, shrunk, args.contract, extra, found)
         decision = outcome.decision
     explanation = None
-    if args.explain:
+    if args.explain and decision.trace is None:
         from kernel.analysis import format_sensitivity, sensitivity
 
         used = matrix if args.matrix is not None else outcome.matrix
@@ -279,3 +309,50 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
             return EXIT_FAILED
         print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")), file=out)
     return EXIT_OK
+
+
+def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
+    """A decided 13.2 round as text: the decision table, then the DA's CRITICAL ids."""
+    critical = ", ".join(outcome.recomputed.critical) or "none"
+    return [format_decision(contract, outcome.decision), f"DA CRITICAL issues: {critical}"]
+
+
+def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
+    """A 13.2 round: seats keyed by their reports' contract_role (13.2 §G6)."""
+    from kernel.reviewer.round_v2 import decide_reports_v2
+
+    pairs = list(zip(args.documents, args.phase1, strict=True))
+    texts: dict[str, str] = {}
+    for path in [p for pair in pairs for p in pair] + (
+        [args.synthesis] if args.synthesis is not None else []
+    ):
+        try:
+            texts[path] = reader.text(path)
+        except KernelError as exc:
+            return failure(args, exc, path)
+    try:
+        outcome = decide_reports_v2(
+            contract,
+            [(p2, texts[p2], texts[p1]) for p2, p1 in pairs],
+            synthesis=texts[args.synthesis] if args.synthesis is not None else None,
+            synthesis_source=args.synthesis or "synthesis",
+            max_bytes=args.max_bytes,
+        )
+    except KernelError as exc:
+        return _aborted(args.format, exc, args.contract, {}, [])
+    found: list[Diagnostic] = []
+    for seat in outcome.seats:
+        found += seat.report.diagnostics(seat.name)
+    body = outcome.to_dict()
+    text: list[tuple[Stream, str]] = [("out", tag) for tag in outcome.tags]
+    if outcome.decision is None:
+        text.append(("out", "the round is aborted: no decision"))
+        return emit(args.format, Result(EXIT_FAILED, found, body, text))
+    text += [("out", line) for line in format_round_v2(contract, outcome)]
+    code = EXIT_OK
+    if outcome.synthesis is not None:
+        found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]
+        verdict = "agrees with" if outcome.synthesis.ok else "DISAGREES with"
+        text.append(("out", f"synthesis: {args.synthesis} {verdict} the recomputation"))
+        code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
+    return emit(args.format, Result(code, found, body, text))

@@ -24,8 +24,7 @@ from kernel.cli.scaffold import (
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import EmptyDirectory, KernelError
 from kernel.reviewer.lint.detect import detect_phase
-from kernel.reviewer.lint.phase1 import lint_phase1
-from kernel.reviewer.lint.phase2 import lint_phase2
+from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
 
 __all__ = ["detect_phase", "main"]
 
@@ -52,7 +51,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--phase", type=int, choices=(1, 2), help="phase (detected from the headings if omitted)"
     )
+    parser.add_argument(
+        "--role",
+        help="dialect 13.2: the seat's role (eic, methodology, ...); the contract's dialect "
+        "decides whether documents have one",
+    )
+    parser.add_argument(
+        "--manuscript",
+        metavar="TEXT",
+        help="dialect 13.2 Phase 1: the manuscript, for the leak check",
+    )
+    parser.add_argument(
+        "--metadata",
+        metavar="JSON",
+        help="dialect 13.2 Phase 1: the manuscript's title/field/word_count envelope",
+    )
     args = parser.parse_args(argv)
+    if (args.manuscript is None) != (args.metadata is None):
+        parser.error("--manuscript and --metadata go together (the leak check needs both)")
     if args.phase == 1 and args.phase1 is not None:
         parser.error("--phase1 is only meaningful for a Phase 2 document")
     try:
@@ -61,15 +77,31 @@ def main(argv: Sequence[str] | None = None) -> int:
         return failure(args, exc, exc.path)
     if args.phase1 is not None and len(docs) > 1:
         parser.error("--phase1 goes with one Phase 2 document; lint one reviewer at a time")
-    reader = Reader(args.max_bytes)
+    reader = Reader(args.max_bytes, dialect=args.dialect)
     try:
         contract = reader.contract(args.contract)
     except KernelError as exc:
         return failure(args, exc, args.contract)
+    if LINTS[dialect_of(contract)].roles:
+        if args.role is None:
+            parser.error(f"a dialect {dialect_of(contract)} contract: give the seat's --role")
+    elif args.role is not None or args.manuscript is not None:
+        parser.error("--role, --manuscript and --metadata are for dialect 13.2 contracts")
     try:
         phase1 = reader.text(args.phase1) if args.phase1 is not None else None
     except KernelError as exc:
         return failure(args, exc, args.phase1)
+    manuscript: str | None = None
+    metadata: Any = None
+    if args.manuscript is not None:
+        try:
+            manuscript = reader.text(args.manuscript)
+        except KernelError as exc:
+            return failure(args, exc, args.manuscript)
+        try:
+            metadata = reader.json(args.metadata)
+        except KernelError as exc:
+            return failure(args, exc, args.metadata)
     partners = phase1_partners(docs) if args.phase1 is None and args.phase != 1 else {}
     texts: dict[str, str | KernelError] = {}
 
@@ -98,10 +130,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             phase = args.phase or (
                 2 if before is not None else detect_phase(text, max_bytes=args.max_bytes)
             )
+            extra: dict[str, Any] = (
+                {"role": args.role, "source": doc} if args.role is not None else {}
+            )
             report = (
-                lint_phase1(text, contract, max_bytes=args.max_bytes)
+                lint_phase1(
+                    text,
+                    contract,
+                    manuscript=manuscript,
+                    metadata=metadata,
+                    max_bytes=args.max_bytes,
+                    **extra,
+                )
                 if phase == 1
-                else lint_phase2(text, contract, before, max_bytes=args.max_bytes)
+                else lint_phase2(
+                    text,
+                    contract,
+                    before,
+                    phase1_source=partners.get(doc, args.phase1) if args.role is not None else None,
+                    max_bytes=args.max_bytes,
+                    **extra,
+                )
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
@@ -116,4 +165,5 @@ def main(argv: Sequence[str] | None = None) -> int:
             entry["phase1_file"] = partners[doc]
         files.append(entry)
         summary.append(("err", f"{doc}: phase {phase} lint {'OK' if report.ok else 'FAILED'}"))
-    return emit(args, Result(worst, diagnostics, {"files": files}, summary))
+    body = {"dialect": dialect_of(contract), "files": files}
+    return emit(args, Result(worst, diagnostics, body, summary))

@@ -258,10 +258,14 @@ class Reader:
     """Reads a command's inputs: every file under the same ``max_bytes``; ``-`` is standard
     input, which can be read once."""
 
-    def __init__(self, max_bytes: int = MAX_INPUT_BYTES, stdin: Any = None) -> None:
+    def __init__(
+        self, max_bytes: int = MAX_INPUT_BYTES, stdin: Any = None, dialect: str = "auto"
+    ) -> None:
         self.max_bytes = max_bytes
         self._stdin = stdin
         self._stdin_read = False
+        #: The dialect every contract is read as: ``"13"``, ``"13.2"`` or ``None`` (detected).
+        self.dialect = None if dialect == "auto" else dialect
 
     def bytes(self, path: str) -> bytes:
         if path != "-":
@@ -290,14 +294,14 @@ class Reader:
         from kernel.errors import ContractInputError
 
         if source != "-":
-            return load_contract(source, max_bytes=self.max_bytes)
+            return load_contract(source, max_bytes=self.max_bytes, dialect=self.dialect)
         try:
             data = self.json(source)
         except InputError as exc:
             raise ContractInputError(
                 exc.message, code=exc.code, line=exc.line, column=exc.column
             ) from None
-        return load_contract(data)
+        return load_contract(data, dialect=self.dialect)
 
 
 def exit_for(error: KernelError) -> int:

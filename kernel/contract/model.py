@@ -9,15 +9,17 @@ from typing import Any
 
 import attrs
 
+from kernel.contract.dialects import (
+    Dialect,
+    DialectName,
+    accept_action,
+    detect,
+    dialect_named,
+    paraphrase_minimum,
+)
 from kernel.contract.quantifiers import Quantifier, fallback_index, precedence_order, threshold
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
-from kernel.contract.validator import (
-    Compiled,
-    canonical_json,
-    check_structural_invariants,
-    compiled_expressions,
-    validate,
-)
+from kernel.contract.validator import Compiled, canonical_json
 from kernel.errors import ContractError, ContractInputError, ExpressionUnrecognised
 from kernel.expression.ast import Expression, Priority
 from kernel.expression.compiler import Predicate
@@ -34,6 +36,11 @@ class Dimension:
     description: str
     priority: Priority
     position: int
+    #: Dialect 13.2: the reviewer roles whose seats score this dimension (empty under 13,
+    #: where every seat scores every dimension).
+    eligible_roles: tuple[str, ...] = ()
+    #: Dialect 13.2: the role that owns the dimension (``None`` under 13).
+    owner_role: str | None = None
 
 
 @attrs.frozen
@@ -58,10 +65,14 @@ class Contract:
     mode: str
     stage: str
     baseline_version: str
+    #: The reviewer panel's size; 0 for a 13.2 writer or evaluator contract without one.
     panel_size: int
     dimensions: tuple[Dimension, ...]
+    #: The conditions the vocabulary reads, in contract order (every condition, except a
+    #: 13.2 writer or evaluator condition outside the vocabulary: see :attr:`undecided`).
     conditions: tuple[Condition, ...]
-    #: Number of distinct dimensions the Phase 1 paraphrase must cover (``"all"`` resolved).
+    #: Number of distinct dimensions the paraphrase must cover (``"all"`` resolved): the
+    #: reviewer's Phase 1, or the 13.2 writer's or evaluator's own field.
     paraphrase_minimum: int
     scoring_plan_required: tuple[str, ...]
     #: Condition positions in decision order (R6).
@@ -69,6 +80,12 @@ class Contract:
     #: Position of the R5 fallback condition, or ``None`` when the contract has none.
     fallback: int | None
     _json: str = attrs.field(repr=False, alias="json")
+    #: ``"13"`` (ARS v3.6.2) or ``"13.2"``.
+    dialect: DialectName = "13"
+    #: Dialect 13.2: the roles of the mode's seats, in seat order (empty under 13).
+    roles: tuple[str, ...] = ()
+    #: 13.2 writer or evaluator conditions outside the vocabulary: ``(condition_id, text)``.
+    undecided: tuple[tuple[str, str], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """A fresh copy of the contract document."""
@@ -114,29 +131,37 @@ def _read_source(source: object, max_bytes: int) -> Any:
     )
 
 
-def load_contract(source: object, *, max_bytes: int = MAX_INPUT_BYTES) -> Contract:
+def load_contract(
+    source: object, *, max_bytes: int = MAX_INPUT_BYTES, dialect: str | None = None
+) -> Contract:
     """Load, validate (schema, structural invariants, every expression compiles) and compile.
 
     ``source`` is a path to a JSON file, a shipped template name (``"reviewer/full"``,
-    ``"reviewer/methodology_focus"``) or a mapping. Raises :class:`ContractError` with
-    ``.errors``; an expression outside the vocabulary raises :class:`ExpressionUnrecognised`
-    carrying the ``[EXPRESSION-UNRECOGNISED: …]`` tag. ``max_bytes`` limits a file's size.
+    ``"13.2/reviewer/full"``, …) or a mapping. ``dialect`` is ``"13"``, ``"13.2"`` or
+    ``None``: detected from the content (§J1). A contract is checked as one dialect only and
+    fails with that dialect's errors. Raises :class:`ContractError` with ``.errors``; an
+    expression outside the vocabulary raises :class:`ExpressionUnrecognised` carrying the
+    ``[EXPRESSION-UNRECOGNISED: …]`` tag. ``max_bytes`` limits a file's size.
     """
-    if isinstance(source, Contract):
+    if dialect is not None:
+        dialect_named(dialect)
+    if isinstance(source, Contract) and dialect in (None, source.dialect):
         return source
     data = _read_source(source, max_bytes)
     where = f"{source}: " if isinstance(source, str | os.PathLike) else ""
-    errors = validate(data)
+    used = dialect_named(detect(data) if dialect is None else dialect)
+    errors = used.schema_check(data)
     if errors:
         raise ContractError(
-            f"{where}contract does not match Schema 13 ({len(errors)} error(s)): {errors[0]}",
+            f"{where}contract does not match {used.title} ({len(errors)} error(s)): "
+            f"{errors[0]}",
             errors=errors,
         )
-    compiled = compiled_expressions(data)
-    errors = check_structural_invariants(data, compiled=compiled)
-    if errors:
-        _raise_structural(compiled, errors, where)
-    return _build(data, [p for _, _, p in compiled])  # type: ignore[misc]
+    compiled = used.compiled(data)
+    problems = used.problems(data, compiled)
+    if problems:
+        _raise_structural(compiled, [str(p) for p in problems], where)
+    return _build(data, compiled, used)
 
 
 def _raise_structural(compiled: Compiled, errors: list[str], where: str) -> None:
@@ -153,14 +178,26 @@ def _raise_structural(compiled: Compiled, errors: list[str], where: str) -> None
     raise ContractError(f"{where}contract is structurally invalid: {errors[0]}", errors=errors)
 
 
-def _build(data: Mapping[str, Any], predicates: list[Predicate]) -> Contract:
+def _build(data: Mapping[str, Any], compiled: Compiled, dialect: Dialect) -> Contract:
     dimensions = tuple(
-        Dimension(d["id"], d["name"], d["description"], d["priority"], i)
+        Dimension(
+            d["id"],
+            d["name"],
+            d["description"],
+            d["priority"],
+            i,
+            tuple(d.get("eligible_roles", ())),
+            d.get("owner_role"),
+        )
         for i, d in enumerate(data["acceptance_dimensions"])
     )
-    panel = data["panel_size"]
-    conditions = []
-    for i, (c, predicate) in enumerate(zip(data["failure_conditions"], predicates, strict=True)):
+    panel = data.get("panel_size", 0)
+    conditions: list[Condition] = []
+    undecided: list[tuple[str, str]] = []
+    for _, c, predicate in compiled:
+        if not isinstance(predicate, Predicate):  # only where the dialect allows it (SC-16)
+            undecided.append((c["condition_id"], c["expression"]))
+            continue
         quantifier = c.get("cross_reviewer_quantifier", "all")
         conditions.append(
             Condition(
@@ -170,13 +207,14 @@ def _build(data: Mapping[str, Any], predicates: list[Predicate]) -> Contract:
                 text=c["expression"],
                 quantifier=quantifier,
                 action=c["action"],
-                position=i,
-                threshold=threshold(quantifier, panel),
+                position=len(conditions),
+                threshold=threshold(quantifier, panel) if panel else 0,
                 predicate=predicate,
             )
         )
-    procedure = data["measurement_procedure"]
-    minimum = procedure["paraphrase_minimum_dimensions"]
+    procedure = data.get("measurement_procedure", {})
+    _, minimum = paraphrase_minimum(dialect, data)
+    plan = procedure.get("scoring_plan_schema", {}).get("required", ())
     return Contract(
         contract_id=data["contract_id"],
         mode=data["mode"],
@@ -185,9 +223,14 @@ def _build(data: Mapping[str, Any], predicates: list[Predicate]) -> Contract:
         panel_size=panel,
         dimensions=dimensions,
         conditions=tuple(conditions),
-        paraphrase_minimum=len(dimensions) if minimum == "all" else minimum,
-        scoring_plan_required=tuple(procedure["scoring_plan_schema"]["required"]),
+        paraphrase_minimum=len(dimensions) if minimum == "all" else (minimum or 0),  # type: ignore[arg-type]
+        scoring_plan_required=tuple(plan),
         precedence=precedence_order([c.severity for c in conditions]),
-        fallback=fallback_index([c.action for c in conditions]),
+        fallback=fallback_index(
+            [c.action for c in conditions], accept_action(dialect, data["mode"])
+        ),
         json=canonical_json(data),
+        dialect=dialect.name,
+        roles=tuple(dialect.role_sets.get(data["mode"], ())),
+        undecided=tuple(undecided),
     )

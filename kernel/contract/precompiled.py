@@ -24,7 +24,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kernel.contract.templates import TEMPLATE_NAMES, schema, shipped_template
+from kernel.contract.dialects import DIALECT_NAMES, DIALECTS, detect
+from kernel.contract.templates import TEMPLATE_NAMES, schema_document, shipped_template
 from kernel.contract.validator import canonical_json, validate
 from kernel.errors import ContractError
 from kernel.expression.parser import PRECOMPILED, atom_to_data
@@ -46,21 +47,25 @@ def precompiled_data() -> dict[str, Any]:
     with lark, neither through the precompiled file."""
     from kernel.expression import lalr
 
-    valid: dict[str, str] = {}
-    expressions: dict[str, list[list[str]]] = {}
+    valid: dict[str, dict[str, str]] = {name: {} for name in DIALECT_NAMES}
+    expressions: dict[str, dict[str, list[list[str]]]] = {name: {} for name in DIALECT_NAMES}
     for name in TEMPLATE_NAMES:
         data = shipped_template(name)
-        errors = validate(data, schema=schema())
+        dialect = DIALECTS[detect(data)]
+        errors = validate(data, schema=schema_document(dialect.schema_file))
         if errors:
-            raise ContractError(f"template {name} does not match Schema 13: {errors[0]}")
-        valid[name] = canonical_json(data)
+            raise ContractError(f"template {name} does not match {dialect.title}: {errors[0]}")
+        valid[dialect.name][name] = canonical_json(data)
         for condition in data["failure_conditions"]:
             text = condition["expression"]
-            expressions[text] = [atom_to_data(atom) for atom in lalr.parse(text).atoms]
+            atoms = lalr.parse(text, dialect.vocabulary).atoms
+            expressions[dialect.name][text] = [atom_to_data(atom) for atom in atoms]
     return {
         "generated_by": "python -m kernel.contract.precompiled --write",
-        "expressions": expressions,
-        "valid_templates": valid,
+        "expressions": expressions["13"],
+        "expressions_13_2": expressions["13.2"],
+        "valid_templates": valid["13"],
+        "valid_templates_13_2": valid["13.2"],
     }
 
 

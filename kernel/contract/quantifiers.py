@@ -67,9 +67,10 @@ def winner(order: Sequence[int], fired: Sequence[bool]) -> int | None:
     return None
 
 
-def fallback_index(actions: Sequence[str]) -> int | None:
-    """R5: the first condition whose action is ``editorial_decision=accept``."""
+def fallback_index(actions: Sequence[str], accept: str = ACCEPT) -> int | None:
+    """R5: the first condition whose action is ``accept`` (``editorial_decision=accept``,
+    or a 13.2 writer's or evaluator's own accept)."""
     for i, action in enumerate(actions):
-        if action == ACCEPT:
+        if action == accept:
             return i
     return None

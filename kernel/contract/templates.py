@@ -14,11 +14,20 @@ __all__ = [
     "TEMPLATE_NAMES",
     "TEMPLATE_SHA256",
     "schema",
+    "schema_document",
     "shipped_template",
     "template_is_pristine",
 ]
 
-TEMPLATE_NAMES: Final = ("reviewer/full", "reviewer/methodology_focus")
+#: A name under ``13.2/`` is a dialect 13.2 template; the others are Schema 13 (v3.6.2).
+TEMPLATE_NAMES: Final = (
+    "reviewer/full",
+    "reviewer/methodology_focus",
+    "13.2/reviewer/full",
+    "13.2/reviewer/methodology_focus",
+    "13.2/writer/full",
+    "13.2/evaluator/full",
+)
 
 #: SHA-256 of each shipped template file, checked by the test suite: a template changes only
 #: on purpose (then regenerate ``kernel/data/precompiled.json``, which lets a shipped
@@ -28,6 +37,12 @@ TEMPLATE_SHA256: Final = {
     "reviewer/methodology_focus": (
         "50f1a73a91d1c411a5551db29a076478cb4593475328f9020843539ba0654e36"
     ),
+    "13.2/reviewer/full": "01294b903316868dbce5a95d1a6c7a4000a0740b68c08222159066569b69c7b7",
+    "13.2/reviewer/methodology_focus": (
+        "08398d13a7e579d23cf37de14130711844c32b93a1e4d394f3e22989aebc50f1"
+    ),
+    "13.2/writer/full": "54d58392fdd6787cb9dd8c0acfdbe050e137fc87a0f83277baf2c43cd65bba46",
+    "13.2/evaluator/full": "360c7efd787fe2fd54de74f4999664dcdb47eb0b88aa24e79962f951557dfa33",
 }
 
 
@@ -54,9 +69,16 @@ def schema() -> dict[str, Any]:
     return copy.deepcopy(_read_data("schema13.json"))
 
 
+def schema_document(file: str) -> dict[str, Any]:
+    """A fresh deep copy of one of the kernel's contract schemas (``schema13.json``,
+    ``schema13_2.json``)."""
+    return copy.deepcopy(_read_data(file))
+
+
 def shipped_template(name: str) -> dict[str, Any]:
-    """A fresh deep copy of a shipped template: ``"reviewer/full"`` or
-    ``"reviewer/methodology_focus"``."""
+    """A fresh deep copy of a shipped template: ``"reviewer/full"``,
+    ``"reviewer/methodology_focus"`` (Schema 13), or one of 13.2's under ``13.2/``
+    (``reviewer/full``, ``reviewer/methodology_focus``, ``writer/full``, ``evaluator/full``)."""
     if not isinstance(name, str) or name not in TEMPLATE_NAMES:
         raise ContractError(
             f"no shipped template named {shown(name)}; known: {', '.join(TEMPLATE_NAMES)}"

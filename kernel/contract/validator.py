@@ -8,14 +8,15 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Final
 
 import attrs
 
 from kernel.contract.encoding import unencodable_at
-from kernel.contract.templates import schema as _schema_copy
+from kernel.contract.templates import schema_document
 from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
+from kernel.expression.ast import Expression
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
 from kernel.io import package_data
@@ -23,10 +24,12 @@ from kernel.strict import is_int, shown
 
 __all__ = [
     "BASELINE_FIELDS",
+    "Compile",
     "Problem",
     "canonical_json",
     "check_structural_invariants",
     "compiled_expressions",
+    "is_valid_template",
     "items",
     "parse_version",
     "schema_problems",
@@ -45,14 +48,25 @@ BASELINE_FIELDS = (
     "measurement_procedure",
     "failure_conditions",
     "override_ladder",
+    "pre_commitment_artifacts",
+    "disagreement_handling",
 )
 
 
+#: The kernel's JSON Schema file of each dialect, under ``kernel/data/``.
+SCHEMA_FILES: Final = {"13": "schema13.json", "13.2": "schema13_2.json"}
+
+
 @functools.cache
-def schema13_validator() -> Any:
+def schema_validator(dialect: str = "13") -> Any:
+    """The strict validator of a dialect's schema, built on first use."""
     from kernel.schema import strict_validator
 
-    return strict_validator(_schema_copy())
+    return strict_validator(schema_document(SCHEMA_FILES[dialect]))
+
+
+def schema13_validator() -> Any:
+    return schema_validator("13")
 
 
 def canonical_json(contract: object) -> str:
@@ -61,19 +75,25 @@ def canonical_json(contract: object) -> str:
     return json.dumps(contract, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
+#: The precompiled table of each dialect's valid templates.
+_VALID_TABLES = {"13": "valid_templates", "13.2": "valid_templates_13_2"}
+
+
 @functools.cache
-def _valid_templates() -> frozenset[str]:
-    """The canonical texts of the shipped templates, each checked against Schema 13 when the
-    precompiled file was written (``python -m kernel.contract.precompiled``)."""
+def _valid_templates(dialect: str = "13") -> frozenset[str]:
+    """The canonical texts of the shipped templates of a dialect, each checked against its
+    schema when the precompiled file was written (``python -m kernel.contract.precompiled``)."""
     try:
-        texts = json.loads(package_data("kernel", PRECOMPILED))["valid_templates"].values()
+        table = json.loads(package_data("kernel", PRECOMPILED))[_VALID_TABLES[dialect]]
+        texts = table.values()
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return frozenset()
     return frozenset(t for t in texts if isinstance(t, str))
 
 
-def _is_valid_template(contract: object) -> bool:
-    """Whether ``contract`` is, value for value and type for type, a shipped template."""
+def is_valid_template(contract: object, dialect: str = "13") -> bool:
+    """Whether ``contract`` is, value for value and type for type, a shipped template of
+    ``dialect``."""
     if type(contract) is not dict:
         return False
     try:
@@ -82,7 +102,10 @@ def _is_valid_template(contract: object) -> bool:
         return False
     # The text tells 1 from 1.0 and from true; the comparison tells "1" keys and lists from
     # 1 keys and tuples, which serialise alike.
-    return text in _valid_templates() and json.loads(text) == contract
+    return text in _valid_templates(dialect) and json.loads(text) == contract
+
+
+_is_valid_template = is_valid_template
 
 
 def validate(
@@ -106,12 +129,13 @@ def validate(
     return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]
 
 
-def schema_problems(contract: object) -> list[tuple[str, str]]:
+def schema_problems(contract: object, dialect: str = "13") -> list[tuple[str, str]]:
     """The one schema pass every reader of a contract runs (:func:`validate`,
     :func:`~kernel.contract.model.load_contract`, ``sprint-kernel check``): ``(JSON path,
-    "<path>: message")`` for each violation, empty when valid. Unencodable text and integers
-    beyond ±(2**53 - 1) come first, alone: jsonschema would choke on a huge integer."""
-    if _is_valid_template(contract):
+    "<path>: message")`` for each violation of ``dialect``'s schema, empty when valid.
+    Unencodable text and integers beyond ±(2**53 - 1) come first, alone: jsonschema would
+    choke on a huge integer."""
+    if is_valid_template(contract, dialect):
         return []
     unreadable = unencodable_at(contract)
     if unreadable:
@@ -119,7 +143,7 @@ def schema_problems(contract: object) -> list[tuple[str, str]]:
     # Loaded here: a shipped template, the common case on a command line, never needs it.
     from kernel.schema import schema_errors
 
-    return [(e.json_path, str(e)) for e in schema_errors(schema13_validator(), contract)]
+    return [(e.json_path, str(e)) for e in schema_errors(schema_validator(dialect), contract)]
 
 
 def items(contract: object, key: str) -> list[tuple[int, Mapping[str, Any]]]:
@@ -172,9 +196,15 @@ def _text(value: object) -> str:
 Compiled = list[tuple[int, Mapping[str, Any], Predicate | ExpressionUnrecognised]]
 
 
-def compiled_expressions(contract: object) -> Compiled:
+Compile = Callable[[Expression, Sequence[tuple[str, str]]], Predicate]
+
+
+def compiled_expressions(
+    contract: object, *, vocabulary: str = "13", compile: Compile = compile_expression
+) -> Compiled:
     """Parse and compile every failure condition's expression against the contract's
-    dimensions, once: the loader, the structural checks and the warnings share the result."""
+    dimensions, once: the loader, the structural checks and the warnings share the result.
+    ``vocabulary`` and ``compile`` are the dialect's (:mod:`kernel.contract.dialects`)."""
     dims = _dimension_pairs(contract)
     out: Compiled = []
     # Conditions often repeat an expression: each distinct text is parsed and compiled once.
@@ -184,7 +214,7 @@ def compiled_expressions(contract: object) -> Compiled:
         result = seen.get(text) if type(text) is str else None
         if result is None:
             try:
-                result = compile_expression(parse_expression(text), dims)  # type: ignore[arg-type]
+                result = compile(parse_expression(text, dialect=vocabulary), dims)  # type: ignore[arg-type]
             except ExpressionUnrecognised as exc:
                 result = exc
             if type(text) is str:

@@ -1,5 +1,9 @@
-"""The validator's soft warnings (seed §4.2: SC-1 … SC-11, R7: SC-13, R15: SC-14), one
-registered function per rule.
+"""The validator's soft warnings (seed §4.2: SC-1 … SC-11, R7: SC-13, R15: SC-14; dialect
+13.2: SC-15, SC-16), one registered function per rule.
+
+A rule reads what differs between the dialects from the subject's
+:class:`~kernel.contract.dialects.Dialect` (which field SC-9 reads, which action is the
+fallback, which modes nothing decides).
 
 Each rule reads a :class:`Subject` (what could be read of a contract, whatever its shape) and
 yields ``(JSONPath, message)`` pairs, the path naming the value the warning is about;
@@ -15,26 +19,32 @@ from typing import Any, Final
 
 import attrs
 
-from kernel.contract.quantifiers import ACCEPT
+from kernel.contract.dialects import (
+    DIALECTS,
+    GENERATOR_MODES,
+    REVIEWER_PARAPHRASE,
+    Dialect,
+    accept_action,
+    detect,
+    dialect_named,
+    paraphrase_minimum,
+)
 from kernel.contract.validator import (
     BASELINE_FIELDS,
     Compiled,
-    compiled_expressions,
     items,
     parse_version,
     schema_problems,
-    structural_problems,
 )
 from kernel.diagnostics import Diagnostic
-from kernel.errors import KernelError
+from kernel.errors import ExpressionUnrecognised, KernelError
 from kernel.expression.compiler import Predicate
 from kernel.io import json_path
 from kernel.strict import is_int, shown
 
-__all__ = ["RULES", "Subject", "check_contract", "suspicious", "warn_suspicious"]
+__all__ = ["RULES", "Subject", "check_contract", "checked", "suspicious", "warn_suspicious"]
 
 _DIM_TOKEN: Final = re.compile(r"\bD[0-9]+\b")
-_SHIPPED_PANELS: Final = {"reviewer_full": 5, "reviewer_methodology_focus": 2}
 
 
 @attrs.frozen
@@ -48,6 +58,12 @@ class Subject:
     dimensions: list[Mapping[str, Any]]
     conditions: list[tuple[int, Mapping[str, Any]]]
     compiled: Compiled
+    dialect: Dialect = DIALECTS["13"]
+
+    @property
+    def reviewer(self) -> bool:
+        """Whether the contract is for a reviewer panel (every 13 contract is)."""
+        return self.contract.get("mode") not in GENERATOR_MODES
 
     @property
     def dimension_ids(self) -> set[str]:
@@ -138,6 +154,8 @@ def orphan_reference(s: Subject) -> Iterator[tuple[str, str]]:
 
 @_rule("SC-5")
 def procedure_incomplete(s: Subject) -> Iterator[tuple[str, str]]:
+    if not s.reviewer:
+        return
     procedure = s.contract.get("measurement_procedure")
     if not isinstance(procedure, Mapping):
         return
@@ -183,18 +201,21 @@ def conflicting_actions(s: Subject) -> Iterator[tuple[str, str]]:
 
 @_rule("SC-9")
 def impossible_paraphrase(s: Subject) -> Iterator[tuple[str, str]]:
-    procedure = s.contract.get("measurement_procedure")
-    if not isinstance(procedure, Mapping):
-        return
-    minimum = procedure.get("paraphrase_minimum_dimensions")
+    path, minimum = paraphrase_minimum(s.dialect, s.contract)
     if is_int(minimum) and minimum > len(s.dimensions):
+        field = path[-1] if path == REVIEWER_PARAPHRASE else ".".join(path)
+        phase = _PARAPHRASE_PHASES.get(str(s.contract.get("mode")), "Phase 1")
         yield (
-            json_path("measurement_procedure", "paraphrase_minimum_dimensions"),
+            json_path(*path),
             (
-                f"paraphrase_minimum_dimensions={minimum} exceeds dimension count "
-                f"{len(s.dimensions)}; Phase 1 lint will always fail"
+                f"{field}={minimum} exceeds dimension count "
+                f"{len(s.dimensions)}; {phase} lint will always fail"
             ),
         )
+
+
+#: The phase whose lint counts the paraphrase, for the modes that are not a reviewer's.
+_PARAPHRASE_PHASES: Final = {"writer_full": "Phase 4a", "evaluator_full": "Phase 6a"}
 
 
 @_rule("SC-10")
@@ -217,6 +238,8 @@ def unreferenced_dimension(s: Subject) -> Iterator[tuple[str, str]]:
 
 @_rule("SC-11")
 def panel_sanity(s: Subject) -> Iterator[tuple[str, str]]:
+    if not s.reviewer:
+        return
     panel = s.contract.get("panel_size")
     if is_int(panel) and panel == 1:
         yield (
@@ -227,7 +250,7 @@ def panel_sanity(s: Subject) -> Iterator[tuple[str, str]]:
             ),
         )
     mode = s.contract.get("mode")
-    expected = _SHIPPED_PANELS.get(mode) if isinstance(mode, str) else None
+    expected = s.dialect.panel_sizes.get(mode) if isinstance(mode, str) else None
     if expected is not None and panel != expected:
         yield (
             json_path("panel_size"),
@@ -237,11 +260,13 @@ def panel_sanity(s: Subject) -> Iterator[tuple[str, str]]:
 
 @_rule("SC-13")
 def no_fallback(s: Subject) -> Iterator[tuple[str, str]]:
-    if s.conditions and not any(c.get("action") == ACCEPT for _, c in s.conditions):
+    mode = s.contract.get("mode")
+    accept = accept_action(s.dialect, mode if isinstance(mode, str) else "")
+    if s.conditions and not any(c.get("action") == accept for _, c in s.conditions):
         yield (
             json_path("failure_conditions"),
             (
-                f"no failure condition has action {ACCEPT}; when no condition fires there is no "
+                f"no failure condition has action {accept}; when no condition fires there is no "
                 "fallback decision (R5) and decide() fails"
             ),
         )
@@ -266,6 +291,35 @@ def empty_priority_scope(s: Subject) -> Iterator[tuple[str, str]]:
                 )
 
 
+@_rule("SC-15")
+def single_judge(s: Subject) -> Iterator[tuple[str, str]]:
+    for at, d in items(s.contract, "acceptance_dimensions"):
+        roles = d.get("eligible_roles")
+        if d.get("priority") == "mandatory" and isinstance(roles, list) and len(roles) == 1:
+            yield (
+                json_path("acceptance_dimensions", at, "eligible_roles"),
+                (
+                    f"mandatory dimension {_shown(d.get('id'))} has one eligible role "
+                    "(single-judge mandatory gate)"
+                ),
+            )
+
+
+@_rule("SC-16")
+def undecidable_condition(s: Subject) -> Iterator[tuple[str, str]]:
+    if s.contract.get("mode") not in s.dialect.undecided_modes:
+        return
+    for i, cond, result in s.compiled:
+        if isinstance(result, ExpressionUnrecognised):
+            yield (
+                json_path("failure_conditions", i, "expression"),
+                (
+                    f"failure condition {_shown(cond.get('condition_id'))} is outside the "
+                    f"{s.dialect.title} vocabulary; no decision can read it ({result.message})"
+                ),
+            )
+
+
 def _shown(value: object) -> str:
     """A value for a message: strings as they are, anything else as its repr (short)."""
     text = value if isinstance(value, str) else shown(value, 80)
@@ -273,7 +327,10 @@ def _shown(value: object) -> str:
 
 
 def subject(
-    contract: object, ars_current_version: str | None = None, compiled: Compiled | None = None
+    contract: object,
+    ars_current_version: str | None = None,
+    dialect: Dialect | None = None,
+    compiled: Compiled | None = None,
 ) -> Subject:
     if not isinstance(contract, Mapping):
         raise KernelError(f"a contract must be a JSON object, got {type(contract).__name__}")
@@ -288,14 +345,18 @@ def subject(
         ars_current_version=current,
         dimensions=[d for _, d in items(contract, "acceptance_dimensions")],
         conditions=items(contract, "failure_conditions"),
-        compiled=compiled_expressions(contract) if compiled is None else compiled,
+        compiled=(dialect or DIALECTS["13"]).compiled(contract) if compiled is None else compiled,
+        dialect=dialect or DIALECTS["13"],
     )
 
 
-def suspicious(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
+def suspicious(
+    contract: object, ars_current_version: str | None = None, dialect: Dialect | None = None
+) -> list[Diagnostic]:
     """Every soft warning, in code order. Meant for schema-valid contracts; on anything else
-    it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1."""
-    return _warnings(subject(contract, ars_current_version))
+    it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1.
+    ``dialect`` defaults to Schema 13, the seed validator's."""
+    return _warnings(subject(contract, ars_current_version, dialect))
 
 
 def _warnings(s: Subject) -> list[Diagnostic]:
@@ -316,20 +377,31 @@ def warn_suspicious(contract: object, ars_current_version: str | None = None) ->
     return [f"{d.code}: {d.message}" for d in suspicious(contract, ars_current_version)]
 
 
-def check_contract(contract: object, ars_current_version: str | None = None) -> list[Diagnostic]:
+def check_contract(
+    contract: object, ars_current_version: str | None = None, dialect: str | None = None
+) -> list[Diagnostic]:
     """What ``kernel.check`` reports: schema errors (``E-SCHEMA``); when there are none,
-    structural errors (``E-STRUCT``, ``SC-12``); when there are none, the warnings."""
+    structural errors (``E-STRUCT``, ``SC-12``, the 13.2 role invariants); when there are
+    none, the warnings. ``dialect`` is ``"13"``, ``"13.2"`` or ``None`` (detected, §J1)."""
+    return checked(contract, ars_current_version, dialect)[1]
+
+
+def checked(
+    contract: object, ars_current_version: str | None = None, dialect: str | None = None
+) -> tuple[Dialect, list[Diagnostic]]:
+    """:func:`check_contract` with the dialect the contract was checked as."""
+    used = dialect_named(detect(contract) if dialect is None else dialect)
     found = [
         Diagnostic("E-SCHEMA", message, json_path=path)
-        for path, message in schema_problems(contract)
+        for path, message in schema_problems(contract, used.name)
     ]
     if found:
-        return found
-    compiled = compiled_expressions(contract)
+        return used, found
+    compiled = used.compiled(contract)
     found = [
         Diagnostic(p.code, f"{p.json_path}: {p.message}", json_path=p.json_path)
-        for p in structural_problems(contract, compiled=compiled)
+        for p in used.problems(contract, compiled)  # type: ignore[arg-type]
     ]
     if found:
-        return found
-    return _warnings(subject(contract, ars_current_version, compiled))
+        return used, found
+    return used, _warnings(subject(contract, ars_current_version, used, compiled))

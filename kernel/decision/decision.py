@@ -9,25 +9,34 @@ entry of a malformed one.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final
 
 from kernel.contract.model import Contract
 from kernel.decision.cache import compiled
+from kernel.decision.dimensionwise import decide_dimensionwise
 from kernel.decision.engine import engine_for, lookup_of, seen_before
 from kernel.decision.matrix import read_matrix
 from kernel.decision.value import Decision, decide_counts, signature
 from kernel.errors import KernelError, MatrixError
 from kernel.expression.ast import SCORE_RANK
 
-__all__ = ["Decision", "decide", "decide_counts", "decide_many", "signature"]
+__all__ = ["Decision", "Matrix", "decide", "decide_counts", "decide_many", "signature"]
+
+#: The decision model of each dialect that is not Schema 13's (the compiled path below).
+_MODELS: Final[dict[str, Callable[[Contract, object], Any]]] = {
+    "13.2": decide_dimensionwise,
+}
 
 
-def decide(
-    contract: Contract | Mapping[str, Any] | str, matrix: Mapping[str, Sequence[str]]
-) -> Decision:
-    """Decide from ``matrix`` (dimension id → the ``panel_size`` reviewers' scores, in
-    reviewer order).
+#: A scoring matrix: Schema 13, dimension id → the reviewers' scores in reviewer order;
+#: dialect 13.2, dimension id → role → the seat's value.
+Matrix = Mapping[str, Sequence[str]] | Mapping[str, Mapping[str, str]]
+
+
+def decide(contract: Contract | Mapping[str, Any] | str, matrix: Matrix) -> Decision:
+    """Decide from ``matrix`` (Schema 13: dimension id → the ``panel_size`` reviewers'
+    scores, in reviewer order; dialect 13.2: dimension id → role → value, 13.2 §J5).
 
     ``contract`` is a :class:`Contract` or anything :func:`load_contract` takes; a dict or a
     template name is compiled once and reused (:mod:`kernel.decision.cache`).
@@ -47,6 +56,9 @@ def _no_lookup(matrix: object) -> None:
 def _decide(contract: Contract | Mapping[str, Any] | str, matrix: object) -> Decision:
     if type(contract) is not Contract:
         contract = compiled(contract)
+    model = _MODELS.get(contract.dialect)
+    if model is not None:
+        return model(contract, matrix)  # type: ignore[no-any-return]
     if not seen_before(contract):  # code is generated on the second decision
         return _decide_slowly(contract, matrix)
     lookup = engine_for(contract).lookup
@@ -58,7 +70,7 @@ def _decide(contract: Contract | Mapping[str, Any] | str, matrix: object) -> Dec
 
 
 def decide_many(
-    contract: Contract | Mapping[str, Any] | str, matrices: Iterable[Mapping[str, Sequence[str]]]
+    contract: Contract | Mapping[str, Any] | str, matrices: Iterable[Matrix]
 ) -> list[Decision]:
     """``[decide(contract, m) for m in matrices]``, with the contract resolved once.
 
@@ -72,6 +84,16 @@ def decide_many(
             f"matrices must be a list (or iterable) of matrices, got {type(matrices).__name__}"
         )
     matrices = matrices if type(matrices) is list else list(matrices)
+    model = _MODELS.get(contract.dialect)
+    if model is not None:
+        out = []
+        for i, matrix in enumerate(matrices):
+            try:
+                out.append(model(contract, matrix))
+            except KernelError as exc:
+                _prefix(exc, f"matrices[{i}]: ")
+                raise
+        return out
     lookup = engine_for(contract).lookup
     found: list[Decision] = []
     for i, matrix in enumerate(matrices):

@@ -35,7 +35,7 @@ from kernel.contract.model import Contract
 from kernel.decision.matrix import read_matrix
 from kernel.decision.value import Decision, decide_counts
 from kernel.errors import ContractError
-from kernel.expression.ast import Atom, MaskWriter
+from kernel.expression.ast import AnyAtom, MaskWriter
 
 __all__ = [
     "DECISIONS_MAX",
@@ -184,7 +184,7 @@ def _generate(contract: Contract) -> tuple[str, list[tuple[int, ...]]]:
     terms: list[str] = []
     constant = 0
     # Identical atoms (across the contract) and identical conjunctions are written once.
-    mask_of: dict[tuple[Atom, tuple[int, ...]], str] = {}
+    mask_of: dict[tuple[AnyAtom, tuple[int, ...]], str] = {}
     held_of: dict[tuple[str, ...], str] = {}
     for i, condition in enumerate(contract.conditions):
         masks = []

@@ -13,7 +13,7 @@ from kernel.contract.model import Contract
 from kernel.contract.quantifiers import winner
 from kernel.errors import ContractError
 
-__all__ = ["Decision", "decide_counts", "signature"]
+__all__ = ["Decision", "decide_counts", "decide_fired", "signature"]
 
 
 @attrs.frozen
@@ -30,9 +30,15 @@ class Decision:
     counts: Mapping[str, int]
     #: condition id → reviewers needed to fire (R1).
     thresholds: Mapping[str, int]
+    #: Dialect 13.2 only (else ``None``): condition id → each atom's per-dimension counts
+    #: (:class:`~kernel.decision.dimensionwise.AtomTrace`). There ``counts`` is how many
+    #: atoms held and ``thresholds`` how many atoms the expression has.
+    trace: Mapping[str, tuple[Any, ...]] | None = None
+    #: Dialect 13.2 only: dimension id → its verdict (``pass|warn|block|block(fatal)``).
+    verdicts: Mapping[str, str] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "action": self.action,
             "condition_id": self.condition_id,
             "fallback": self.fallback,
@@ -40,12 +46,33 @@ class Decision:
             "counts": dict(self.counts),
             "thresholds": dict(self.thresholds),
         }
+        if self.trace is not None:
+            out["dialect"] = "13.2"
+            out["trace"] = {k: [a.to_dict() for a in v] for k, v in self.trace.items()}
+            out["verdicts"] = dict(self.verdicts or {})
+        return out
 
 
 def decide_counts(contract: Contract, counts: Sequence[int]) -> Decision:
     """The decision given, per condition in contract order, how many reviewers satisfied it."""
-    ids = [c.condition_id for c in contract.conditions]
     fired = [n >= c.threshold for n, c in zip(counts, contract.conditions, strict=True)]
+    return decide_fired(
+        contract, fired, counts=counts, thresholds=[c.threshold for c in contract.conditions]
+    )
+
+
+def decide_fired(
+    contract: Contract,
+    fired: Sequence[bool],
+    *,
+    counts: Sequence[int],
+    thresholds: Sequence[int],
+    trace: Mapping[str, tuple[Any, ...]] | None = None,
+    verdicts: Mapping[str, str] | None = None,
+) -> Decision:
+    """The decision given which conditions fired (R6 precedence, R5 fallback), for both
+    dialects."""
+    ids = [c.condition_id for c in contract.conditions]
     position = winner(contract.precedence, fired)
     if position is None:
         if contract.fallback is None:
@@ -63,7 +90,9 @@ def decide_counts(contract: Contract, counts: Sequence[int]) -> Decision:
         fallback=fallback,
         fired=MappingProxyType(dict(zip(ids, fired, strict=True))),
         counts=MappingProxyType(dict(zip(ids, counts, strict=True))),
-        thresholds=MappingProxyType({c.condition_id: c.threshold for c in contract.conditions}),
+        thresholds=MappingProxyType(dict(zip(ids, thresholds, strict=True))),
+        trace=trace,
+        verdicts=verdicts,
     )
 
 

@@ -1,5 +1,11 @@
 """The expression AST (R4): immutable values whose ``str()`` is the canonical text.
 
+Dialect 13.2 reads the same atoms per dimension instead of per reviewer: each atom also says
+which seat values satisfy it (:attr:`seats`, over :data:`SEAT_VALUES`) and how its selected
+dimensions combine (:attr:`across`: ``any``, ``every`` or ``two`` or more). The five forms
+only 13.2 has (:class:`FatalPriority` … :class:`EveryDimension`) have no reading over one
+reviewer's column.
+
 Each atom form is one class here plus one rule in ``grammar/expression.lark``. The class owns
 everything the form means: its canonical text, its test on one reviewer's column
 (:meth:`test`, used by the compiler) and its bitmask source over the whole panel
@@ -10,22 +16,30 @@ ranks (``pass`` 0, ``warn`` 1, ``block`` 2), one per contract dimension.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final, Literal, TypeAlias
+from typing import ClassVar, Final, Literal, TypeAlias
 
 import attrs
 
 from kernel.strict import shown
 
 __all__ = [
+    "ACROSS",
     "PRIORITIES",
     "SCORES",
     "SCORE_RANK",
+    "SEAT_VALUES",
+    "Across",
     "AnyScores",
+    "AnyWorse",
     "Atom",
     "ColumnTest",
     "DimensionScores",
+    "DimensionWorse",
+    "EveryDimension",
     "EveryScores",
     "Expression",
+    "FatalDimension",
+    "FatalPriority",
     "Lane",
     "MaskWriter",
     "Priority",
@@ -42,6 +56,24 @@ SCORE_RANK: Final[dict[str, int]] = {s: i for i, s in enumerate(SCORES)}
 PRIORITIES: Final[tuple[Priority, ...]] = ("mandatory", "high", "normal")
 
 ColumnTest: TypeAlias = Callable[[Sequence[int]], bool]
+
+#: What one seat can say about one dimension under 13.2 (``not_assessed`` aside): a block on
+#: an eligible mandatory dimension carries its class.
+SEAT_VALUES: Final = ("pass", "warn", "block", "block:fatal", "block:repairable")
+_BLOCKS: Final = frozenset({"block", "block:fatal", "block:repairable"})
+Across: TypeAlias = Literal["any", "every", "two"]
+ACROSS: Final[tuple[Across, ...]] = ("any", "every", "two")
+
+
+def seats_exactly(score: str) -> frozenset[str]:
+    """Seat values that are exactly ``score`` (a fatal or repairable block is a block)."""
+    return _BLOCKS if score == "block" else frozenset({score})
+
+
+def seats_or_worse(score: str) -> frozenset[str]:
+    """Seat values that are ``score`` or worse."""
+    rank = SCORE_RANK[score]
+    return frozenset(v for v in SEAT_VALUES if SCORE_RANK[v.split(":")[0]] >= rank)
 
 
 class Lane:
@@ -138,8 +170,14 @@ def _some_exactly_mask(score: str, positions: Sequence[int], out: MaskWriter) ->
 class AnyScores(_PriorityAtom):
     """Form 1: some dimension of ``priority`` has score exactly ``score``."""
 
+    across: ClassVar[Across] = "any"
+
     def __str__(self) -> str:
         return f"any {_phrase(self.priority)} dimension scores '{self.score}'"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_exactly(self.score)
 
     def test(self, positions: Sequence[int]) -> ColumnTest:
         return _some_exactly(self.score, positions)
@@ -152,8 +190,14 @@ class AnyScores(_PriorityAtom):
 class TwoOrMore(_PriorityAtom):
     """Form 2: at least two dimensions of ``priority`` score ``score`` or worse."""
 
+    across: ClassVar[Across] = "two"
+
     def __str__(self) -> str:
         return f"two or more {_phrase(self.priority)} dimensions score '{self.score}' or worse"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_or_worse(self.score)
 
     def test(self, positions: Sequence[int]) -> ColumnTest:
         rank = SCORE_RANK[self.score]
@@ -182,8 +226,14 @@ class TwoOrMore(_PriorityAtom):
 class EveryScores(_PriorityAtom):
     """Form 3: every dimension of ``priority`` has score exactly ``score`` (vacuous if none)."""
 
+    across: ClassVar[Across] = "every"
+
     def __str__(self) -> str:
         return f"every {_phrase(self.priority)} dimension scores '{self.score}'"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_exactly(self.score)
 
     def test(self, positions: Sequence[int]) -> ColumnTest:
         rank = SCORE_RANK[self.score]
@@ -213,8 +263,14 @@ class DimensionScores:
     dimension: str = attrs.field(validator=_check_dimension)
     score: Score = attrs.field(validator=_check_score)
 
+    across: ClassVar[Across] = "any"
+
     def __str__(self) -> str:
         return f"{self.dimension} scores '{self.score}'"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_exactly(self.score)
 
     def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
         """The position of :attr:`dimension`; ``LookupError`` when the contract lacks it."""
@@ -230,14 +286,151 @@ class DimensionScores:
         return _some_exactly_mask(self.score, positions, out)
 
 
+def _dimension_scope(dimension: str, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+    for i, (dim_id, _) in enumerate(dimensions):
+        if dim_id == dimension:
+            return (i,)
+    raise LookupError(dimension)
+
+
+def _no_column(form: str) -> ColumnTest:
+    raise TypeError(f"{form} exists only in dialect 13.2, which reads dimensions, not columns")
+
+
+class _DimensionwiseOnly:
+    """What the five 13.2-only forms share: no reading over reviewers' columns."""
+
+    def test(self, positions: Sequence[int]) -> ColumnTest:
+        return _no_column(str(self))
+
+    def mask(self, positions: Sequence[int], out: MaskWriter) -> str:
+        raise TypeError(f"{self} exists only in dialect 13.2, which has no reviewer bitmasks")
+
+
+@attrs.frozen
+class FatalPriority(_DimensionwiseOnly):
+    """13.2 form 6a: some dimension of ``priority`` has a fatal block (on a mandatory one)."""
+
+    priority: Priority = attrs.field(validator=_check_priority)
+    across: ClassVar[Across] = "any"
+    seats: ClassVar[frozenset[str]] = frozenset({"block:fatal"})
+
+    def __str__(self) -> str:
+        return f"any {self.priority} dimension has a fatal block"
+
+    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+        return _priority_scope(self.priority, dimensions)
+
+
+
+@attrs.frozen
+class FatalDimension(_DimensionwiseOnly):
+    """13.2 form 6b: dimension ``dimension`` has a fatal block."""
+
+    dimension: str = attrs.field(validator=_check_dimension)
+    across: ClassVar[Across] = "any"
+    seats: ClassVar[frozenset[str]] = frozenset({"block:fatal"})
+
+    def __str__(self) -> str:
+        return f"{self.dimension} has a fatal block"
+
+    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+        return _dimension_scope(self.dimension, dimensions)
+
+
+
+@attrs.frozen
+class AnyWorse(_DimensionwiseOnly):
+    """13.2 form 7: some dimension, whatever its priority, scores ``score`` or worse."""
+
+    score: Score = attrs.field(validator=_check_score)
+    across: ClassVar[Across] = "any"
+
+    def __str__(self) -> str:
+        return f"any dimension scores '{self.score}' or worse"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_or_worse(self.score)
+
+    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+        return tuple(range(len(dimensions)))
+
+
+
+@attrs.frozen
+class DimensionWorse(_DimensionwiseOnly):
+    """13.2 form 8: dimension ``dimension`` scores ``score`` or worse."""
+
+    dimension: str = attrs.field(validator=_check_dimension)
+    score: Score = attrs.field(validator=_check_score)
+    across: ClassVar[Across] = "any"
+
+    def __str__(self) -> str:
+        return f"{self.dimension} scores '{self.score}' or worse"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_or_worse(self.score)
+
+    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+        return _dimension_scope(self.dimension, dimensions)
+
+
+
+@attrs.frozen
+class EveryDimension(_DimensionwiseOnly):
+    """13.2 form 9: every dimension, whatever its priority, has exactly ``score``."""
+
+    score: Score = attrs.field(validator=_check_score)
+    across: ClassVar[Across] = "every"
+
+    def __str__(self) -> str:
+        return f"every dimension scores '{self.score}'"
+
+    @property
+    def seats(self) -> frozenset[str]:
+        return seats_exactly(self.score)
+
+    def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
+        return tuple(range(len(dimensions)))
+
+
+
+#: The atoms of Schema 13 (dialect 13.2 has them too).
 Atom: TypeAlias = AnyScores | TwoOrMore | EveryScores | DimensionScores
+#: Every atom of either dialect.
+AnyAtom: TypeAlias = (
+    AnyScores
+    | TwoOrMore
+    | EveryScores
+    | DimensionScores
+    | FatalPriority
+    | FatalDimension
+    | AnyWorse
+    | DimensionWorse
+    | EveryDimension
+)
+_ATOM_TYPES: Final = (
+    AnyScores,
+    TwoOrMore,
+    EveryScores,
+    DimensionScores,
+    FatalPriority,
+    FatalDimension,
+    AnyWorse,
+    DimensionWorse,
+    EveryDimension,
+)
 
 
-def _check_atoms(_: object, attribute: attrs.Attribute[tuple[Atom, ...]], value: object) -> None:
+def _check_atoms(
+    _: object, attribute: attrs.Attribute[tuple[AnyAtom, ...]], value: object
+) -> None:
     if not isinstance(value, tuple) or not value:
         raise ValueError(f"{attribute.name} must be a non-empty tuple of atoms")
     for atom in value:
-        if not isinstance(atom, AnyScores | TwoOrMore | EveryScores | DimensionScores):
+        if not isinstance(atom, _ATOM_TYPES):
             raise ValueError(f"{attribute.name} holds a non-atom: {shown(atom, 200)}")
 
 
@@ -245,7 +438,7 @@ def _check_atoms(_: object, attribute: attrs.Attribute[tuple[Atom, ...]], value:
 class Expression:
     """Form 5: a conjunction of one or more atoms, all for the same reviewer (R3)."""
 
-    atoms: tuple[Atom, ...] = attrs.field(validator=_check_atoms)
+    atoms: tuple[AnyAtom, ...] = attrs.field(validator=_check_atoms)
 
     def __str__(self) -> str:
         return " AND ".join(str(atom) for atom in self.atoms)

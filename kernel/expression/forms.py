@@ -32,15 +32,32 @@ _FORMS = (
     "every dimension with priority=<p> scores '<S>'",
     "<Dn> scores '<S>'",
 )
+#: The nine forms of dialect 13.2 (its grammar spells them exactly).
+_FORMS_13_2 = (
+    "any <P> dimension scores '<S>'",
+    "any dimension with priority=<p> scores '<S>'",
+    "two or more <P> dimensions score '<S>' or worse",
+    "two or more dimensions with priority=<p> score '<S>' or worse",
+    "every <p> dimension scores '<S>'",
+    "<Dn> scores '<S>'",
+    "any <p> dimension has a fatal block",
+    "<Dn> has a fatal block",
+    "any dimension scores '<S>' or worse",
+    "<Dn> scores '<S>' or worse",
+    "every dimension scores '<S>'",
+)
+_DIALECT_FORMS = {"13": _FORMS, "13.2": _FORMS_13_2}
 _AND_SPLIT = re.compile(r"[ \t]+(?:AND|and)[ \t]+")
 _QUOTED = re.compile(r"'([^']*)'")
 _PRIO = re.compile(r"\b(mandatory|high|normal)(?:-priority)?\b", re.IGNORECASE)
 _DIM = re.compile(r"\b[Dd]\d+\b")
 
 
-def closest_form(text: str, column: int = 1) -> str:
-    """The recognised form nearest the part of ``text`` around ``column``, filled in where
-    the text says which priority, score or dimension it meant (used for error messages)."""
+def closest_form(text: str, column: int = 1, dialect: str = "13") -> str:
+    """The recognised form of ``dialect`` nearest the part of ``text`` around ``column``,
+    filled in where the text says which priority, score or dimension it meant (used for
+    error messages)."""
+    forms = _DIALECT_FORMS[dialect]
     start = 0
     for separator in [*_AND_SPLIT.finditer(text), None]:
         end = len(text) if separator is None else separator.start()
@@ -58,7 +75,7 @@ def closest_form(text: str, column: int = 1) -> str:
         bonus = 0.25 if form.split(" ", 1)[0] == first else 0.0
         return difflib.SequenceMatcher(None, shape, form).ratio() + bonus
 
-    best = max(_FORMS, key=likeness)
+    best = max(forms, key=likeness)
     quoted = [q.lower() for q in _QUOTED.findall(segment)]
     score = next((q for q in quoted if q in ("block", "warn", "pass")), None)
     prio_match = _PRIO.search(segment)

@@ -26,11 +26,17 @@ from lark.lexer import TerminalDef
 
 from kernel.errors import ExpressionUnrecognised
 from kernel.expression.ast import (
+    PRIORITIES,
     AnyScores,
+    AnyWorse,
     Atom,
     DimensionScores,
+    DimensionWorse,
+    EveryDimension,
     EveryScores,
     Expression,
+    FatalDimension,
+    FatalPriority,
     Priority,
     Score,
     TwoOrMore,
@@ -72,6 +78,59 @@ class _ToAst(Transformer[Token, Expression]):
 
     def dimension_scores(self, children: list[Token]) -> DimensionScores:
         return DimensionScores(str(children[0]), self._score(children[1]))
+
+    # Dialect 13.2: a priority is any word and a dimension any D<digits> to the grammar;
+    # a word that is no priority, or an id no dimension can have, is refused here.
+
+    def start_13_2(self, atoms: list[Atom]) -> Expression:
+        return Expression(tuple(atoms))
+
+    @staticmethod
+    def _priority(token: Token) -> Priority:
+        word = str(token).removesuffix("-priority")
+        if word not in PRIORITIES:
+            raise ExpressionUnrecognised(
+                f"priority {word!r} matches no dimension (priorities: {', '.join(PRIORITIES)})",
+                expression="",
+                column=token.column,
+            )
+        return word
+
+    @staticmethod
+    def _dimension(token: Token) -> str:
+        text = str(token)
+        if not (text[1:2] != "0" and len(text) <= 3):
+            raise ExpressionUnrecognised(
+                f"{text} names no dimension (ids are D1…D99)", expression="", column=token.column
+            )
+        return text
+
+    def any_scores_13_2(self, children: list[Token]) -> AnyScores:
+        return AnyScores(self._priority(children[0]), self._score(children[1]))
+
+    def two_or_more_13_2(self, children: list[Token]) -> TwoOrMore:
+        return TwoOrMore(self._priority(children[0]), self._score(children[1]))
+
+    def every_scores_13_2(self, children: list[Token]) -> EveryScores:
+        return EveryScores(self._priority(children[0]), self._score(children[1]))
+
+    def dimension_scores_13_2(self, children: list[Token]) -> DimensionScores:
+        return DimensionScores(self._dimension(children[0]), self._score(children[1]))
+
+    def fatal_priority(self, children: list[Token]) -> FatalPriority:
+        return FatalPriority(self._priority(children[0]))
+
+    def fatal_dimension(self, children: list[Token]) -> FatalDimension:
+        return FatalDimension(self._dimension(children[0]))
+
+    def any_worse(self, children: list[Token]) -> AnyWorse:
+        return AnyWorse(self._score(children[0]))
+
+    def dimension_worse(self, children: list[Token]) -> DimensionWorse:
+        return DimensionWorse(self._dimension(children[0]), self._score(children[1]))
+
+    def every_dimension(self, children: list[Token]) -> EveryDimension:
+        return EveryDimension(self._score(children[0]))
 
 
 #: The LALR tables of the ``basic`` parser, precomputed from the grammar (package data):
@@ -123,30 +182,46 @@ def _cached_parser(text: str) -> Lark | None:
     return parser
 
 
+#: The grammar's start rule of each dialect's vocabulary.
+START_RULES: dict[str, str] = {"13": "start", "13.2": "start_13_2"}
+
+
 @functools.cache
-def _parser(lexer: str = "basic") -> Lark:
-    """The LALR parser. The ``basic`` lexer is fast to set up (it matters for CLI start-up);
-    the ``contextual`` one knows what each position expects, so it diagnoses errors. Both
-    accept the same language (tests/test_grammar.py checks it)."""
+def _parser(lexer: str = "basic", start: str = "start") -> Lark:
+    """The LALR parser of one start rule. The ``basic`` lexer is fast to set up (it matters
+    for CLI start-up); the ``contextual`` one knows what each position expects, so it
+    diagnoses errors. Both accept the same language (tests/test_grammar.py checks it)."""
     text = grammar_text()
-    if lexer == "basic":
+    if lexer == "basic" and start == "start":
         cached = _cached_parser(text)
         if cached is not None:
             return cached
-    return Lark(text, parser="lalr", transformer=_ToAst(), lexer=lexer)
+    return Lark(text, parser="lalr", transformer=_ToAst(), lexer=lexer, start=start)
 
 
-def parse(text: str) -> Expression:
-    """Parse ``text`` with the grammar, or raise :class:`ExpressionUnrecognised` saying at
-    which column parsing failed, what was expected there, and the closest recognised form."""
+def parse(text: str, dialect: str = "13") -> Expression:
+    """Parse ``text`` with the grammar's start rule for ``dialect``, or raise
+    :class:`ExpressionUnrecognised` saying at which column parsing failed, what was expected
+    there, and the closest recognised form of that dialect."""
+    start = START_RULES[dialect]
     try:
-        result = _parser().parse(text)
-    except UnexpectedInput:
         try:
-            result = _parser("contextual").parse(text)
-        except UnexpectedInput as exc:
-            raise _unrecognised(text, exc) from None
-    except (LarkError, VisitError, ValueError) as exc:  # pragma: no cover - defensive
+            result = _parser("basic", start).parse(text)
+        except UnexpectedInput:
+            try:
+                result = _parser("contextual", start).parse(text)
+            except UnexpectedInput as exc:
+                raise _unrecognised(text, exc, dialect) from None
+    except VisitError as exc:
+        if isinstance(exc.orig_exc, ExpressionUnrecognised):
+            said = exc.orig_exc
+            raise ExpressionUnrecognised(
+                said.message, expression=text, column=said.column
+            ) from None
+        raise ExpressionUnrecognised(  # pragma: no cover - defensive
+            f"unrecognised expression: {exc.orig_exc}", expression=text
+        ) from None
+    except (LarkError, ValueError) as exc:  # pragma: no cover - defensive
         raise ExpressionUnrecognised(f"unrecognised expression: {exc}", expression=text) from None
     assert isinstance(result, Expression)
     return result
@@ -166,7 +241,17 @@ _TERMINALS = {
     "_WITH": "'with'",
     "_PRIORITY_EQ": "'priority='",
     "_AND": "' AND '",
+    "_AND_13_2": "' AND '",
     "_SEP": "a space",
+    "_SP": "one space",
+    "_HAS": "'has'",
+    "_A": "'a'",
+    "_FATAL": "'fatal'",
+    "_BLOCK": "'block'",
+    "_PRIORITY_EQ_13_2": "'priority='",
+    "WORD": "a priority word (mandatory, high, normal)",
+    "WORD_PRIORITY": "a priority (mandatory-priority, high-priority, normal-priority)",
+    "DIMENSION_WORD": "a dimension id (D1…D99)",
     "PRIORITY": "a priority (mandatory, high, normal)",
     "PRIORITY_SUFFIXED": "a priority (mandatory-priority, high-priority, normal-priority)",
     "SCORE": "a score in single quotes ('block', 'warn', 'pass')",
@@ -185,7 +270,7 @@ def _describe(names: set[str] | frozenset[str]) -> str:
     )
 
 
-def _unrecognised(text: str, exc: UnexpectedInput) -> ExpressionUnrecognised:
+def _unrecognised(text: str, exc: UnexpectedInput, dialect: str) -> ExpressionUnrecognised:
     if isinstance(exc, UnexpectedCharacters):
         column = exc.column
         expected = _describe(exc.allowed or set())
@@ -201,7 +286,7 @@ def _unrecognised(text: str, exc: UnexpectedInput) -> ExpressionUnrecognised:
         found = "the end"
     else:  # pragma: no cover - lark has no other UnexpectedInput kinds
         column, expected, found = 1, "a recognised form", "?"
-    closest = closest_form(text, column)
+    closest = closest_form(text, column, dialect)
     return ExpressionUnrecognised(
         f"unrecognised expression at column {column}: expected {expected}, found {found}; "
         f"closest recognised form: {closest}",

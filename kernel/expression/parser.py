@@ -13,13 +13,20 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from kernel.errors import ExpressionUnrecognised
 from kernel.expression.ast import (
+    AnyAtom,
     AnyScores,
-    Atom,
+    AnyWorse,
     DimensionScores,
+    DimensionWorse,
+    EveryDimension,
     EveryScores,
     Expression,
+    FatalDimension,
+    FatalPriority,
     TwoOrMore,
 )
 from kernel.io import package_data
@@ -48,43 +55,54 @@ MAX_EXPRESSION_CHARS = 10_000
 PRECOMPILED = "data/precompiled.json"
 
 
-#: An atom as data: ``[form, priority or dimension id, score]``.
-_ATOM_FORMS: dict[str, type[Atom]] = {
+#: An atom as data: ``[form, its fields…]`` (priority or dimension id, then score).
+_ATOM_FORMS: dict[str, type[AnyAtom]] = {
     "any": AnyScores,
     "two_or_more": TwoOrMore,
     "every": EveryScores,
     "dimension": DimensionScores,
+    "fatal_priority": FatalPriority,
+    "fatal_dimension": FatalDimension,
+    "any_worse": AnyWorse,
+    "dimension_worse": DimensionWorse,
+    "every_dimension": EveryDimension,
 }
 
+#: The precompiled table of each dialect's expressions.
+_PRECOMPILED_TABLES = {"13": "expressions", "13.2": "expressions_13_2"}
 
-def atom_to_data(atom: Atom) -> list[str]:
-    """``[form, priority or dimension id, score]``, as the precompiled file holds atoms."""
+
+def atom_to_data(atom: AnyAtom) -> list[str]:
+    """``[form, fields…]``, as the precompiled file holds atoms."""
     form = next(name for name, cls in _ATOM_FORMS.items() if type(atom) is cls)
-    scope = atom.dimension if isinstance(atom, DimensionScores) else atom.priority
-    return [form, scope, atom.score]
+    return [form, *(getattr(atom, f.name) for f in attrs.fields(type(atom)))]
 
 
-def atom_from_data(data: Any) -> Atom:
-    form, scope, score = data
-    return _ATOM_FORMS[form](scope, score)
+def atom_from_data(data: Any) -> AnyAtom:
+    form, *fields = data
+    return _ATOM_FORMS[form](*fields)
 
 
 @functools.cache
-def _precompiled() -> dict[str, Any]:
+def _precompiled(dialect: str = "13") -> dict[str, Any]:
     """Expression text → its atoms as data, for the texts of the shipped templates."""
     try:
-        table = json.loads(package_data("kernel", PRECOMPILED))["expressions"]
+        table = json.loads(package_data("kernel", PRECOMPILED))[_PRECOMPILED_TABLES[dialect]]
     except (OSError, ValueError, KeyError, TypeError):  # no usable file: parse everything
         return {}
     return table if isinstance(table, dict) else {}
 
 
-def parse_expression(text: str) -> Expression:
+def parse_expression(text: str, *, dialect: str = "13") -> Expression:
     """Parse ``text`` into an :class:`Expression`, or raise :class:`ExpressionUnrecognised`.
 
-    The error says at which column parsing failed, what was expected there, and the closest
-    recognised form.
+    ``dialect`` (``"13"`` or ``"13.2"``) picks the vocabulary. The error says at which column
+    parsing failed, what was expected there, and the closest recognised form.
     """
+    if dialect not in _PRECOMPILED_TABLES:
+        raise ExpressionUnrecognised(
+            f"unknown dialect {shown(dialect)}; expected 13 or 13.2", expression=shown(text)
+        )
     if not isinstance(text, str):
         raise ExpressionUnrecognised(
             f"an expression must be a string, got {type(text).__name__}", expression=shown(text)
@@ -94,12 +112,12 @@ def parse_expression(text: str) -> Expression:
             f"expression is {len(text)} characters, over the {MAX_EXPRESSION_CHARS} limit",
             expression=text[:80] + "…",
         )
-    known = _precompiled().get(text)
+    known = _precompiled(dialect).get(text)
     if known is not None:
         return Expression(tuple(atom_from_data(atom) for atom in known))
     from kernel.expression import lalr
 
-    return lalr.parse(text)
+    return lalr.parse(text, dialect)
 
 
 def _write_cache(argv: list[str]) -> int:

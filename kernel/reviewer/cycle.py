@@ -46,7 +46,8 @@ Stage = Literal["phase1", "phase2", "usable", "unusable"]
 MAX_CALLS: Final = 6
 #: The largest panel a tag can name: the largest integer every JSON reader holds exactly.
 MAX_PANEL_SIZE: Final = 2**53 - 1
-_MULTI_DISSENT: Final = "P2-031"
+#: Multi-dissent under 13 and under 13.2.
+_MULTI_DISSENT: Final = frozenset({"P2-031", "P2-116"})
 _FORBIDDEN: Final = frozenset("[],=")
 
 
@@ -161,7 +162,7 @@ def step(state: ReviewerState, report: LintReport) -> ReviewerState:
         return _unusable(state, "phase1_lint_failed=true")
     if report.ok:
         return attrs.evolve(state, stage="usable", hint=None)
-    other = [f for f in report.errors if f.code != _MULTI_DISSENT]
+    other = [f for f in report.errors if f.code not in _MULTI_DISSENT]
     if other or not report.multi_dissent:
         check = other[0].check if other else "dissent"
         return _unusable(state, f"phase2_lint_failed={check}")

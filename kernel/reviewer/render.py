@@ -22,6 +22,8 @@ from kernel.io import require_utf8
 from kernel.reviewer.lint._structure import Outline
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.placement import misplaced_key_lines
+from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
+from kernel.reviewer.roles import scope_of
 from kernel.strict import shown
 from kernel.text.markdown import parse_document
 
@@ -94,10 +96,23 @@ def default_plan(contract: ContractSource) -> dict[str, dict[str, str]]:
     return plan
 
 
+def _seat(contract: Contract, role: str | None) -> str | None:
+    """The seat's role under 13.2 (required), ``None`` under 13 (where there is none)."""
+    if contract.dialect == "13.2":
+        if role is None:
+            raise KernelError("a 13.2 document is written for a seat's role: give role=")
+        return role
+    if role is not None:
+        raise KernelError("role= is for dialect 13.2 contracts: a 13 reviewer has no role")
+    return None
+
+
 def render_phase1(
     contract: ContractSource,
     plan: Mapping[str, Mapping[str, str]] | None = None,
     paraphrase: Mapping[str, str] | None = None,
+    *,
+    role: str | None = None,
 ) -> str:
     """A Phase 1 document: one paraphrase paragraph and one scoring-plan subsection per
     dimension (contract order), then the tag.
@@ -105,8 +120,14 @@ def render_phase1(
     ``plan`` maps each dimension id to its ``key: value`` fields (the contract's required
     fields at least; ``dimension_id`` is filled in when absent). ``paraphrase`` maps dimension
     ids to one-line paraphrases; each paragraph starts with the id and name.
+
+    Under a 13.2 contract the document is the seat ``role``'s (13.2 §E): its eligible
+    dimensions only, ``what_triggers_fatal`` on mandatory ones (:mod:`kernel.reviewer.render_v2`).
     """
     contract = _contract(contract)
+    seat = _seat(contract, role)
+    if seat is not None:
+        return render_phase1_v2(scope_of(contract), seat, plan, paraphrase=paraphrase)
     plan = default_plan(contract) if plan is None else _mapping(plan, "plan")
     paraphrase = {} if paraphrase is None else _mapping(paraphrase, "paraphrase")
     out = ["## Contract Paraphrase", ""]
@@ -183,6 +204,7 @@ def render_phase2(
     dissent: Mapping[str, str] | None = None,
     body: str | None = None,
     plan: Mapping[str, Mapping[str, str]] | None = None,
+    role: str | None = None,
 ) -> str:
     """A Phase 2 document for one reviewer.
 
@@ -191,8 +213,28 @@ def render_phase2(
     is a dissent, two or more a multi-dissent). Without ``body``, the Review Body cites the
     ``plan``'s trigger for every ``block``/``warn`` score, so it passes the consistency check
     against a Phase 1 rendered from the same plan.
+
+    Under a 13.2 contract the report is the seat ``role``'s (13.2 §F): ``scores`` maps the
+    role's eligible dimensions to ``pass``, ``warn``, ``block`` (``block:fatal`` or
+    ``block:repairable`` on mandatory ones) or ``not_assessed``; triggers are quoted from
+    ``plan``; ``fired``, ``decision``, ``dissent`` and ``body`` belong to 13 only.
     """
     contract = _contract(contract)
+    seat = _seat(contract, role)
+    if seat is not None:
+        extra = [
+            k
+            for k, v in (
+                ("fired", fired),
+                ("decision", decision),
+                ("dissent", dissent),
+                ("body", body),
+            )
+            if v is not None
+        ]
+        if extra:
+            raise KernelError(f"{', '.join(extra)}: not part of a 13.2 report")
+        return render_phase2_v2(scope_of(contract), seat, scores, plan)
     _scores(contract, scores)
     fired = expected_fired(contract, scores) if fired is None else fired
     _flags(contract, fired)

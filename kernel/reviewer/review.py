@@ -161,6 +161,12 @@ def decide_documents(
     roles are a :class:`KernelError` naming the entry. ``max_bytes`` limits each document.
     """
     contract = load_contract(contract)
+    if contract.dialect != "13":
+        raise KernelError(
+            f"decide_documents reads dialect 13 documents; a {contract.dialect} round is "
+            "decided by kernel.reviewer.round_v2.decide_reports_v2 (seats keyed by their "
+            "contract_role)"
+        )
     reviewers = _entries(reviewers, contract.panel_size)
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):

@@ -224,10 +224,12 @@ def _prefix_items(
 
 
 def _contains(
-    value: Any, instance: Any, _: Mapping[str, Any], root: Mapping[str, Any]
+    value: Any, instance: Any, schema: Mapping[str, Any], root: Mapping[str, Any]
 ) -> Verdict:
     if type(instance) is not list:
         return True
+    if "minContains" in schema or "maxContains" in schema:
+        return None
     said = [_verdict(value, item, root) for item in instance]
     if True in said:
         return True

@@ -98,7 +98,7 @@ def test_analysis_page(data: Any) -> None:
     assert page.count("<svg") >= 1 + sum(o.example is not None for o in a.outcomes)
 
 
-@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, NO_FALLBACK])
+@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, SHADOWED])
 def test_each_condition_shows_its_expression_beside_its_share(data: Any) -> None:
     contract = load_contract(data)
     a = analyze(contract)

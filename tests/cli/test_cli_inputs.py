@@ -70,7 +70,7 @@ def test_check_several_files_worst_exit(tmp_path: Path, capsys: pytest.CaptureFi
     bad.write_text('{"contract_id": 1}', "utf-8")
     code, out, err = _run(capsys, ["check", "reviewer/full", str(bad)])
     assert code == 1
-    assert out == "OK: reviewer/full\n" and f"{bad}:1:17: E-SCHEMA $.contract_id" in err
+    assert out == "OK: reviewer/full (Schema 13)\n" and f"{bad}:1:17: E-SCHEMA $.contract_id" in err
     code, _, err = _run(capsys, ["check", "reviewer/full", str(tmp_path)])
     assert code == 1 and f"{bad}:1:17: E-SCHEMA" in err  # a directory: its *.json files
     (tmp_path / "empty").mkdir()
@@ -86,7 +86,7 @@ def test_check_several_files_worst_exit(tmp_path: Path, capsys: pytest.CaptureFi
 def test_stdin_for_check_lint_and_contract() -> None:
     contract = json.dumps(kernel.shipped_template("reviewer/full")).encode()
     done = _sub([sys.executable, "-m", "kernel.check", "-"], contract)
-    assert (done.returncode, done.stdout) == (0, b"OK: -\n")
+    assert (done.returncode, done.stdout) == (0, b"OK: - (Schema 13)\n")
     doc = (FULL / "eic.phase1.md").read_bytes()
     done = _sub([sys.executable, "-m", "kernel.lint", "-", "--contract", "reviewer/full"], doc)
     assert done.returncode == 0 and b"-: phase 1 lint OK" in done.stderr

@@ -467,7 +467,9 @@ def test_cli_json_format(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> 
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] is True
     assert [d["code"] for d in out["diagnostics"]] == ["SC-11"]
-    assert out["files"] == [{"file": str(path), "ok": True, "errors": 0, "warnings": 1}]
+    assert out["files"] == [
+        {"file": str(path), "ok": True, "errors": 0, "warnings": 1, "dialect": "13"}
+    ]
 
 
 def test_cli_bad_ars_version_is_usage_error() -> None:
@@ -479,12 +481,22 @@ def test_cli_bad_ars_version_is_usage_error() -> None:
 def test_template_digests_pin_the_validated_files() -> None:
     # load_contract skips the schema check for a byte-identical shipped template; this test
     # is what makes that safe: the pinned bytes are the ones validated above.
-    from kernel.contract.templates import TEMPLATE_NAMES, TEMPLATE_SHA256, template_is_pristine
+    from kernel.contract.dialects import DIALECTS, detect
+    from kernel.contract.templates import (
+        TEMPLATE_NAMES,
+        TEMPLATE_SHA256,
+        schema_document,
+        template_is_pristine,
+    )
 
     assert set(TEMPLATE_SHA256) == set(TEMPLATE_NAMES)
     for name in TEMPLATE_NAMES:
         assert template_is_pristine(name), f"update TEMPLATE_SHA256 for {name}"
-        assert validate(shipped_template(name)) == []
+        template = shipped_template(name)
+        # A 13.2 template lives under 13.2/ and is read as 13.2; the others as Schema 13.
+        dialect = DIALECTS["13.2" if name.startswith("13.2/") else "13"]
+        assert detect(template) == dialect.name
+        assert validate(template, schema=schema_document(dialect.schema_file)) == []
 
 
 @pytest.mark.parametrize(

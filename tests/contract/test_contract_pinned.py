@@ -270,7 +270,14 @@ def test_typed_contract_fields() -> None:
 
 
 def test_shipped_templates() -> None:
-    assert TEMPLATE_NAMES == ("reviewer/full", "reviewer/methodology_focus")
+    assert TEMPLATE_NAMES == (
+        "reviewer/full",
+        "reviewer/methodology_focus",
+        "13.2/reviewer/full",
+        "13.2/reviewer/methodology_focus",
+        "13.2/writer/full",
+        "13.2/evaluator/full",
+    )
     assert all(template_is_pristine(name) for name in TEMPLATE_NAMES)
     first = shipped_template(FULL)
     first["panel_size"] = 99
@@ -279,7 +286,8 @@ def test_shipped_templates() -> None:
         shipped_template("reviewer/none")
     assert info.value.message == (
         "no shipped template named 'reviewer/none'; known: reviewer/full, "
-        "reviewer/methodology_focus"
+        "reviewer/methodology_focus, 13.2/reviewer/full, 13.2/reviewer/methodology_focus, "
+        "13.2/writer/full, 13.2/evaluator/full"
     )
 
 

@@ -15,15 +15,16 @@ __getattr__, __dir__ = lazy_exports(
     __name__,
     {
         "TAG": "kernel.reviewer.lint.phase1",
-        "lint_phase1": "kernel.reviewer.lint.phase1",
+        "lint_phase1": "kernel.reviewer.lint.dialects",
         "CHECKS": "kernel.reviewer.lint.phase2",
-        "lint_phase2": "kernel.reviewer.lint.phase2",
+        "lint_phase2": "kernel.reviewer.lint.dialects",
         "Finding": "kernel.reviewer.lint.report",
         "LintReport": "kernel.reviewer.lint.report",
     },
 )
 
 if TYPE_CHECKING:
-    from kernel.reviewer.lint.phase1 import TAG, lint_phase1
-    from kernel.reviewer.lint.phase2 import CHECKS, lint_phase2
+    from kernel.reviewer.lint.dialects import lint_phase1, lint_phase2
+    from kernel.reviewer.lint.phase1 import TAG
+    from kernel.reviewer.lint.phase2 import CHECKS
     from kernel.reviewer.lint.report import Finding, LintReport

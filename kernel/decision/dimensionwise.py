@@ -1,0 +1,238 @@
+"""The dialect 13.2 decision (13.2 §D, §J5): per dimension, then across dimensions.
+
+The matrix maps each dimension id to its seats' values by role: ``pass``, ``warn``,
+``block`` or ``not_assessed``, and on a dimension that is mandatory and eligible for the role
+a classed block, ``block:fatal`` or ``block:repairable``. For each atom of a condition and
+each dimension it selects, the cross-reviewer quantifier counts the dimension's *assessed
+eligible* seats (``n``; ineligible and abstaining seats are in neither count); the
+threshold is the shared one (R1: ``any`` 1, ``majority`` ⌊n/2⌋ + 1, ``all`` n). The atom
+then combines its dimensions (any, every, two or more), and the condition holds when every
+atom does. Precedence and the fallback are the 13 decision's (R5, R6).
+
+The caller's matrix is read once, through its own iteration, into plain values
+(:func:`snapshot`); anything it raises while being read is a :class:`MatrixError` naming the
+key, and only exact ``str`` values are scores.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any, Final
+
+import attrs
+
+from kernel.contract.model import Contract
+from kernel.contract.quantifiers import threshold
+from kernel.errors import ContractError, MatrixError
+from kernel.expression.ast import SEAT_VALUES
+from kernel.strict import shown
+
+__all__ = [
+    "AtomTrace",
+    "DimensionCount",
+    "decide_dimensionwise",
+    "dimension_verdicts",
+    "eligibility",
+    "read_matrix",
+    "snapshot",
+]
+
+NOT_ASSESSED: Final = "not_assessed"
+_PLAIN: Final = frozenset({"pass", "warn", "block", NOT_ASSESSED})
+_MANDATORY: Final = frozenset({"pass", "warn", "block:fatal", "block:repairable", NOT_ASSESSED})
+_ALL: Final = frozenset({*SEAT_VALUES, NOT_ASSESSED})
+
+
+@attrs.frozen
+class DimensionCount:
+    """One dimension under one atom: ``n`` assessed eligible seats, ``count`` of them
+    satisfied the atom, ``threshold`` needed, ``held``."""
+
+    dimension: str
+    n: int
+    count: int
+    threshold: int
+    held: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+
+@attrs.frozen
+class AtomTrace:
+    """One atom of a condition: its text, how its dimensions combine, each dimension."""
+
+    atom: str
+    across: str
+    dimensions: tuple[DimensionCount, ...]
+    held: bool
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "atom": self.atom,
+            "across": self.across,
+            "held": self.held,
+            "dimensions": [d.to_dict() for d in self.dimensions],
+        }
+
+
+def snapshot(value: object, where: str) -> dict[str, object]:
+    """A plain ``dict`` copy of a caller's mapping, read through its own iteration once;
+    keys must be exact ``str``. Any exception the mapping raises is a :class:`MatrixError`
+    naming ``where`` and the key."""
+    if not isinstance(value, Mapping):
+        raise MatrixError(f"{where}: expected a mapping, got {type(value).__name__}")
+    try:
+        keys = list(iter(value))
+    except Exception as exc:
+        raise MatrixError(f"{where}: cannot be iterated ({type(exc).__name__})") from None
+    out: dict[str, object] = {}
+    for key in keys:
+        if type(key) is not str:
+            raise MatrixError(f"{where}: key {shown(key)} is not a string")
+        try:
+            out[key] = value[key]
+        except Exception as exc:
+            raise MatrixError(
+                f"{where}[{shown(key)}]: cannot be read ({type(exc).__name__})"
+            ) from None
+    return out
+
+
+def eligibility(contract: Contract) -> None:
+    """Refuse a contract the 13.2 decision cannot take: a writer or evaluator contract, or a
+    panel size that does not fit the mode (13.2 §D7)."""
+    if not contract.roles:
+        raise ContractError(
+            f"{contract.contract_id}: mode {contract.mode} has no executable decision "
+            "procedure (13.2 decides reviewer panels only)"
+        )
+    expected = len(contract.roles)
+    if contract.panel_size != expected:
+        tag = (
+            f"[CONTRACT-INELIGIBLE: panel_size={contract.panel_size} inconsistent with "
+            f"mode={contract.mode}; expected {expected}]"
+        )
+        raise ContractError(f"{contract.contract_id}: {tag}", tag=tag)
+
+
+def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ...]:
+    """Per dimension in contract order, the assessed eligible seats' values (role order);
+    or a :class:`MatrixError` saying what does not fit."""
+    rows = snapshot(matrix, "matrix")
+    ids = contract.dimension_ids
+    for key in rows:
+        if key not in ids:
+            raise MatrixError(
+                f"matrix[{shown(key)}]: unknown dimension id "
+                f"(contract dimensions: {', '.join(ids)})"
+            )
+    missing = [d for d in ids if d not in rows]
+    if missing:
+        raise MatrixError(f"matrix: missing scores for dimension(s) {', '.join(missing)}")
+    out = []
+    for d in contract.dimensions:
+        where = f"matrix[{shown(d.id)}]"
+        seats = snapshot(rows[d.id], where)
+        for role in seats:
+            if role not in contract.roles:
+                raise MatrixError(
+                    f"{where}[{shown(role)}]: unknown role (roles of {contract.mode}: "
+                    f"{', '.join(contract.roles)})"
+                )
+        allowed = _MANDATORY if d.priority == "mandatory" else _PLAIN
+        assessed = []
+        for role in contract.roles:
+            eligible = role in d.eligible_roles
+            if role not in seats:
+                if eligible:
+                    raise MatrixError(f"{where}: missing the value of eligible role {role}")
+                continue
+            value = seats[role]
+            at = f"{where}[{shown(role)}]"
+            if type(value) is not str or value not in _ALL:
+                raise MatrixError(
+                    f"{at}: {shown(value)} is not a seat value "
+                    "(pass|warn|block|block:fatal|block:repairable|not_assessed)"
+                )
+            if not eligible:
+                if value != NOT_ASSESSED:
+                    tag = f"[OUT-OF-ROLE-SCORE: role {role} may not score {d.id}]"
+                    raise MatrixError(f"{at}: {tag}", tag=tag)
+                continue
+            if value not in allowed:
+                need = (
+                    "block:fatal or block:repairable (a mandatory dimension's block has a "
+                    "class)"
+                    if value == "block"
+                    else "a bare block (only a mandatory dimension's block has a class)"
+                )
+                raise MatrixError(
+                    f"{at}: {value} on {d.priority} dimension {d.id}; expected {need}"
+                )
+            if value != NOT_ASSESSED:
+                assessed.append(value)
+        if not assessed:
+            tag = f"[DIMENSION-UNASSESSED: {d.id}]"
+            raise MatrixError(f"{where}: no eligible seat assessed it {tag}", tag=tag)
+        out.append(tuple(assessed))
+    return tuple(out)
+
+
+#: How an atom combines its dimensions' results.
+_ACROSS: Final[dict[str, Callable[[list[bool]], bool]]] = {
+    "any": any,
+    "every": all,
+    "two": lambda held: sum(held) >= 2,
+}
+
+_WORST: Final = {"pass": 0, "warn": 1, "block": 2, "block:repairable": 2, "block:fatal": 3}
+_VERDICT: Final = ("pass", "warn", "block", "block(fatal)")
+
+
+def dimension_verdicts(contract: Contract, rows: tuple[tuple[str, ...], ...]) -> dict[str, str]:
+    """13.2 §D6: per dimension, the worst assessed value; ``block(fatal)`` when a seat gave a
+    fatal block."""
+    return {
+        d.id: _VERDICT[max(_WORST[v] for v in row)]
+        for d, row in zip(contract.dimensions, rows, strict=True)
+    }
+
+
+def decide_dimensionwise(contract: Contract, matrix: object) -> Any:
+    """The 13.2 decision with its trace; see the module docstring."""
+    from kernel.decision.value import decide_fired
+
+    eligibility(contract)
+    rows = read_matrix(contract, matrix)
+    fired = []
+    traces: dict[str, tuple[AtomTrace, ...]] = {}
+    counts = []
+    for condition in contract.conditions:
+        atoms = []
+        for atom, scope in zip(
+            condition.expression.atoms, condition.predicate.scopes, strict=True
+        ):
+            seats = atom.seats
+            per = []
+            for p in scope:
+                row = rows[p]
+                n = len(row)
+                count = sum(1 for v in row if v in seats)
+                need = threshold(condition.quantifier, n)
+                dim = contract.dimensions[p].id
+                per.append(DimensionCount(dim, n, count, need, count >= need))
+            ok = _ACROSS[atom.across]([c.held for c in per])
+            atoms.append(AtomTrace(str(atom), atom.across, tuple(per), ok))
+        traces[condition.condition_id] = tuple(atoms)
+        counts.append(sum(a.held for a in atoms))
+        fired.append(all(a.held for a in atoms))
+    return decide_fired(
+        contract,
+        fired,
+        counts=counts,
+        thresholds=[len(c.expression.atoms) for c in contract.conditions],
+        trace=MappingProxyType(traces),
+        verdicts=MappingProxyType(dimension_verdicts(contract, rows)),
+    )

@@ -1,0 +1,126 @@
+"""The one reading of 13.2 documents (13.2 §E0), on the CommonMark blocks of the 13 lints.
+
+* Sections: ATX ``##`` headings outside block quotes and list items open them; each runs to
+  the next such heading. ``###`` subsections split a section the same way.
+* Field lines: the ``key: value`` lines of unquoted paragraphs, found as the 13 lints find
+  them (so fences, indented code, HTML blocks and comments hide them). A field line of a
+  known field counts only when it is *canonical*: at column 0 of its source line, not in a
+  list item, the bare key, one space, the value (the field's own pattern). A known field
+  written any other way (bulleted, bold, in backticks, indented), or a canonical-looking
+  one inside an HTML block or comment, is a finding, not a silently ignored line.
+* Text comparisons (13.2 §E0.4): case-folded, split on Unicode whitespace, re-joined with
+  one space; no NFKC.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+import attrs
+
+from kernel.text.markdown import Block, Document, Section
+
+__all__ = [
+    "FieldLine",
+    "decorated",
+    "field_lines",
+    "h2_sections",
+    "h3_sections",
+    "normalise",
+    "unfenced_lines",
+]
+
+
+@attrs.frozen
+class FieldLine:
+    key: str
+    #: The value as the field's pattern reads it (``None`` for a decorated line).
+    value: str | None
+    line: int
+    raw: str
+
+    @property
+    def canonical(self) -> bool:
+        return self.value is not None
+
+
+def normalise(text: str) -> str:
+    """Case-folded, Unicode whitespace collapsed to one space (13.2 §E0.4)."""
+    return " ".join(text.casefold().split())
+
+
+def _split(blocks: Sequence[Block], level: int) -> tuple[tuple[Block, ...], list[Section]]:
+    head: list[Block] = []
+    out: list[Section] = []
+    current = head
+    heading: Block | None = None
+    for block in blocks:
+        if block.structural and block.atx and block.level == level:
+            if heading is not None:
+                out.append(Section(heading, tuple(current)))
+            heading, current = block, []
+        else:
+            current.append(block)
+    if heading is not None:
+        out.append(Section(heading, tuple(current)))
+    return tuple(head), out
+
+
+def h2_sections(doc: Document) -> tuple[tuple[Block, ...], list[Section]]:
+    """The blocks before the first ``##`` section, and the sections."""
+    return _split(doc.blocks, 2)
+
+
+def h3_sections(section: Section) -> tuple[tuple[Block, ...], list[Section]]:
+    return _split(section.blocks, 3)
+
+
+def field_lines(
+    doc: Document, blocks: Iterable[Block], patterns: Mapping[str, re.Pattern[str]]
+) -> list[FieldLine]:
+    """The lines of ``blocks`` whose key is one of ``patterns``' keys, in order. A pattern
+    fullmatches the whole source line and names the value ``value``."""
+    found: list[FieldLine] = []
+    for block in blocks:
+        if block.kind == "html" and not block.quoted:
+            found += _hidden(doc, block, patterns)
+            continue
+        if block.kind != "paragraph" or block.quoted:
+            continue
+        for kv in block.keys:
+            pattern = patterns.get(kv.key)
+            if pattern is None:
+                continue
+            raw = doc.lines[kv.line - 1]
+            m = None if block.listed else pattern.fullmatch(raw)
+            found.append(FieldLine(kv.key, m.group("value") if m else None, kv.line, raw))
+    return found
+
+
+def _hidden(
+    doc: Document, block: Block, patterns: Mapping[str, re.Pattern[str]]
+) -> list[FieldLine]:
+    """Field lines at column 0 inside an HTML block: what a line reader would count and a
+    reader of the rendered document never sees."""
+    out: list[FieldLine] = []
+    for n in range(block.line, block.end + 1):
+        raw = doc.lines[n - 1]
+        key = raw.partition(":")[0]
+        pattern = patterns.get(key)
+        if pattern is not None and pattern.fullmatch(raw):
+            out.append(FieldLine(key, None, n, raw))
+    return out
+
+
+def decorated(lines: Iterable[FieldLine]) -> list[FieldLine]:
+    return [f for f in lines if not f.canonical]
+
+
+def unfenced_lines(doc: Document) -> Iterable[tuple[int, str]]:
+    """(line number, text) of every line outside fenced code blocks (fences included)."""
+    hidden: set[int] = set()
+    for b in doc.blocks:
+        if b.fenced:
+            hidden.update(range(b.line, b.end + 1))
+    return ((i, t) for i, t in enumerate(doc.lines, start=1) if i not in hidden)

@@ -1,0 +1,383 @@
+"""``lint_phase1_v2``: a 13.2 seat's Phase 1 document, for its role (13.2 §E1-§E9).
+
+Read with the shared 13.2 reading (:mod:`kernel.reviewer.lint.fields`). Every rule is
+checked and reported (upstream stops at the first failure; the verdict is the same). Each
+message is upstream's bracketed tag with the document's ``source`` name as its path.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from kernel.errors import InputError
+from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint.fields import (
+    decorated,
+    field_lines,
+    h2_sections,
+    h3_sections,
+    normalise,
+)
+from kernel.reviewer.lint.phase1 import TAG, too_large_finding
+from kernel.reviewer.lint.report import Finding, LintReport
+from kernel.reviewer.roles import RoleScope, require_role
+from kernel.text.markdown import Block, Document, Section, check_structure, parse_normalised
+from kernel.text.markdown import readable as _readable
+
+__all__ = [
+    "PLAN_FIELDS",
+    "Phase1V2",
+    "analyse_phase1_v2",
+    "lint_phase1_v2",
+    "manuscript_leak",
+    "read_metadata",
+]
+
+PARAPHRASE: Final = "Contract Paraphrase"
+PLAN: Final = "Scoring Plan"
+#: Scoring-plan fields in the order their counts are checked (13.2 §E6).
+PLAN_FIELDS: Final = (
+    "dimension_id",
+    "what_to_look_for",
+    "what_triggers_block",
+    "what_triggers_warn",
+    "what_triggers_fatal",
+)
+_PATTERNS: Final = {
+    "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)"),
+    **{f: re.compile(rf"{f}: (?P<value>\S.*)") for f in PLAN_FIELDS[1:]},
+}
+_TITLE: Final = re.compile(r"(?P<dim>D\d+): (?P<name>.+)")
+#: A trimmed paraphrase line that ends a paragraph without counting (13.2 §E4).
+_SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
+SHINGLE: Final = 12
+SHORT_TRIGGER: Final = 8
+
+
+@attrs.frozen
+class Phase1V2:
+    findings: tuple[Finding, ...]
+    #: dimension id → its canonical plan fields, for each well-formed planned subsection.
+    plans: Mapping[str, Mapping[str, str]]
+
+
+def lint_phase1_v2(
+    text: str,
+    scope: RoleScope,
+    role: str,
+    *,
+    source: str = "document",
+    manuscript: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> LintReport:
+    """Lint a 13.2 Phase 1 document of the seat ``role``. With ``manuscript`` (its text)
+    and ``metadata`` (the ``title``/``field``/``word_count`` envelope), also the manuscript
+    leak check (13.2 §E9). A role outside the mode's set or a bad envelope raises
+    :class:`~kernel.errors.InputError` carrying upstream's tag."""
+    role = require_role(scope, role)
+    if (manuscript is None) != (metadata is None):
+        raise InputError(
+            "the manuscript leak check needs both the manuscript and its metadata",
+            code="E-INPUT",
+        )
+    envelope = read_metadata(metadata) if metadata is not None else None
+    text = _readable(text, source="Phase 1 document", max_bytes=max_bytes)
+    problem = check_structure(text)
+    if problem is not None:
+        return LintReport(phase=1, findings=(too_large_finding("P1-115", problem),))
+    findings = list(analyse_phase1_v2(parse_normalised(text), scope, role, source).findings)
+    if manuscript is not None and envelope is not None:
+        body = _readable(manuscript, source="manuscript", max_bytes=max_bytes)
+        if manuscript_leak(text, body, envelope, scope.contract_text):
+            findings.append(
+                Finding(
+                    "P1-112",
+                    "[PHASE1-MANUSCRIPT-LEAK: 12-word manuscript shingle appears in Phase 1 "
+                    "outside metadata/contract exemptions]",
+                    None,
+                    "manuscript_leak",
+                )
+            )
+    return LintReport(phase=1, findings=tuple(findings))
+
+
+def _grammar(source: str, what: str, line: int | None, code: str = "P1-101") -> Finding:
+    return Finding(code, f"[PHASE1-GRAMMAR: {source}: {what}]", line, "grammar")
+
+
+def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -> Phase1V2:
+    """Every 13.2 Phase 1 rule over a parsed document; the plans of the subsections that
+    pass, for trigger binding (13.2 §F9)."""
+    _, found = h2_sections(doc)
+    findings: list[Finding] = []
+    by_title: dict[str, list[Section]] = {}
+    for s in found:
+        assert s.heading is not None
+        by_title.setdefault(s.heading.title, []).append(s)
+    for name in (PLAN, PARAPHRASE):
+        if len(by_title.get(name, [])) != 1:
+            findings.append(_grammar(source, f"exactly one ## {name} required", None))
+    findings += _tag(doc, source)
+    titles = [s.heading.title for s in found if s.heading is not None]
+    if titles != [PARAPHRASE, PLAN]:
+        findings.append(
+            _grammar(
+                source,
+                "H2 sections must be exactly ## Contract Paraphrase then ## Scoring Plan, "
+                f"found {titles!r}",
+                found[0].line if found else None,
+                "P1-103",
+            )
+        )
+    paraphrase = by_title.get(PARAPHRASE, [])
+    if len(paraphrase) == 1:
+        count = _paragraphs(paraphrase[0])
+        if count < scope.paraphrase_minimum:
+            findings.append(
+                _grammar(
+                    source,
+                    f"Contract Paraphrase has {count} paragraph(s), fewer than the "
+                    f"{scope.paraphrase_minimum} required",
+                    paraphrase[0].line,
+                    "P1-104",
+                )
+            )
+    plans: dict[str, Mapping[str, str]] = {}
+    plan = by_title.get(PLAN, [])
+    if len(plan) == 1:
+        plan_findings, plans = _plan(doc, plan[0], scope, role, source)
+        findings += plan_findings
+    return Phase1V2(tuple(findings), plans)
+
+
+def _tag(doc: Document, source: str) -> list[Finding]:
+    last = doc.last_nonblank()
+    if last is not None and doc.lines[last - 1].rstrip() == TAG:
+        holder = next((b for b in reversed(doc.blocks) if b.line <= last <= b.end), None)
+        if holder is not None and holder.kind == "paragraph" and not holder.quoted:
+            return []
+    return [
+        _grammar(source, f"final nonblank line must be {TAG}", last, "P1-102"),
+    ]
+
+
+def _paragraphs(section: Section) -> int:
+    """Paragraphs of the paraphrase: runs of prose blocks with no blank line between them
+    (a tight list is one run); headings, rules and comments separate (13.2 §E4)."""
+    count = 0
+    previous: Block | None = None
+    for block in section.blocks:
+        prose = block.kind == "paragraph" or (
+            block.kind == "html" and not block.text.lstrip().startswith("<!--")
+        )
+        if block.kind == "paragraph" and _SEPARATOR.match(block.text.strip()):
+            prose = False
+        if prose and (previous is None or block.line > previous.end + 1):
+            count += 1
+        previous = block if prose else None
+    return count
+
+
+def _plan(
+    doc: Document, plan: Section, scope: RoleScope, role: str, source: str
+) -> tuple[list[Finding], dict[str, Mapping[str, str]]]:
+    findings: list[Finding] = []
+    _, subs = h3_sections(plan)
+    titles = [s.heading.title for s in subs if s.heading is not None]
+    repeated = sorted({t for t in titles if titles.count(t) > 1})
+    if repeated:
+        findings.append(
+            _grammar(
+                source,
+                f"duplicate scoring-plan subsection: {', '.join(repeated)}",
+                plan.line,
+                "P1-105",
+            )
+        )
+    eligible = {d.id for d in scope.eligible(role)}
+    planned: set[str] = set()
+    plans: dict[str, Mapping[str, str]] = {}
+    for sub in subs:
+        assert sub.heading is not None
+        title = sub.heading.title
+        m = _TITLE.fullmatch(title)
+        dim = scope.dimension(m.group("dim")) if m else None
+        if m is None or dim is None:
+            findings.append(
+                _grammar(source, f"invalid subsection '### {title}'", sub.line, "P1-105")
+            )
+            continue
+        planned.add(dim.id)
+        if dim.id not in eligible:
+            findings.append(
+                Finding(
+                    "P1-106",
+                    f"[PHASE1-OUT-OF-ROLE: {source}: role {role} planned {dim.id}]",
+                    sub.line,
+                    "scope",
+                )
+            )
+            continue
+        if m.group("name") != dim.name:
+            findings.append(_grammar(source, f"{dim.id} name mismatch", sub.line, "P1-105"))
+            continue
+        if title in repeated:
+            continue
+        sub_findings, fields = _fields(doc, sub, dim.id, dim.priority == "mandatory", source)
+        findings += sub_findings
+        if not any(f.severity == "error" for f in sub_findings):
+            plans[dim.id] = fields
+    if planned & eligible != eligible or planned - eligible:
+        findings.append(
+            Finding(
+                "P1-107",
+                f"[PHASE1-SCOPE: {source}: planned={sorted(planned)!r}, "
+                f"eligible={sorted(eligible)!r}]",
+                plan.line,
+                "scope",
+            )
+        )
+    return findings, plans
+
+
+def _fields(
+    doc: Document, sub: Section, dim_id: str, mandatory: bool, source: str
+) -> tuple[list[Finding], dict[str, str]]:
+    lines = field_lines(doc, sub.blocks, _PATTERNS)
+    findings: list[Finding] = [
+        Finding(
+            "P1-109",
+            f"[PHASE1-GRAMMAR: {source}: {f.key}: line for dimension {dim_id} must be a "
+            "canonical unbulleted field line at column 0, outside HTML]",
+            f.line,
+            "fields",
+        )
+        for f in decorated(lines)
+    ]
+    values: dict[str, list[str]] = {}
+    for f in lines:
+        if f.value is not None:
+            values.setdefault(f.key, []).append(f.value)
+    for key in PLAN_FIELDS:
+        k = len(values.get(key, []))
+        if key == "what_triggers_fatal" and not mandatory:
+            if k > 1:
+                findings.append(
+                    _grammar(
+                        source,
+                        f"expected at most one canonical {key}: line for dimension {dim_id}, "
+                        f"found {k}",
+                        sub.line,
+                        "P1-108",
+                    )
+                )
+            elif k == 1:
+                findings.append(
+                    _grammar(
+                        source,
+                        f"what_triggers_fatal is forbidden on non-mandatory dimension {dim_id}",
+                        sub.line,
+                        "P1-108",
+                    )
+                )
+        elif k != 1:
+            findings.append(
+                _grammar(
+                    source,
+                    f"expected exactly one canonical {key}: line for dimension {dim_id}, found {k}",
+                    sub.line,
+                    "P1-108",
+                )
+            )
+    ids = values.get("dimension_id", [])
+    if len(ids) == 1 and ids[0] != dim_id:
+        findings.append(
+            _grammar(
+                source, f"heading {dim_id} disagrees with dimension_id={ids[0]}", sub.line, "P1-108"
+            )
+        )
+    fields = {k: v[0] for k, v in values.items() if len(v) == 1}
+    if findings:
+        return findings, fields
+    triggers = [f for f in PLAN_FIELDS[2:] if f in fields]
+    normal = [normalise(fields[f]) for f in triggers]
+    if len(set(normal)) != len(normal):
+        findings.append(
+            Finding(
+                "P1-110",
+                f"[PHASE1-TRIGGER-COLLISION: {source}: {dim_id} trigger commitments must be "
+                "pairwise distinct]",
+                sub.line,
+                "triggers",
+            )
+        )
+    for name in triggers:
+        if len(fields[name].split()) < SHORT_TRIGGER:
+            findings.append(
+                Finding(
+                    "P1-111",
+                    f"[PHASE1-TRIGGER-SHORT: {source}: {dim_id} {name} has fewer than 8 words]",
+                    sub.line,
+                    "triggers",
+                    "warning",
+                )
+            )
+    return findings, fields
+
+
+def read_metadata(metadata: object) -> Mapping[str, Any]:
+    """The manuscript's metadata envelope, checked (13.2 §E9.1); a bad one is an
+    :class:`~kernel.errors.InputError` carrying the ``METADATA-INVALID`` tag."""
+    if not isinstance(metadata, Mapping) or set(metadata) != {"title", "field", "word_count"}:
+        got = sorted(metadata) if isinstance(metadata, Mapping) else type(metadata).__name__
+        tag = f"[METADATA-INVALID: expected exact title/field/word_count envelope, got {got}]"
+        raise InputError(f"metadata: {tag}", code="E-INPUT", tag=tag)
+    title, field, count = metadata["title"], metadata["field"], metadata["word_count"]
+    if not (
+        isinstance(title, str)
+        and title.strip()
+        and isinstance(field, str)
+        and field.strip()
+        and type(count) is int
+        and count >= 0
+    ):
+        tag = (
+            "[METADATA-INVALID: title and field must be non-empty strings; word_count must be "
+            "a non-negative integer]"
+        )
+        raise InputError(f"metadata: {tag}", code="E-INPUT", tag=tag)
+    return metadata
+
+
+def manuscript_leak(
+    phase1: str, manuscript: str, metadata: Mapping[str, Any], contract_text: str
+) -> bool:
+    """Whether a 12-word shingle of the manuscript occurs in the Phase 1 text outside the
+    exemptions (13.2 §E9.2-§E9.4)."""
+    words = normalise(manuscript).split(" ")
+    if len(words) < SHINGLE:
+        return False
+    haystack = normalise(phase1)
+    exempt = (
+        normalise(metadata["title"]),
+        normalise(metadata["field"]),
+        str(metadata["word_count"]),
+        normalise(contract_text),
+    )
+    # A shingle's ten inner words stand between spaces, so in the haystack they are ten
+    # consecutive whole words: only shingles whose inner words are such a run are searched.
+    tokens = haystack.split(" ")
+    inner = SHINGLE - 2
+    runs = {tuple(tokens[i : i + inner]) for i in range(len(tokens) - inner + 1)}
+    for start in range(len(words) - SHINGLE + 1):
+        if tuple(words[start + 1 : start + 1 + inner]) not in runs:
+            continue
+        shingle = " ".join(words[start : start + SHINGLE])
+        if shingle in haystack and not any(shingle in e for e in exempt):
+            return True
+    return False

@@ -1,0 +1,661 @@
+"""``lint_phase2_v2``: a 13.2 seat's Phase 2 report (13.2 §F1-§F11).
+
+Read with the shared 13.2 reading (:mod:`kernel.reviewer.lint.fields`). Every rule is
+checked (upstream stops at the first failure; the verdict is the same); a check that needs
+what an earlier one could not read is skipped. Messages are upstream's bracketed tags with
+the document's ``source`` name as the path.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Mapping, Sequence
+from types import MappingProxyType
+from typing import Final
+
+import attrs
+
+from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint.anchors import anchor_problem
+from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
+from kernel.reviewer.lint.fields import (
+    FieldLine,
+    decorated,
+    field_lines,
+    h2_sections,
+    h3_sections,
+    normalise,
+    unfenced_lines,
+)
+from kernel.reviewer.lint.phase1 import too_large_finding
+from kernel.reviewer.lint.phase1_v2 import analyse_phase1_v2
+from kernel.reviewer.lint.report import Finding, LintReport
+from kernel.reviewer.roles import RoleScope, require_role
+from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
+
+__all__ = ["RETIRED", "ReportV2", "analyse_phase2_v2", "da_critical_ids", "lint_phase2_v2"]
+
+SCORES_SECTION: Final = "Dimension Scores"
+DISSENT: Final = "Scoring Plan Dissent"
+BODY: Final = "Review Body"
+#: v3.6.2 per-seat sections, forbidden under 13.2 (13.2 §F1).
+RETIRED: Final = ("Failure Condition Checks", "Editorial Decision")
+_BARE_DECISION: Final = re.compile(r"\s*editorial_decision=\S+\s*", re.IGNORECASE)
+_ROLE: Final = {"contract_role": re.compile(r"contract_role: (?P<value>[a-z_]+)\s*")}
+_SCORE_FIELDS: Final = {
+    "score": re.compile(r"score: (?P<value>block|warn|pass|not_assessed)\s*"),
+    "block_class": re.compile(r"block_class: (?P<value>fatal|repairable)\s*"),
+    "trigger": re.compile(r'trigger: "(?P<value>[^"\n]+)"\s*'),
+    "abstain_reason": re.compile(r"abstain_reason: (?P<value>\S.*?)\s*"),
+}
+_DISSENT_FIELDS: Final = {
+    "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)\s*"),
+    "rationale": re.compile(r"rationale: (?P<value>\S.*?)\s*"),
+}
+_TITLE: Final = re.compile(r"(?P<dim>D\d+): (?P<name>.+)")
+_FINDING_TITLE: Final = re.compile(r"W[1-9]\d*: \S.*")
+_SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?\s*:", re.IGNORECASE)
+_SEVERITY: Final = re.compile(
+    r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
+)
+_ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
+_ANCHOR: Final = re.compile(
+    r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
+)
+#: Markup removed before a dissent line's field shape is read (13.2 §F10.3).
+_MARKUP: Final = re.compile(r"<[^>\n]*>|\]\((?:[^()\n]|\([^()\n]*\))*\)|\]\[[^\]\n]*\]|\[[ xX]\]")
+_TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
+
+
+@attrs.frozen
+class ReportV2:
+    findings: tuple[Finding, ...]
+    #: The declared ``contract_role``, when exactly one valid line gives it.
+    role: str | None
+    #: dimension id → ``pass|warn|block|not_assessed``, with ``block:fatal`` /
+    #: ``block:repairable`` where a block carries its class; ``None`` unless every
+    #: dimension was read.
+    scores: Mapping[str, str] | None
+    dissent: tuple[str, ...]
+
+
+def lint_phase2_v2(
+    text: str,
+    scope: RoleScope,
+    phase1: str | None = None,
+    *,
+    role: str | None = None,
+    source: str = "document",
+    phase1_source: str = "phase1",
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> LintReport:
+    """Lint a 13.2 Phase 2 report. ``role`` is the seat it was dispatched as (the declared
+    ``contract_role`` must equal it); ``phase1`` is the same seat's Phase 1, for trigger
+    binding (13.2 §F9) and the dissent's commitments."""
+    report = analyse_phase2_v2(
+        text,
+        scope,
+        phase1,
+        role=role,
+        source=source,
+        phase1_source=phase1_source,
+        max_bytes=max_bytes,
+    )
+    return LintReport(
+        phase=2,
+        findings=report.findings,
+        multi_dissent=len(report.dissent) >= 2,
+        scores=report.scores,
+        consistency_checked=phase1 is not None,
+    )
+
+
+def analyse_phase2_v2(
+    text: str,
+    scope: RoleScope,
+    phase1: str | None = None,
+    *,
+    role: str | None = None,
+    source: str = "document",
+    phase1_source: str = "phase1",
+    max_bytes: int = MAX_INPUT_BYTES,
+) -> ReportV2:
+    if role is not None:
+        role = require_role(scope, role)
+    text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
+    phase1_text = (
+        readable(phase1, source="Phase 1 document", max_bytes=max_bytes)
+        if phase1 is not None
+        else None
+    )
+    problem = check_structure(text)
+    if problem is not None:
+        return ReportV2((too_large_finding("P2-126", problem),), None, None, ())
+    doc = parse_normalised(text)
+    _, found = h2_sections(doc)
+    by_title: dict[str, list[Section]] = {}
+    for s in found:
+        assert s.heading is not None
+        by_title.setdefault(s.heading.title, []).append(s)
+    findings = _retired(doc, by_title, source)
+    scores_sections = by_title.get(SCORES_SECTION, [])
+    if len(scores_sections) != 1:
+        what = "missing" if not scores_sections else "duplicated"
+        findings.append(
+            Finding(
+                "P2-103",
+                f"[REPORT-PARSE: {source}: {what} ## {SCORES_SECTION}]",
+                scores_sections[1].line if scores_sections else None,
+                "report",
+            )
+        )
+    declared, role_findings = _role(doc, scope, role, source)
+    findings += role_findings
+    scores: dict[str, tuple[str, str | None, str | None]] | None = None
+    if len(scores_sections) == 1:
+        read, score_findings = _scores(doc, scores_sections[0], scope, declared, source)
+        findings += score_findings
+        if read is not None and not any(f.severity == "error" for f in score_findings):
+            scores = read
+    plans: Mapping[str, Mapping[str, str]] | None = None
+    seat = role or declared
+    if phase1_text is not None and seat is not None:
+        p1_problem = check_structure(phase1_text)
+        if p1_problem is None:
+            p1 = analyse_phase1_v2(parse_normalised(phase1_text), scope, seat, phase1_source)
+            if not any(f.severity == "error" for f in p1.findings):
+                plans = p1.plans
+        if plans is None:
+            findings.append(
+                Finding(
+                    "P2-125",
+                    f"trigger binding not checked: the {seat} Phase 1 document fails its lint "
+                    "(13.2 §E), so it commits to no trigger",
+                    None,
+                    "binding",
+                )
+            )
+    elif phase1_text is None:
+        findings.append(
+            Finding(
+                "P2-127",
+                "trigger binding was not checked: no Phase 1 document was given",
+                None,
+                "binding",
+                "warning",
+            )
+        )
+    dissent, dissent_findings = _dissent(doc, found, by_title, scope, plans, source)
+    findings += dissent_findings
+    if scores is not None and plans is not None:
+        findings += _binding(scores, set(dissent), plans)
+    if seat == "da":
+        findings += da_findings(doc, by_title.get(BODY, []), source)
+    elif seat is not None:
+        findings += _findings(doc, found, by_title.get(BODY, []), source)
+    shown = (
+        MappingProxyType(
+            {d: (f"{s}:{c}" if c is not None else s) for d, (s, c, _) in scores.items()}
+        )
+        if scores is not None
+        else None
+    )
+    return ReportV2(tuple(findings), declared, shown, tuple(dissent))
+
+
+def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) -> list[Finding]:
+    findings = [
+        Finding(
+            "P2-101",
+            f"[V1-GRAMMAR-RETIRED: {source}: ## {title} is forbidden under Schema 13.2]",
+            by_title[title][0].line,
+            "retired",
+        )
+        for title in RETIRED
+        if title in by_title
+    ]
+    bare = next((n for n, line in unfenced_lines(doc) if _BARE_DECISION.fullmatch(line)), None)
+    if bare is not None:
+        findings.append(
+            Finding(
+                "P2-102",
+                f"[V1-GRAMMAR-RETIRED: {source}: bare editorial_decision line is forbidden under "
+                "Schema 13.2]",
+                bare,
+                "retired",
+            )
+        )
+    return findings
+
+
+def _decorated(lines: Sequence[FieldLine], source: str, where: str) -> list[Finding]:
+    return [
+        Finding(
+            "P2-109",
+            f"[REPORT-PARSE: {source}: {f.key}: line{where} must be a canonical unbulleted "
+            "field line at column 0, outside HTML]",
+            f.line,
+            "report",
+        )
+        for f in lines
+    ]
+
+
+def _role(
+    doc: Document, scope: RoleScope, dispatched: str | None, source: str
+) -> tuple[str | None, list[Finding]]:
+    lines = field_lines(doc, doc.blocks, _ROLE)
+    findings = _decorated(decorated(lines), source, "")
+    canonical = [f for f in lines if f.value is not None]
+    if len(canonical) != 1:
+        findings.append(
+            Finding(
+                "P2-104",
+                f"[REPORT-PARSE: {source}: expected exactly one contract_role line, found "
+                f"{len(canonical)}]",
+                canonical[1].line if len(canonical) > 1 else None,
+                "report",
+            )
+        )
+        return None, findings
+    declared = canonical[0].value
+    assert declared is not None
+    if declared not in scope.roles:
+        findings.append(
+            Finding(
+                "P2-105",
+                f"[REPORT-ROLE: {source}: role={declared} is not valid for {scope.mode}]",
+                canonical[0].line,
+                "report",
+            )
+        )
+        return None, findings
+    if dispatched is not None and declared != dispatched:
+        findings.append(
+            Finding(
+                "P2-106",
+                f"[ROLE-BINDING: report declares {declared}, dispatched as {dispatched}]",
+                canonical[0].line,
+                "report",
+            )
+        )
+    return declared, findings
+
+
+def _parse(source: str, what: str, line: int | None, code: str = "P2-107") -> Finding:
+    return Finding(code, f"[REPORT-PARSE: {source}: {what}]", line, "report")
+
+
+def _scores(
+    doc: Document, section: Section, scope: RoleScope, role: str | None, source: str
+) -> tuple[dict[str, tuple[str, str | None, str | None]] | None, list[Finding]]:
+    """dimension → (score, block_class, trigger), each subsection checked (13.2 §F4-§F8)."""
+    _, subs = h3_sections(section)
+    titles = [s.heading.title for s in subs if s.heading is not None]
+    findings: list[Finding] = []
+    repeated = sorted({t for t in titles if titles.count(t) > 1})
+    if repeated:
+        findings.append(
+            _parse(
+                source,
+                f"duplicated Dimension Scores subsection(s) {repeated!r}",
+                section.line,
+            )
+        )
+    out: dict[str, tuple[str, str | None, str | None]] = {}
+    for sub in subs:
+        assert sub.heading is not None
+        title = sub.heading.title
+        m = _TITLE.fullmatch(title)
+        dim = scope.dimension(m.group("dim")) if m else None
+        if m is None or dim is None:
+            findings.append(
+                _parse(source, f"unknown Dimension Scores subsection '### {title}'", sub.line)
+            )
+            continue
+        if m.group("name") != dim.name:
+            findings.append(_parse(source, f"{dim.id} name mismatch", sub.line))
+            continue
+        if title in repeated:
+            continue
+        lines = field_lines(doc, sub.blocks, _SCORE_FIELDS)
+        sub_findings = _decorated(decorated(lines), source, f" in {dim.id}")
+        values: dict[str, list[str]] = {}
+        for f in lines:
+            if f.value is not None:
+                values.setdefault(f.key, []).append(f.value)
+        for key in _SCORE_FIELDS:
+            k = len(values.get(key, []))
+            if (k != 1) if key == "score" else (k > 1):
+                amount = "exactly" if key == "score" else "at most"
+                sub_findings.append(
+                    _parse(
+                        source,
+                        f"expected {amount} one {key} ({dim.id}) line, found {k}",
+                        sub.line,
+                        "P2-108",
+                    )
+                )
+        if sub_findings or role is None:
+            findings += sub_findings
+            continue
+        score = values["score"][0]
+        block_class = values.get("block_class", [None])[0]
+        trigger = values.get("trigger", [None])[0]
+        reason = values.get("abstain_reason", [None])[0]
+        eligible = role in dim.eligible_roles
+        line = sub.line
+        if eligible and score == "not_assessed" and reason is None:
+            sub_findings.append(
+                Finding(
+                    "P2-110",
+                    f"[ABSTENTION-INVALID: {source}: eligible role {role} must give "
+                    f"abstain_reason for {dim.id}]",
+                    line,
+                    "abstention",
+                )
+            )
+        if not eligible and score != "not_assessed":
+            sub_findings.append(
+                Finding(
+                    "P2-111",
+                    f"[OUT-OF-ROLE-SCORE: {source}: role {role} may not score {dim.id}]",
+                    line,
+                    "abstention",
+                )
+            )
+        if not eligible and reason is not None:
+            sub_findings.append(
+                Finding(
+                    "P2-110",
+                    f"[ABSTENTION-INVALID: {source}: structural abstention on {dim.id} must not "
+                    "carry abstain_reason]",
+                    line,
+                    "abstention",
+                )
+            )
+        if score != "not_assessed" and reason is not None:
+            sub_findings.append(
+                Finding(
+                    "P2-110",
+                    f"[ABSTENTION-INVALID: {source}: {dim.id} scored result may not carry "
+                    "abstain_reason]",
+                    line,
+                    "abstention",
+                )
+            )
+        needs_class = eligible and score == "block" and dim.priority == "mandatory"
+        if (block_class is not None) != needs_class:
+            sub_findings.append(
+                Finding(
+                    "P2-112",
+                    f"[BLOCK-CLASS-INVALID: {source}: {dim.id} block_class is required iff an "
+                    "eligible mandatory dimension scores block]",
+                    line,
+                    "block_class",
+                )
+            )
+        needs_trigger = eligible and score in ("block", "warn")
+        if (trigger is not None) != needs_trigger:
+            sub_findings.append(
+                Finding(
+                    "P2-113",
+                    f"[TRIGGER-GRAMMAR: {source}: {dim.id} trigger is required iff an eligible "
+                    "dimension scores block or warn]",
+                    line,
+                    "trigger",
+                )
+            )
+        findings += sub_findings
+        out[dim.id] = (score, block_class, trigger)
+    missing = [
+        d.id for d in scope.dimensions if d.id not in out and f"{d.id}: {d.name}" not in titles
+    ]
+    if missing:
+        findings.append(_parse(source, f"missing Dimension Scores for {missing!r}", section.line))
+    complete = len(out) == len(scope.dimensions)
+    return (out if complete else None), findings
+
+
+def _binding(
+    scores: Mapping[str, tuple[str, str | None, str | None]],
+    dissent: set[str],
+    plans: Mapping[str, Mapping[str, str]],
+) -> list[Finding]:
+    """Each emitted trigger against the seat's Phase 1 commitment (13.2 §F9 (4))."""
+    findings: list[Finding] = []
+    for dim_id, (score, block_class, trigger) in scores.items():
+        if dim_id in dissent:
+            if block_class == "fatal":
+                findings.append(
+                    Finding(
+                        "P2-118",
+                        f"[DISSENT-FATALITY: {dim_id} dissent may not mint fatality]",
+                        None,
+                        "dissent",
+                    )
+                )
+            continue
+        if trigger is None:
+            continue
+        field = "what_triggers_fatal" if block_class == "fatal" else _TRIGGER_FIELD[score]
+        plan = plans.get(dim_id, {})
+        wanted = normalise(trigger)
+        if wanted not in normalise(plan.get(field, "")) or field not in plan:
+            findings.append(
+                Finding(
+                    "P2-114",
+                    f"[TRIGGER-DRIFT: {dim_id} {field} does not contain emitted trigger text]",
+                    None,
+                    "binding",
+                )
+            )
+            continue
+        matches = sorted(
+            f
+            for f in ("what_triggers_block", "what_triggers_warn", "what_triggers_fatal")
+            if f in plan and wanted in normalise(plan[f])
+        )
+        if matches != [field]:
+            findings.append(
+                Finding(
+                    "P2-115",
+                    f"[TRIGGER-AMBIGUOUS: {dim_id} emitted trigger matches {matches!r}, expected "
+                    f"only {field}]",
+                    None,
+                    "binding",
+                )
+            )
+    return findings
+
+
+def _field_shaped(line: str) -> bool:
+    text = _MARKUP.sub("", unicodedata.normalize("NFKC", line).casefold())
+    head, colon, _ = text.partition(":")
+    if not colon:
+        return False
+    return "".join(c for c in head if c.isalpha()) in ("dimensionid", "rationale")
+
+
+def _dissent(
+    doc: Document,
+    found: Sequence[Section],
+    by_title: Mapping[str, list[Section]],
+    scope: RoleScope,
+    plans: Mapping[str, Mapping[str, str]] | None,
+    source: str,
+) -> tuple[list[str], list[Finding]]:
+    sections = by_title.get(DISSENT, [])
+    if not sections:
+        return [], []
+    if len(sections) > 1:
+        return [], [_dissent_grammar(f"duplicate ## {DISSENT}", sections[1].line)]
+    section = sections[0]
+    following = [s.line for s in found if s.line > section.line]
+    end = following[0] if following else len(doc.lines) + 1
+    lines = field_lines(doc, section.blocks, _DISSENT_FIELDS)
+    visible = {f.line for f in lines if f.value is not None}
+    span = range(section.line + 1, min(end + 1, len(doc.lines) + 1))
+    shaped = [n for n in span if _field_shaped(doc.lines[n - 1])]
+    if any(n not in visible for n in shaped):
+        return [], [
+            _dissent_grammar(
+                "dissent fields must be canonical unbulleted dimension_id: and rationale: lines",
+                next(n for n in shaped if n not in visible),
+            )
+        ]
+    ids = [f.value for f in lines if f.key == "dimension_id" and f.value is not None]
+    rationales = [f for f in lines if f.key == "rationale" and f.value is not None]
+    if not ids and not rationales:
+        nonblank = sum(1 for n in range(section.line + 1, end) if doc.lines[n - 1].strip())
+        return [], [
+            Finding(
+                "P2-119",
+                f"[DISSENT-EMPTY-SECTION: ## {DISSENT} spells no dissent field; read as no "
+                "dissent, with full Phase 1 trigger binding enforced on every dimension; "
+                f"{nonblank} non-blank line(s) present — read the archived response if any "
+                "narrate a deviation]",
+                section.line,
+                "dissent",
+                "warning",
+            )
+        ]
+    scores_at = by_title.get(SCORES_SECTION, [])
+    if scores_at and section.line > scores_at[0].line:
+        return [], [
+            _dissent_grammar(f"## {DISSENT} must precede ## {SCORES_SECTION}", section.line)
+        ]
+    if not ids:
+        return [], [_dissent_grammar("dissent section must name dimension_id", section.line)]
+    if len(set(ids)) != len(ids):
+        return [], [_dissent_grammar("duplicate dimension_id", section.line)]
+    if len(rationales) != len(ids):
+        return [], [_dissent_grammar("each dissent requires one rationale: line", section.line)]
+    if len(ids) >= 2:
+        return ids, [
+            Finding(
+                "P2-116",
+                f"[PROTOCOL-VIOLATION: multi_dissent=true, dimensions={ids!r}]",
+                section.line,
+                "dissent",
+            )
+        ]
+    unknown = [i for i in ids if scope.dimension(i) is None]
+    if unknown:
+        return ids, [_dissent_grammar(f"unknown dimensions {unknown!r}", section.line)]
+    if plans is not None:
+        uncommitted = [i for i in ids if i not in plans]
+        if uncommitted:
+            return ids, [
+                _dissent_grammar(
+                    f"dissent dimensions were not committed by this seat {uncommitted!r}",
+                    section.line,
+                )
+            ]
+    return ids, []
+
+
+def _dissent_grammar(what: str, line: int | None) -> Finding:
+    return Finding("P2-117", f"[DISSENT-GRAMMAR: {what}]", line, "dissent")
+
+
+def _findings(
+    doc: Document, found: Sequence[Section], bodies: Sequence[Section], source: str
+) -> list[Finding]:
+    """Review Body findings of a scoring seat (13.2 §F11.1), first failure."""
+    if len(bodies) != 1:
+        return [Finding("P2-120", f"[REVIEW-BODY-MISSING: {source}]", None, "review_body")]
+    body = bodies[0]
+    following = [s.line for s in found if s.line > body.line]
+    end = following[0] if following else len(doc.lines) + 1
+    visible = dict(unfenced_lines(doc))
+
+    def grammar(what: str, line: int | None) -> list[Finding]:
+        return [Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body")]
+
+    outside = next(
+        (
+            n
+            for n, t in visible.items()
+            if not body.line <= n < end and _SEVERITY_DECLARED.search(t)
+        ),
+        None,
+    )
+    if outside is not None:
+        return grammar("Severity outside ## Review Body", outside)
+    _, subs = h3_sections(body)
+    titles = [s.heading.title for s in subs if s.heading is not None]
+    if len(set(titles)) != len(titles):
+        return grammar("duplicate finding heading", body.line)
+    first_h3 = subs[0].line if subs else end
+    early = next(
+        (
+            n
+            for n in range(body.line + 1, first_h3)
+            if n in visible and _SEVERITY_DECLARED.search(visible[n])
+        ),
+        None,
+    )
+    if early is not None:
+        return grammar("every finding with Severity must have its own ### finding heading", early)
+    for i, sub in enumerate(subs):
+        assert sub.heading is not None
+        title = sub.heading.title
+        stop = subs[i + 1].line if i + 1 < len(subs) else end
+        lines = [visible[n] for n in range(sub.line + 1, stop) if n in visible]
+        declared = sum(len(_SEVERITY_DECLARED.findall(t)) for t in lines)
+        if not _FINDING_TITLE.fullmatch(title):
+            if declared:
+                return grammar(
+                    "every finding with Severity must have its own ### W<n>: <title> heading",
+                    sub.line,
+                )
+            continue
+        if any(b.structural and b.atx and b.level == 4 for b in sub.blocks):
+            return grammar(f"{title} may not nest a Severity finding under H4", sub.line)
+        severities = [m.group("severity") for t in lines for m in _SEVERITY.finditer(t)]
+        if declared != 1 or len(severities) != 1:
+            return grammar(
+                f"{title} must contain exactly one parseable Severity declaration", sub.line
+            )
+        anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in lines)
+        anchors = [m.group("value") for t in lines for m in _ANCHOR.finditer(t)]
+        if severities[0] in ("Critical", "Major"):
+            if anchors_declared != 1 or len(anchors) != 1:
+                return [
+                    Finding(
+                        "P2-122",
+                        f"[ANCHOR-MISSING: {source}: {title} {severities[0]} finding needs "
+                        "exactly one Evidence Anchor]",
+                        sub.line,
+                        "review_body",
+                    )
+                ]
+        elif anchors_declared > 1 or len(anchors) != anchors_declared:
+            return grammar(
+                f"{title} may contain at most one parseable Evidence Anchor declaration",
+                sub.line,
+            )
+        if anchors:
+            problem = anchor_problem(anchors[0])
+            if problem is not None:
+                tag, reason = problem
+                code = "P2-122" if tag == "ANCHOR-MISSING" else "P2-123"
+                return [
+                    Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body")
+                ]
+    return []
+
+
+def da_critical_ids(text: str, *, max_bytes: int = MAX_INPUT_BYTES) -> tuple[str, ...] | None:
+    """The CRITICAL ids of a DA report in row order, or ``None`` when its tables do not
+    parse (13.2 §F11.3-§F11.6)."""
+    text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
+    if check_structure(text) is not None:
+        return None
+    doc = parse_normalised(text)
+    _, found = h2_sections(doc)
+    bodies = [s for s in found if s.heading is not None and s.heading.title == BODY]
+    tables = read_da_tables(doc, bodies, "document")
+    return None if tables.findings else tables.critical

@@ -1,0 +1,225 @@
+"""The 13.2 synthesis check (13.2 §G): a written synthesis held against the kernel's own
+recomputation of the round.
+
+The synthesis states, each on one line at column 0 outside fenced code (trailing spaces
+allowed, anywhere in the file, in any order):
+
+* ``fired_conditions: [F2, F1]``, ``dimension_verdicts: [D1=pass, D3=block(fatal), …]``,
+  ``da_critical_adjudications: [C1=VALIDATED, C2=REJECTED]``, each exactly once;
+* exactly one ``editorial_decision=<action>`` of the reviewer actions;
+* ``Cn rejection rationale: <text>``, at most one per id, and at most one
+  ``[DA-CRITICAL-VS-ACCEPT: <n> validated/unresolved]`` marker.
+
+Parsing stops at the first malformed line (``SYNTHESIS-PARSE``). Then the stated fired list
+(in contract order), verdicts and decision are compared with the recomputation, and the DA's
+CRITICAL rows with the adjudications; every mismatch is named.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import attrs
+
+from kernel.reviewer.lint.fields import unfenced_lines
+from kernel.reviewer.lint.report import Finding
+from kernel.reviewer.roles import RoleScope
+from kernel.text.markdown import parse_document
+
+__all__ = ["REVIEWER_ACTIONS", "Recomputed", "SynthesisV2", "check_synthesis_v2"]
+
+REVIEWER_ACTIONS: Final = frozenset(
+    f"editorial_decision={a}" for a in ("accept", "minor_revision", "major_revision", "reject")
+)
+_LIST: Final = {
+    label: re.compile(rf"{label}: \[(?P<body>[^\]]*)\]\s*")
+    for label in ("fired_conditions", "dimension_verdicts", "da_critical_adjudications")
+}
+_VERDICT: Final = re.compile(r"(?P<dim>D\d+)=(?P<verdict>pass|warn|block|block\(fatal\))")
+_ADJUDICATION: Final = re.compile(r"(?P<id>C[1-9]\d*)=(?P<state>VALIDATED|REJECTED|UNRESOLVED)")
+_DECISION: Final = re.compile(r"(?P<action>editorial_decision=[a-z_]+)\s*")
+_RATIONALE: Final = re.compile(r"(?P<id>C[1-9]\d*) rejection rationale: (?P<text>\S.*)\s*")
+_MARKER: Final = re.compile(r"\[DA-CRITICAL-VS-ACCEPT: (?P<count>\d+) validated/unresolved\]\s*")
+
+
+@attrs.frozen
+class Recomputed:
+    """What the kernel computed for the round."""
+
+    #: Fired condition ids, in contract order.
+    fired: tuple[str, ...]
+    action: str
+    #: dimension id → ``pass|warn|block|block(fatal)``.
+    verdicts: Mapping[str, str]
+    #: The DA report's CRITICAL ids (empty when the mode has no DA seat).
+    critical: tuple[str, ...]
+
+
+@attrs.frozen
+class SynthesisV2:
+    findings: tuple[Finding, ...]
+    fired: tuple[str, ...] | None = None
+    action: str | None = None
+    verdicts: Mapping[str, str] | None = None
+    adjudications: Mapping[str, str] | None = None
+
+    @property
+    def ok(self) -> bool:
+        return not self.findings
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "fired": list(self.fired) if self.fired is not None else None,
+            "action": self.action,
+            "verdicts": dict(self.verdicts) if self.verdicts is not None else None,
+            "adjudications": (dict(self.adjudications) if self.adjudications is not None else None),
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+
+def _parse_error(source: str, what: str, line: int | None) -> SynthesisV2:
+    return SynthesisV2(
+        (Finding("SY-101", f"[SYNTHESIS-PARSE: {source}: {what}]", line, "synthesis_parse"),)
+    )
+
+
+def check_synthesis_v2(
+    scope: RoleScope, recomputed: Recomputed, text: str, *, source: str = "synthesis"
+) -> SynthesisV2:
+    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5)."""
+    doc = parse_document(text, source=source)
+    lines = list(unfenced_lines(doc))
+    found: dict[str, list[tuple[int, str]]] = {label: [] for label in _LIST}
+    for n, line in lines:
+        for label, pattern in _LIST.items():
+            m = pattern.fullmatch(line)
+            if m is not None:
+                found[label].append((n, m.group("body")))
+    for label, hits in found.items():
+        if len(hits) != 1:
+            return _parse_error(
+                source,
+                f"expected exactly one {label} line, found {len(hits)}",
+                hits[1][0] if len(hits) > 1 else None,
+            )
+    tokens = {
+        label: [t.strip() for t in hits[0][1].split(",") if t.strip()]
+        for label, hits in found.items()
+    }
+    ids = {c for c, _ in scope.conditions}
+    fired = tokens["fired_conditions"]
+    if len(set(fired)) != len(fired) or any(f not in ids for f in fired):
+        return _parse_error(
+            source, f"invalid fired_conditions {fired!r}", found["fired_conditions"][0][0]
+        )
+    verdicts: dict[str, str] = {}
+    for token in tokens["dimension_verdicts"]:
+        m = _VERDICT.fullmatch(token)
+        if m is None or m.group("dim") in verdicts:
+            return _parse_error(
+                source, f"invalid dimension verdict '{token}'", found["dimension_verdicts"][0][0]
+            )
+        verdicts[m.group("dim")] = m.group("verdict")
+    adjudications: dict[str, str] = {}
+    for token in tokens["da_critical_adjudications"]:
+        m = _ADJUDICATION.fullmatch(token)
+        if m is None or m.group("id") in adjudications:
+            return _parse_error(
+                source,
+                f"invalid DA adjudication '{token}'",
+                found["da_critical_adjudications"][0][0],
+            )
+        adjudications[m.group("id")] = m.group("state")
+    decisions = [(n, m.group("action")) for n, t in lines if (m := _DECISION.fullmatch(t))]
+    if len(decisions) != 1 or decisions[0][1] not in REVIEWER_ACTIONS:
+        return _parse_error(
+            source, "expected exactly one valid decision", decisions[0][0] if decisions else None
+        )
+    action = decisions[0][1]
+    rationales: dict[str, str] = {}
+    for n, t in lines:
+        m = _RATIONALE.fullmatch(t)
+        if m is not None:
+            if m.group("id") in rationales:
+                return _parse_error(source, f"duplicate rejection rationale for {m.group('id')}", n)
+            rationales[m.group("id")] = m.group("text")
+    markers = [(n, int(m.group("count"))) for n, t in lines if (m := _MARKER.fullmatch(t))]
+    if len(markers) > 1:
+        return _parse_error(source, "duplicate DA consistency marker", markers[1][0])
+    findings = _mismatch(recomputed, tuple(fired), action, verdicts)
+    findings += _da_gate(recomputed, action, adjudications, rationales, markers)
+    return SynthesisV2(tuple(findings), tuple(fired), action, verdicts, adjudications)
+
+
+def _mismatch(
+    recomputed: Recomputed, fired: tuple[str, ...], action: str, verdicts: Mapping[str, str]
+) -> list[Finding]:
+    """One ``PANEL-SYNTHESIS-MISMATCH`` naming every part that differs (13.2 §G4)."""
+    parts: list[str] = []
+    if fired != recomputed.fired:
+        parts.append(f"fired={list(fired)!r}, recomputed_fired={list(recomputed.fired)!r}")
+    if dict(verdicts) != dict(recomputed.verdicts):
+        parts.append(
+            f"verdicts={dict(verdicts)!r}, recomputed_verdicts={dict(recomputed.verdicts)!r}"
+        )
+    if action != recomputed.action:
+        parts.append(f"decision={action}, recomputed={recomputed.action}")
+    if not parts:
+        return []
+    return [
+        Finding(
+            "SY-102", f"[PANEL-SYNTHESIS-MISMATCH: {'; '.join(parts)}]", None, "synthesis_mismatch"
+        )
+    ]
+
+
+def _da_gate(
+    recomputed: Recomputed,
+    action: str,
+    adjudications: Mapping[str, str],
+    rationales: Mapping[str, str],
+    markers: Sequence[tuple[int, int]],
+) -> list[Finding]:
+    """The DA's CRITICAL rows against the adjudications (13.2 §G5)."""
+    findings: list[Finding] = []
+    if set(adjudications) != set(recomputed.critical):
+        findings.append(
+            Finding(
+                "SY-103",
+                f"[DA-CRITICAL-ADJUDICATION-MISMATCH: report={sorted(recomputed.critical)!r}, "
+                f"synthesis={sorted(adjudications)!r}]",
+                None,
+                "da_gate",
+            )
+        )
+    for cid, state in adjudications.items():
+        if state == "REJECTED" and cid not in rationales:
+            findings.append(
+                Finding("SY-104", f"[DA-CRITICAL-RATIONALE-MISSING: {cid}]", None, "da_gate")
+            )
+    open_issues = sum(1 for s in adjudications.values() if s in ("VALIDATED", "UNRESOLVED"))
+    stated = markers[0][1] if markers else None
+    line = markers[0][0] if markers else None
+    if action == "editorial_decision=accept" and open_issues > 0:
+        if stated != open_issues:
+            findings.append(
+                Finding(
+                    "SY-105",
+                    f"[DA-CRITICAL-VS-ACCEPT-MARKER: expected={open_issues}, stated={stated}]",
+                    line,
+                    "da_gate",
+                )
+            )
+    elif markers:
+        findings.append(
+            Finding(
+                "SY-105",
+                "[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state]",
+                line,
+                "da_gate",
+            )
+        )
+    return findings

@@ -1,0 +1,92 @@
+"""python -m kernel.lint on 13.2 documents: the dialect comes from the contract, the seat's
+role from --role, and the tags carry upstream's bracketed text."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from support import paths
+
+from kernel.cli.lint import main
+from kernel.cli.scaffold import run
+
+EXAMPLE = paths.ROOT / "examples" / "full-13.2"
+CONTRACT = str(EXAMPLE / "contract.json")
+ROLES = ("eic", "methodology", "domain", "perspective", "da")
+
+
+def _run(argv: list[str]) -> int:
+    return run(main, argv)
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_example_document_passes(role: str, capsys: pytest.CaptureFixture[str]) -> None:
+    p1, p2 = str(EXAMPLE / f"{role}.phase1.md"), str(EXAMPLE / f"{role}.phase2.md")
+    assert _run([p1, "--contract", CONTRACT, "--role", role]) == 0
+    assert _run([p2, "--contract", CONTRACT, "--role", role, "--phase1", p1]) == 0
+    assert "FAILED" not in capsys.readouterr().err
+
+
+def _usage(argv: list[str]) -> int:
+    with pytest.raises(SystemExit) as exc:
+        _run(argv)
+    assert isinstance(exc.value.code, int)
+    return exc.value.code
+
+
+def test_a_13_2_contract_needs_the_role(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _usage([str(EXAMPLE / "eic.phase1.md"), "--contract", CONTRACT]) == 2
+    assert "give the seat's --role" in capsys.readouterr().err
+
+
+def test_a_13_contract_takes_no_role(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = str(paths.ROOT / "examples" / "full" / "eic.phase1.md")
+    assert _usage([doc, "--contract", "reviewer/full", "--role", "eic"]) == 2
+
+
+def test_a_role_outside_the_mode_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _run([str(EXAMPLE / "eic.phase1.md"), "--contract", CONTRACT, "--role", "boss"]) == 2
+    assert "[ROLE-BINDING: --role boss is invalid for reviewer_full]" in capsys.readouterr().out
+
+
+def test_an_out_of_role_score_fails_with_its_tag(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = (EXAMPLE / "eic.phase2.md").read_text()
+    head = "### D1: methodology_rigor\n\nscore: not_assessed"
+    assert head in text
+    bad = tmp_path / "eic.phase2.md"
+    bad.write_text(text.replace(head, head.replace("not_assessed", "pass")))
+    code = _run([str(bad), "--contract", CONTRACT, "--role", "eic", "--format", "json"])
+    assert code == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["dialect"] == "13.2"
+    assert sorted(d["message"] for d in out["diagnostics"]) == [
+        f"[OUT-OF-ROLE-SCORE: {bad}: role eic may not score D1]",
+        "trigger binding was not checked: no Phase 1 document was given",
+    ]
+
+
+def test_the_manuscript_leak_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    p1 = (EXAMPLE / "eic.phase1.md").read_text()
+    sentence = "the intervention raised completion rates among first year students at both sites"
+    leaked = tmp_path / "eic.phase1.md"
+    leaked.write_text(p1.replace("## Scoring Plan", sentence + "\n\n## Scoring Plan"))
+    manuscript = tmp_path / "paper.txt"
+    manuscript.write_text("Abstract. " + sentence + " as Table 2 shows.\n")
+    metadata = tmp_path / "meta.json"
+    metadata.write_text('{"title": "Completion", "field": "education", "word_count": 18}')
+    args = ["--contract", CONTRACT, "--role", "eic"]
+    extra = ["--manuscript", str(manuscript), "--metadata", str(metadata)]
+    assert _run([str(EXAMPLE / "eic.phase1.md"), *args, *extra]) == 0
+    assert _run([str(leaked), *args, *extra]) == 1
+    assert "[PHASE1-MANUSCRIPT-LEAK: 12-word manuscript shingle" in capsys.readouterr().out
+    metadata.write_text('{"title": "Completion", "field": "education"}')
+    assert _run([str(leaked), *args, *extra]) == 2
+    assert (
+        "[METADATA-INVALID: expected exact title/field/word_count envelope, got ['field', 'title']]"
+        in capsys.readouterr().out
+    )
+    assert _usage([str(leaked), *args, "--manuscript", str(manuscript)]) == 2

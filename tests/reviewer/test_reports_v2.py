@@ -1,0 +1,142 @@
+"""Deciding a 13.2 round from its reports: the worked example, panel cardinality, and every
+valid round decides as the 13.2 decision on the matrix its reports state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given
+from support import paths
+
+from kernel import decide, load_contract
+from kernel.contract.model import Contract
+from kernel.errors import KernelError
+from kernel.reviewer.roles import scope_of
+from kernel.reviewer.round_v2 import decide_reports_v2
+from kernel.testing import RoundV2, contracts, rounds_v2
+
+EXAMPLE = paths.ROOT / "examples" / "full-13.2"
+CONTRACT = load_contract(str(EXAMPLE / "contract.json"))
+ROLES = ("eic", "methodology", "domain", "perspective", "da")
+PHASE1 = {r: (EXAMPLE / f"{r}.phase1.md").read_text() for r in ROLES}
+PHASE2 = {r: (EXAMPLE / f"{r}.phase2.md").read_text() for r in ROLES}
+SYNTHESIS = (EXAMPLE / "synthesis.md").read_text()
+
+
+def reports(phase2: dict[str, str] = PHASE2) -> list[tuple[str, str, str | None]]:
+    return [(f"{r}.phase2.md", phase2[r], PHASE1[r]) for r in ROLES]
+
+
+def test_the_worked_round_decides_and_its_synthesis_agrees() -> None:
+    outcome = decide_reports_v2(CONTRACT, reports(), synthesis=SYNTHESIS)
+    assert outcome.tags == ()
+    assert outcome.decision is not None
+    assert outcome.decision.action == "editorial_decision=major_revision"
+    assert outcome.recomputed is not None
+    assert outcome.recomputed.fired == ("F2", "F3", "F4")
+    assert outcome.recomputed.critical == ("C1", "C2")
+    assert outcome.synthesis is not None and outcome.synthesis.ok
+    assert outcome.matrix is not None and outcome.matrix["D6"] == {"da": "block:repairable"}
+
+
+def test_a_wrong_synthesis_is_named() -> None:
+    wrong = SYNTHESIS.replace("editorial_decision=major_revision", "editorial_decision=accept")
+    outcome = decide_reports_v2(CONTRACT, reports(), synthesis=wrong)
+    assert outcome.synthesis is not None
+    assert [f.message for f in outcome.synthesis.findings] == [
+        "[PANEL-SYNTHESIS-MISMATCH: decision=editorial_decision=accept, "
+        "recomputed=editorial_decision=major_revision]",
+        "[DA-CRITICAL-VS-ACCEPT-MARKER: expected=1, stated=None]",
+    ]
+
+
+def test_panel_cardinality() -> None:
+    four = decide_reports_v2(CONTRACT, reports()[:4])
+    assert four.decision is None
+    assert four.tags == (
+        "[PANEL-CARDINALITY: got=4, panel_size=5]",
+        "[PANEL-CARDINALITY: roles ['domain', 'eic', 'methodology', 'perspective'] != "
+        "required ['da', 'domain', 'eic', 'methodology', 'perspective']]",
+    )
+    twice = reports()
+    twice[1] = ("eic.phase2.md", *twice[1][1:])
+    assert "[PANEL-CARDINALITY: duplicate report paths]" in decide_reports_v2(CONTRACT, twice).tags
+    copied = reports()
+    copied[4] = ("copy.md", PHASE2["eic"].replace("\n", "\r\n"), PHASE1["eic"])
+    tags = decide_reports_v2(CONTRACT, copied).tags
+    assert "[PANEL-CARDINALITY: byte-identical report contents (copy.md)]" in tags
+
+
+def test_an_unusable_report_aborts_the_round_with_its_tag() -> None:
+    broken = {**PHASE2, "domain": PHASE2["domain"] + "\neditorial_decision=accept\n"}
+    outcome = decide_reports_v2(CONTRACT, reports(broken))
+    assert outcome.decision is None
+    assert outcome.tags == (
+        "[V1-GRAMMAR-RETIRED: domain.phase2.md: bare editorial_decision line is forbidden "
+        "under Schema 13.2]",
+    )
+
+
+def test_an_unassessed_dimension_aborts() -> None:
+    head = "### D1: methodology_rigor\n\nscore: warn\n"
+    assert head in PHASE2["methodology"]
+    trigger = next(
+        line for line in PHASE2["methodology"].splitlines() if line.startswith("trigger:")
+    )
+    abstained = PHASE2["methodology"].replace(
+        head + trigger + "\n",
+        "### D1: methodology_rigor\n\nscore: not_assessed\n"
+        "abstain_reason: the design section is missing from the manuscript\n",
+    )
+    outcome = decide_reports_v2(CONTRACT, reports({**PHASE2, "methodology": abstained}))
+    assert outcome.decision is None
+    assert outcome.tags == ("[DIMENSION-UNASSESSED: D1]",)
+
+
+@given(rounds_v2(CONTRACT))
+def test_every_valid_round_decides_as_the_13_2_decision(round_: RoundV2) -> None:
+    entries = [(f"{r}.md", round_.phase2[r], round_.phase1[r]) for r in ROLES]
+    outcome = decide_reports_v2(CONTRACT, entries)
+    assert outcome.tags == ()
+    assert outcome.matrix == round_.matrix
+    matrix: dict[str, Any] = {d: dict(v) for d, v in round_.matrix.items()}
+    assert outcome.decision == decide(CONTRACT, matrix)
+    assert outcome.recomputed is not None
+    assert outcome.recomputed.critical == tuple(f"C{i}" for i in range(1, round_.critical + 1))
+
+
+def test_the_scope_of_the_shipped_13_2_template() -> None:
+    scope = scope_of(load_contract("13.2/reviewer/full"))
+    assert scope.roles == ROLES
+    assert [d.id for d in scope.eligible("da")] == ["D6"]
+
+
+@pytest.mark.parametrize("bad", [None, "text", [("a", "b")], [("a", 1, None)]])
+def test_malformed_report_lists_are_refused(bad: object) -> None:
+    with pytest.raises(Exception, match="reports"):
+        decide_reports_v2(CONTRACT, bad)  # type: ignore[arg-type]
+
+
+@given(
+    contracts(dialect="13.2").flatmap(
+        lambda c: rounds_v2(load_contract(c)).map(lambda r: (load_contract(c), r))
+    )
+)
+def test_rounds_of_any_13_2_contract_lint_clean_and_decide(
+    pair: tuple[Contract, RoundV2],
+) -> None:
+    contract, round_ = pair
+    entries = [(f"{r}.md", round_.phase2[r], round_.phase1[r]) for r in contract.roles]
+    outcome = decide_reports_v2(contract, entries)
+    assert [f.message for s in outcome.seats for f in s.report.findings] == []
+    assert outcome.tags == ()
+    matrix: dict[str, Any] = {d: dict(v) for d, v in round_.matrix.items()}
+    assert outcome.decision == decide(contract, matrix)
+
+
+def test_the_13_entry_point_points_to_the_13_2_one() -> None:
+    from kernel.review import decide_documents
+
+    with pytest.raises(KernelError, match="decide_reports_v2"):
+        decide_documents(CONTRACT, reports())

@@ -1,0 +1,126 @@
+"""The 13.2 synthesis check (13.2 §G): each parse rule, the mismatch naming every part, the
+DA gate, and the worked example's synthesis."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from support import paths
+
+from kernel.reviewer.roles import scope_from_document
+from kernel.reviewer.synthesis_v2 import Recomputed, check_synthesis_v2
+
+EXAMPLE = paths.ROOT / "examples" / "full-13.2"
+SCOPE = scope_from_document(json.loads((EXAMPLE / "contract.json").read_text()))
+TEXT = (EXAMPLE / "synthesis.md").read_text()
+VERDICTS = {"D1": "warn", "D2": "pass", "D3": "warn", "D4": "warn", "D5": "warn", "D6": "block"}
+RIGHT = Recomputed(("F2", "F3", "F4"), "editorial_decision=major_revision", VERDICTS, ("C1", "C2"))
+
+
+def messages(text: str, recomputed: Recomputed = RIGHT) -> list[str]:
+    return [f.message for f in check_synthesis_v2(SCOPE, recomputed, text).findings]
+
+
+def test_the_worked_synthesis_agrees() -> None:
+    report = check_synthesis_v2(SCOPE, RIGHT, TEXT)
+    assert report.ok
+    assert report.fired == ("F2", "F3", "F4")
+    assert report.action == "editorial_decision=major_revision"
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "expected"),
+    [
+        (
+            "fired_conditions: [F2, F3, F4]\n",
+            "",
+            "expected exactly one fired_conditions line, found 0",
+        ),
+        (
+            "fired_conditions: [F2, F3, F4]\n",
+            "```\nfired_conditions: [F2, F3, F4]\n```\n",
+            "expected exactly one fired_conditions line, found 0",
+        ),
+        (
+            "fired_conditions: [F2, F3, F4]",
+            "fired_conditions: [F2, F3, F9]",
+            "invalid fired_conditions ['F2', 'F3', 'F9']",
+        ),
+        (
+            "fired_conditions: [F2, F3, F4]",
+            "fired_conditions: [F2, F2]",
+            "invalid fired_conditions ['F2', 'F2']",
+        ),
+        ("D6=block]", "D6=fatal]", "invalid dimension verdict 'D6=fatal'"),
+        ("D1=warn,", "D1=warn, D1=pass,", "invalid dimension verdict 'D1=pass'"),
+        ("C2=REJECTED]", "C2=rejected]", "invalid DA adjudication 'C2=rejected'"),
+        (
+            "editorial_decision=major_revision",
+            "editorial_decision=reject_or_major_revision",
+            "expected exactly one valid decision",
+        ),
+        (
+            "editorial_decision=major_revision\n",
+            "editorial_decision=major_revision\neditorial_decision=reject\n",
+            "expected exactly one valid decision",
+        ),
+        (
+            "C2 rejection rationale: Table 4",
+            "C2 rejection rationale: a\nC2 rejection rationale: Table 4",
+            "duplicate rejection rationale for C2",
+        ),
+    ],
+)
+def test_each_parse_rule(old: str, new: str, expected: str) -> None:
+    assert old in TEXT
+    assert messages(TEXT.replace(old, new)) == [f"[SYNTHESIS-PARSE: synthesis: {expected}]"]
+
+
+def test_empty_tokens_are_dropped() -> None:
+    assert messages(TEXT.replace("[F2, F3, F4]", "[F2,, F3, F4,]")) == []
+
+
+def test_the_fired_list_is_compared_in_contract_order() -> None:
+    assert messages(TEXT.replace("[F2, F3, F4]", "[F3, F2, F4]")) == [
+        "[PANEL-SYNTHESIS-MISMATCH: fired=['F3', 'F2', 'F4'], recomputed_fired=['F2', 'F3', 'F4']]"
+    ]
+
+
+def test_a_mismatch_names_every_part() -> None:
+    other = Recomputed(
+        ("F4",), "editorial_decision=minor_revision", {**VERDICTS, "D6": "warn"}, ("C1", "C2")
+    )
+    [message] = messages(TEXT, other)
+    assert message.startswith("[PANEL-SYNTHESIS-MISMATCH: fired=")
+    assert "recomputed_fired=['F4']" in message
+    assert "recomputed_verdicts=" in message and "'D6': 'warn'" in message
+    assert (
+        "decision=editorial_decision=major_revision, recomputed=editorial_decision=minor_revision"
+        in message
+    )
+
+
+def test_the_da_gate() -> None:
+    assert messages(TEXT, Recomputed(RIGHT.fired, RIGHT.action, VERDICTS, ("C1",))) == [
+        "[DA-CRITICAL-ADJUDICATION-MISMATCH: report=['C1'], synthesis=['C1', 'C2']]"
+    ]
+    assert messages(
+        TEXT.replace(
+            "C2 rejection rationale: Table 4 reports attrition by arm and it does not differ.\n", ""
+        )
+    ) == ["[DA-CRITICAL-RATIONALE-MISSING: C2]"]
+    marker = TEXT + "[DA-CRITICAL-VS-ACCEPT: 1 validated/unresolved]\n"
+    assert messages(marker) == ["[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state]"]
+
+
+def test_accepting_over_a_validated_critical_needs_the_marker() -> None:
+    accepted = Recomputed((), "editorial_decision=accept", VERDICTS, ("C1", "C2"))
+    text = TEXT.replace("[F2, F3, F4]", "[]").replace(
+        "editorial_decision=major_revision", "editorial_decision=accept"
+    )
+    assert messages(text, accepted) == ["[DA-CRITICAL-VS-ACCEPT-MARKER: expected=1, stated=None]"]
+    assert messages(text + "[DA-CRITICAL-VS-ACCEPT: 01 validated/unresolved]\n", accepted) == []
+    assert messages(text + "[DA-CRITICAL-VS-ACCEPT: 2 validated/unresolved]\n", accepted) == [
+        "[DA-CRITICAL-VS-ACCEPT-MARKER: expected=1, stated=2]"
+    ]

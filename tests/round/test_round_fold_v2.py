@@ -1,0 +1,53 @@
+"""kernel.round runs a 13.2 round end to end: seats are the mode's roles, documents are
+linted for their role, the matrix is dimension -> role -> value, and the events validate."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from support import paths
+
+from kernel import decide, load_contract
+from kernel.errors import KernelError
+from kernel.round import finish, from_jsonl, start, submit, to_jsonl
+
+EXAMPLE = paths.ROOT / "examples" / "full-13.2"
+CONTRACT = load_contract(str(EXAMPLE / "contract.json"))
+ROLES = ("eic", "methodology", "domain", "perspective", "da")
+
+
+def test_a_13_2_round_end_to_end() -> None:
+    state = start(CONTRACT, ROLES)
+    for role in ROLES:
+        state, step = submit(state, role, 1, (EXAMPLE / f"{role}.phase1.md").read_text())
+        assert step.next == "phase2", step.report.findings
+    for role in ROLES:
+        state, step = submit(state, role, 2, (EXAMPLE / f"{role}.phase2.md").read_text())
+        assert step.next == "done", step.report.findings
+    outcome = finish(state)
+    assert outcome.decision is not None
+    assert outcome.matrix is not None
+    matrix: dict[str, Any] = {d: dict(v) for d, v in outcome.matrix.items()}
+    assert outcome.decision == decide(CONTRACT, matrix)
+    assert outcome.decision.action == "editorial_decision=major_revision"
+    events = from_jsonl(to_jsonl(outcome.events))
+    assert events[0]["dialect"] == "13.2"
+    assert events[-1]["matrix"]["D6"] == {"da": "block:repairable"}
+
+
+def test_a_seat_with_another_role_is_dropped() -> None:
+    state = start(CONTRACT, ROLES)
+    state, _ = submit(state, "eic", 1, (EXAMPLE / "eic.phase1.md").read_text())
+    state, step = submit(state, "eic", 2, (EXAMPLE / "da.phase2.md").read_text())
+    assert step.next == "dropped"
+    assert step.tags == (
+        "[PROTOCOL-VIOLATION: reviewer=eic, contract=reviewer/reviewer_full/v2, "
+        "phase2_lint_failed=report]",
+    )
+
+
+def test_the_seats_are_the_mode_s_roles() -> None:
+    with pytest.raises(KernelError) as info:
+        start(CONTRACT, ("eic", "methodology", "domain", "perspective", "chair"))
+    assert info.value.tag is not None and info.value.tag.startswith("[PANEL-CARDINALITY: roles")
