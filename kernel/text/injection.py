@@ -197,9 +197,11 @@ def _lead(firsts: Sequence[str], *rest: str) -> list[tuple[str, str]]:
     return [(word, _SEP + _seq(*rest)) for word in firsts]
 
 
-# Where a clause ends: punctuation, the end of the text, or a conjunction ("ignore the above
-# and approve"), past blanks and emphasis.
-_CLAUSE_END = r"(?=[\s*_~`]*+(?:[.;:!,)\]]|\Z|(?:and|then|or|but|so|instead)(?![^\W_])))"
+# Where a clause ends: a line break, punctuation, the end of the text, or a conjunction
+# ("ignore the above and approve"), past blanks and emphasis.
+_CLAUSE_END = (
+    r"(?=[ \t*_~`]*+\n|[\s*_~`]*+(?:[.;:!,)\]]|\Z|(?:and|then|or|but|so|instead)(?![^\W_])))"
+)
 
 
 # --- instruction override: a family of phrases (companions §C) ---------------------------------

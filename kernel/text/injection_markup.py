@@ -66,11 +66,13 @@ _SPLITTING: Final = (
     r"|</?(?P<tag>[A-Za-z][A-Za-z0-9-]{0,30}+)(?:[ \t\r\n/][^<>]{0,500}+)?>"
     r"|&(?:#[0-9]{1,8}+|#[xX][0-9A-Fa-f]{1,7}+|[A-Za-z][A-Za-z0-9]{1,31}+);"
 )
-_SPLITTERS: Final = re.compile(_SPLITTING)
+# Each regex opens with a lookahead on its first characters: the engine then skips ahead to
+# them (about five times faster than trying every alternative at every position).
+_SPLITTERS: Final = re.compile(f"(?=[<&])(?:{_SPLITTING})")
 _MARKUP: Final = re.compile(
-    _SPLITTING + rf"|(?P<link>\]\(\s*+{_DESTINATION}(?:\s++{_TITLE})?+\s*+\)"
+    r"(?=[<&\]!])(?:" + _SPLITTING + rf"|(?P<link>\]\(\s*+{_DESTINATION}(?:\s++{_TITLE})?+\s*+\)"
     r"|\]\[(?:[^\[\]\\]|\\.){0,999}+\]"
-    r"|!(?=\[))"
+    r"|!(?=\[)))"
 )
 
 
