@@ -227,8 +227,9 @@ def test_a_str_subclass_is_not_a_score() -> None:
     fresh = load_contract(shipped_template(FULL))
     plain = _with(D1={"methodology": "warn"})
     assert decide(fresh, sly) == decide(fresh, sly) == decide(fresh, plain)
+    numbered: dict[Any, Any] = {**_all_pass(), 1: {}}
     with pytest.raises(MatrixError, match="is not a string"):
-        decide(FULL, {**_all_pass(), 1: {}})
+        decide(FULL, numbered)
 
 
 # --- the contract gates (13.2 §D7, §D8) ------------------------------------------------------
