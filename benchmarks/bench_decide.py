@@ -69,6 +69,42 @@ def matrices(
     return out
 
 
+def matrices_13_2(count: int, decide: Callable[[Any], Any], contract: Any) -> list[Any]:
+    """``count // 7`` valid 13.2 matrices per outcome of ``contract`` (each condition
+    deciding, and the fallback), in a shuffled order; seats abstain now and then."""
+    rng = random.Random(SEED)
+    outcomes = [*(c.condition_id for c in contract.conditions), "fallback"]
+    per = count // len(outcomes)
+    buckets: dict[str, list[Any]] = {k: [] for k in outcomes}
+    for _ in range(200_000):
+        p_bad = rng.choice((0.0, 0.05, 0.15, 0.4))
+        m: dict[str, dict[str, str]] = {}
+        for d in contract.dimensions:
+            values = (
+                ("warn", "block:repairable", "block:fatal")
+                if d.priority == "mandatory"
+                else ("warn", "block")
+            )
+            weights = [1.0, 0.6, 0.05] if d.priority == "mandatory" else [1.0, 0.6]
+            row = {}
+            for role in d.eligible_roles:
+                row[role] = rng.choices(values, weights)[0] if rng.random() < p_bad else "pass"
+            if len(row) > 1 and rng.random() < 0.1:
+                row[rng.choice(list(row))] = "not_assessed"
+            m[d.id] = row
+        key = decide(m).condition_id or "fallback"
+        if len(buckets[key]) < per:
+            buckets[key].append(m)
+        if all(len(b) == per for b in buckets.values()):
+            break
+    else:
+        short = {k: len(b) for k, b in buckets.items()}
+        raise RuntimeError(f"matrix generator did not cover every outcome: {short}")
+    out = [m for b in buckets.values() for m in b]
+    rng.shuffle(out)
+    return out
+
+
 def _agree(
     name: str, fn: peers.Decider, ms: Sequence[peers.Matrix], want: Sequence[peers.Result]
 ) -> str | None:
@@ -170,6 +206,21 @@ def run(quick: bool) -> list[Row]:
         ("naive interpreter (regex per call)", peers.naive(raw), "re-parses every call"),
     ]
     rows += _case(case, impls, ms, [result(m) for m in ms], quick)
+
+    # dialect 13.2: its reviewer/full template, against its hand-written floor
+    v2 = kernel.load_contract("13.2/reviewer/full")
+    decide, _ = _kernel(v2)
+    ms = matrices_13_2(count, decide, v2)
+    case = f"13.2/reviewer/full, {len(ms)} matrices"
+    impls = [
+        (KERNEL, decide, "returns the full Decision, with its per-dimension trace"),
+        (f"{HAND} (13.2/reviewer/full)", peers.hand_written_13_2, "stops at first match"),
+    ]
+    want: list[peers.Result] = []
+    for m in ms:
+        d = kernel.decide(v2, m)
+        want.append((d.action, d.condition_id, None))
+    rows += _case(case, impls, ms, want, quick)
 
     # reviewer/full given as a mapping: loaded (validated, compiled) on every call
     def on_mapping(m: peers.Matrix) -> object:

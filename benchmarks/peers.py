@@ -130,6 +130,47 @@ def hand_written_ten(matrix: Matrix) -> Result:
     return ACCEPT, None, None
 
 
+# --- the floor for the 13.2 template (13.2/reviewer/full) -----------------------------------
+
+REJECT = "editorial_decision=reject"
+NOT_ASSESSED = "not_assessed"
+Matrix132: TypeAlias = Mapping[str, Mapping[str, str]]
+
+
+def _majority(n: int) -> int:
+    return 1 if n == 1 else 2 if n == 2 else n // 2 + 1
+
+
+def hand_written_13_2(matrix: Matrix132) -> Result:
+    """What one would write by hand for 13.2/reviewer/full alone (D1, D2, D6 one seat each,
+    D3 three, D4 and D5 two), stopping at the first match. It trusts its input."""
+    d1, d2, d6 = matrix["D1"]["methodology"], matrix["D2"]["domain"], matrix["D6"]["da"]
+    r3, r4, r5 = matrix["D3"], matrix["D4"], matrix["D5"]
+    d3 = [v for v in (r3["eic"], r3["methodology"], r3["domain"]) if v != NOT_ASSESSED]
+    if "block:fatal" in (d1, d2, d6) or "block:fatal" in d3:
+        return REJECT, "F1", None
+    need3 = _majority(len(d3))
+    if d1[0] == "b" or d2[0] == "b" or d6[0] == "b" or sum(v[0] == "b" for v in d3) >= need3:
+        return MAJOR, "F2", None
+    worse = (d1 != "pass") + (d2 != "pass") + (d6 != "pass")
+    worse += sum(v != "pass" for v in d3) >= need3
+    if worse >= 2:
+        return MAJOR, "F3", None
+    d4 = [v for v in (r4["perspective"], r4["eic"]) if v != NOT_ASSESSED]
+    if "block" in d4:
+        return MAJOR, "F4", None
+    d5 = [v for v in (r5["eic"], r5["perspective"]) if v != NOT_ASSESSED]
+    if (
+        worse
+        or sum(v != "pass" for v in d4) >= _majority(len(d4))
+        or sum(v != "pass" for v in d5) >= _majority(len(d5))
+    ):
+        return "editorial_decision=minor_revision", "F5", None
+    if d1 == d2 == d6 == "pass" and all(v == "pass" for v in d3):
+        return ACCEPT, "F0", None
+    return ACCEPT, None, None
+
+
 # --- the naive interpreter ----------------------------------------------------------------
 
 _RANK = {"pass": 0, "warn": 1, "block": 2}

@@ -561,6 +561,11 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         ),
         "kernel.testing.matrices": calls(CONTRACTS),
         "kernel.testing.phase2_documents": calls(CONTRACTS, plan=plan),
+        "kernel.testing.rounds_v2": calls(
+            st.sampled_from(["13.2/reviewer/full", "13.2/reviewer/methodology_focus"])
+            | CONTRACTS
+            | HOSTILE
+        ),
         "kernel.testing.spelled": calls(
             testing.expressions() | HOSTILE
         ),

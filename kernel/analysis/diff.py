@@ -10,7 +10,7 @@ columns (an unchanged condition, or one whose quantifier alone changed) share on
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -43,7 +43,10 @@ class Counterexample:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "matrix": {d: list(row) for d, row in self.matrix.items()},
+            "matrix": {
+                d: dict(row) if isinstance(row, Mapping) else list(row)
+                for d, row in self.matrix.items()
+            },
             "old": _decision(self.old),
             "new": _decision(self.new),
         }
@@ -89,6 +92,8 @@ class Diff:
     new_outcomes: tuple[str, ...]
     #: Every transition with at least one matrix, in old then new outcome order.
     rows: tuple[Transition, ...]
+    #: ``"13"``, or ``"13.2"``: then :attr:`space` counts every value of every eligible seat.
+    dialect: str = "13"
 
     @property
     def transitions(self) -> Mapping[tuple[str, str], int]:
@@ -100,7 +105,9 @@ class Diff:
         return {(t.old, t.new): t.counterexample for t in self.rows}
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {} if self.dialect == "13" else {"dialect": self.dialect}
         return {
+            **extra,
             "old": self.old_id,
             "new": self.new_id,
             "dimensions": self.dimensions,
@@ -112,6 +119,17 @@ class Diff:
             "new_outcomes": list(self.new_outcomes),
             "transitions": [t.to_dict() for t in self.rows],
         }
+
+
+def _diff_13_2(old: Contract, new: Contract) -> Diff:
+    from kernel.analysis.dimensionwise import diff_dimensionwise
+
+    found: Diff = diff_dimensionwise(old, new)
+    return found
+
+
+#: The diff of each dialect that is not Schema 13's (the joint column table below).
+_MODELS: dict[str, Callable[[Contract, Contract], Diff]] = {"13.2": _diff_13_2}
 
 
 def _aligned(old: Contract, new: Contract) -> Contract:
@@ -152,7 +170,15 @@ def analyze_diff(
     order) and panel size. Refused like :func:`~kernel.analysis.analyze` when too large."""
     old = load_contract(old)
     new = load_contract(new)
+    if old.dialect != new.dialect:
+        raise KernelError(
+            f"{old.contract_id} is Schema {old.dialect}, {new.contract_id} is Schema "
+            f"{new.dialect}; a diff compares two contracts of one dialect over the same matrices"
+        )
     aligned = _aligned(old, new)
+    model = _MODELS.get(old.dialect)
+    if model is not None:
+        return model(old, aligned)
     budget = checked_budget(budget, "analyze_diff")
     progress = checked_progress(progress, "analyze_diff")
     n = old.panel_size

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 import html
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
-from kernel.analysis.report import grid_columns, percent
-from kernel.analysis.result import ERROR, NONE, Analysis, Example, Finding
+from kernel.analysis.report import grid_columns, percent, seat_grid
+from kernel.analysis.result import ERROR, NONE, Analysis, Example, Finding, Matrix
 
 __all__ = ["html_analysis", "html_diff"]
 
@@ -31,8 +31,24 @@ _ACTION_COLOURS: Final = {
     "editorial_decision=reject": "#c0272d",
     None: "#6f6f6f",
 }
-_SCORE_COLOURS: Final = {"pass": "#e8f3ec", "warn": "#f7c948", "block": "#d64541"}
-_SCORE_MARKS: Final = {"pass": "", "warn": "W", "block": "B"}
+_SCORE_COLOURS: Final = {
+    "pass": "#e8f3ec",
+    "warn": "#f7c948",
+    "block": "#d64541",
+    "block:repairable": "#d64541",
+    "block:fatal": "#7b1113",
+    "not_assessed": "#f4f4f4",
+    "-": "#ffffff",
+}
+_SCORE_MARKS: Final = {
+    "pass": "",
+    "warn": "W",
+    "block": "B",
+    "block:repairable": "B",
+    "block:fatal": "F",
+    "not_assessed": "",
+    "-": "",
+}
 
 _STYLE: Final = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
@@ -197,8 +213,9 @@ def _count(n: int) -> str:
     return f"{n / 10**exponent:.3f}e{exponent}" if exponent < 300 else f"~1e{exponent}"
 
 
-def _grid(matrix: Mapping[str, tuple[str, ...]], caption: str) -> str:
-    """A matrix as a small SVG grid: rows are dimensions, columns reviewers."""
+def _grid(given: Matrix, caption: str) -> str:
+    """A matrix as a small SVG grid: rows are dimensions, columns reviewers (13.2: roles)."""
+    roles, matrix = seat_grid(given)
     shown = grid_columns(matrix)
     n = max((len(row) for row in matrix.values()), default=0)
     label_w = 12 + 8 * max([2, *(len(d) for d in matrix)])
@@ -211,7 +228,7 @@ def _grid(matrix: Mapping[str, tuple[str, ...]], caption: str) -> str:
             _text(
                 label_w + c * cell_w + cell_w / 2,
                 14,
-                f"r{j + 1}",
+                f"r{j + 1}" if roles is None else roles[j][:5],
                 anchor="middle",
                 size=11,
                 fill="#555",
@@ -236,7 +253,7 @@ def _grid(matrix: Mapping[str, tuple[str, ...]], caption: str) -> str:
                         _SCORE_MARKS[score],
                         anchor="middle",
                         size=12,
-                        fill="#fff" if score == "block" else "#222",
+                        fill="#fff" if score.startswith("block") else "#222",
                         weight="600",
                     )
                 )

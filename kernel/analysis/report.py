@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from kernel.analysis.result import NONE, Analysis, Example, Finding
+from kernel.analysis.result import NONE, Analysis, Example, Finding, Matrix
+from kernel.contract.dialects import ROLES
 from kernel.errors import KernelError
 from kernel.io import label
 from kernel.strict import shown
@@ -33,10 +34,28 @@ def _share(part: int, whole: int) -> str:
     return f"{100 * part / whole:.4g}%"
 
 
-def format_matrix(matrix: Mapping[str, tuple[str, ...]], indent: str = "    ") -> str:
-    return "\n".join(
-        f"{indent}{d:<4}{' '.join(f'{s:<5}' for s in row)}".rstrip() for d, row in matrix.items()
-    )
+def seat_grid(matrix: Matrix) -> tuple[list[str] | None, dict[str, tuple[str, ...]]]:
+    """A matrix as rows of cells: a 13.2 matrix (rows by role) as one cell per role of the
+    mode, in seat order (``-`` for a seat the dimension does not have), with the roles."""
+    by_role = {d: row for d, row in matrix.items() if isinstance(row, Mapping)}
+    if by_role and len(by_role) == len(matrix):
+        roles = [r for r in ROLES if any(r in row for row in by_role.values())]
+        return roles, {
+            d: tuple(str(row.get(r, "-")) for r in roles) for d, row in by_role.items()
+        }
+    return None, {d: tuple(row) for d, row in matrix.items()}
+
+
+def format_matrix(matrix: Matrix, indent: str = "    ") -> str:
+    roles, grid = seat_grid(matrix)
+    if roles is None:
+        return "\n".join(
+            f"{indent}{d:<4}{' '.join(f'{s:<5}' for s in row)}".rstrip() for d, row in grid.items()
+        )
+    width = max(len(v) for v in [*roles, *(s for row in grid.values() for s in row)])
+    lines = [f"{indent}{'':<4}{' '.join(f'{r:<{width}}' for r in roles)}"]
+    lines += [f"{indent}{d:<4}{' '.join(f'{s:<{width}}' for s in row)}" for d, row in grid.items()]
+    return "\n".join(line.rstrip() for line in lines)
 
 
 def _example(e: Example, label: str = "example") -> list[str]:
@@ -61,9 +80,13 @@ def format_analysis(a: Analysis, source: str) -> str:
         raise KernelError(f"format_analysis needs an Analysis, got {shown(a)}")
     source = label(source, "source")
     width = max(len("matrices"), len(str(a.space)))
+    shape = (
+        f"3^({a.dimensions} dimensions x {a.panel_size} reviewers)"
+        if a.dialect == "13"
+        else f"Schema 13.2: every value of every eligible seat of {a.dimensions} dimensions"
+    )
     lines = [
-        f"{source}: {a.contract_id}: {a.space} possible matrices "
-        f"(3^({a.dimensions} dimensions x {a.panel_size} reviewers))",
+        f"{source}: {a.contract_id}: {a.space} possible matrices ({shape})",
         f"  {'outcome':<8} {'action':<26} {'matrices':>{width}}  share",
     ]
     for o in a.outcomes:
@@ -127,12 +150,15 @@ def grid_columns(matrix: Mapping[str, tuple[str, ...]]) -> list[int]:
     return [j for j in range(n) if any(row[j] != "pass" for row in matrix.values())]
 
 
-def format_grid(matrix: Mapping[str, tuple[str, ...]], indent: str = "    ") -> str:
-    """A matrix as a grid: one row per dimension, one column per reviewer (r1, r2, ...)."""
+def format_grid(given: Matrix, indent: str = "    ") -> str:
+    """A matrix as a grid: one row per dimension, one column per reviewer (r1, r2, ...; under
+    13.2, per role)."""
+    roles, matrix = seat_grid(given)
     shown = grid_columns(matrix)
     n = max((len(row) for row in matrix.values()), default=0)
     width = max([len("dim"), *(len(d) for d in matrix)])
-    lines = [f"{indent}{'':<{width}}  " + " ".join(f"{f'r{j + 1}':<5}" for j in shown)]
+    heads = [f"r{j + 1}" if roles is None else roles[j] for j in shown]
+    lines = [f"{indent}{'':<{width}}  " + " ".join(f"{h:<5}" for h in heads)]
     lines += [
         f"{indent}{d:<{width}}  " + " ".join(f"{row[j]:<5}" for j in shown)
         for d, row in matrix.items()
@@ -156,9 +182,13 @@ def format_diff(d: Diff, old_source: str, new_source: str) -> str:
     old_source = label(old_source, "old_source")
     new_source = label(new_source, "new_source")
     width = max(len("matrices"), len(str(d.space)))
+    shape = (
+        f"3^({d.dimensions} dimensions x {d.panel_size} reviewers)"
+        if d.dialect == "13"
+        else f"Schema 13.2: every value of every eligible seat of {d.dimensions} dimensions"
+    )
     lines = [
-        f"{old_source} -> {new_source}: {d.space} possible matrices "
-        f"(3^({d.dimensions} dimensions x {d.panel_size} reviewers))",
+        f"{old_source} -> {new_source}: {d.space} possible matrices ({shape})",
         f"outcome changed: {d.changed} matrices ({percent(d.changed, d.space)} %); "
         f"action changed: {d.action_changed} matrices "
         f"({percent(d.action_changed, d.space)} %)",

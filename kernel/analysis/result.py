@@ -38,7 +38,8 @@ WARNING: Final = "warning"
 #: The outcome key of the region where no condition fires (R5).
 NONE: Final = "none"
 
-Matrix = Mapping[str, tuple[str, ...]]
+#: Schema 13: dimension → reviewers' scores; 13.2: dimension → role → value.
+Matrix = Mapping[str, tuple[str, ...]] | Mapping[str, Mapping[str, str]]
 
 
 @attrs.frozen
@@ -54,7 +55,10 @@ class Example:
 
     def to_dict(self) -> dict[str, Any]:
         return {
-            "matrix": {d: list(row) for d, row in self.matrix.items()},
+            "matrix": {
+                d: dict(row) if isinstance(row, Mapping) else list(row)
+                for d, row in self.matrix.items()
+            },
             "action": self.action,
             "condition_id": self.condition_id,
             "fallback": self.fallback,
@@ -129,6 +133,8 @@ class Analysis:
     unreachable: tuple[str, ...]
     monotone: bool
     findings: tuple[Finding, ...]
+    #: ``"13"``, or ``"13.2"``: then :attr:`space` counts every value of every eligible seat.
+    dialect: str = "13"
 
     @property
     def ok(self) -> bool:
@@ -142,7 +148,9 @@ class Analysis:
         raise KeyError(key)
 
     def to_dict(self) -> dict[str, Any]:
+        extra = {} if self.dialect == "13" else {"dialect": self.dialect}
         return {
+            **extra,
             "contract_id": self.contract_id,
             "dimensions": self.dimensions,
             "panel_size": self.panel_size,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
@@ -32,6 +32,16 @@ from kernel.expression.ast import SCORES
 __all__ = ["Verdict", "analyze", "example", "matrix_of", "verdict"]
 
 
+def _analyze_13_2(contract: Contract) -> Analysis:
+    from kernel.analysis.dimensionwise import analyze_dimensionwise
+
+    return analyze_dimensionwise(contract)
+
+
+#: The analysis of each dialect that is not Schema 13's (the column analysis below).
+_MODELS: dict[str, Callable[[Contract], Analysis]] = {"13.2": _analyze_13_2}
+
+
 def analyze(
     contract: Contract | Mapping[str, Any] | str,
     progress: Progress | None = None,
@@ -47,6 +57,9 @@ def analyze(
     contract = load_contract(contract)
     budget = checked_budget(budget, "analyze")
     progress = checked_progress(progress, "analyze")
+    model = _MODELS.get(contract.dialect)
+    if model is not None:
+        return model(contract)
     n = contract.panel_size
     check_cells(contract.contract_id, len(contract.dimensions), n)
     table = column_table(contract, progress, budget=budget)

@@ -139,6 +139,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--explain", action="store_true", help="show which single-score changes flip the action"
     )
     parser.add_argument(
+        "--roles",
+        metavar="R1,R2,...",
+        help="dialect 13.2: the roles the Phase 2 documents were dispatched as, in order; a "
+        "report declaring another contract_role aborts the round",
+    )
+    parser.add_argument(
         "--synthesis",
         metavar="SYNTH.md",
         help="check a written synthesis against the decision (R17); exit 1 when it disagrees",
@@ -170,7 +176,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KernelError as exc:  # an invalid contract aborts the round, with its tag (R8)
         return _aborted(args, exc, args.contract, {}, [])
 
-    if args.documents and getattr(contract, "dialect", "13") == "13.2":
+    if args.roles is not None and not (args.documents and contract.dialect == "13.2"):
+        parser.error("--roles goes with the Phase 2 documents of a dialect 13.2 round")
+    if args.documents and contract.dialect == "13.2":
         if args.explain:
             parser.error("--explain decides from a 13 matrix; a 13.2 round has no --explain")
         return _decide_round_v2(args, reader, contract)
@@ -334,10 +342,13 @@ def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
         outcome = decide_reports_v2(
             contract,
             [(p2, texts[p2], texts[p1]) for p2, p1 in pairs],
+            roles=[r.strip() for r in args.roles.split(",")] if args.roles is not None else None,
             synthesis=texts[args.synthesis] if args.synthesis is not None else None,
             synthesis_source=args.synthesis or "synthesis",
             max_bytes=args.max_bytes,
         )
+    except InputError as exc:
+        return failure(args.format, exc, "--roles")
     except KernelError as exc:
         return _aborted(args.format, exc, args.contract, {}, [])
     found: list[Diagnostic] = []

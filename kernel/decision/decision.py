@@ -23,8 +23,9 @@ from kernel.expression.ast import SCORE_RANK
 
 __all__ = ["Decision", "Matrix", "decide", "decide_counts", "decide_many", "signature"]
 
-#: The decision model of each dialect that is not Schema 13's (the compiled path below).
-_MODELS: Final[dict[str, Callable[[Contract, object], Any]]] = {
+#: The slow path of each dialect: it checks everything and names what is wrong.
+_SLOW: Final[dict[str, Callable[[Contract, object], Decision]]] = {
+    "13": lambda contract, matrix: _decide_slowly(contract, matrix),
     "13.2": decide_dimensionwise,
 }
 
@@ -56,17 +57,15 @@ def _no_lookup(matrix: object) -> None:
 def _decide(contract: Contract | Mapping[str, Any] | str, matrix: object) -> Decision:
     if type(contract) is not Contract:
         contract = compiled(contract)
-    model = _MODELS.get(contract.dialect)
-    if model is not None:
-        return model(contract, matrix)  # type: ignore[no-any-return]
+    slow = _SLOW[contract.dialect]
     if not seen_before(contract):  # code is generated on the second decision
-        return _decide_slowly(contract, matrix)
+        return slow(contract, matrix)
     lookup = engine_for(contract).lookup
     if lookup is not None:
         found = lookup(matrix)
         if found is not None:
             return found
-    return _decide_slowly(contract, matrix)
+    return slow(contract, matrix)
 
 
 def decide_many(
@@ -84,22 +83,13 @@ def decide_many(
             f"matrices must be a list (or iterable) of matrices, got {type(matrices).__name__}"
         )
     matrices = matrices if type(matrices) is list else list(matrices)
-    model = _MODELS.get(contract.dialect)
-    if model is not None:
-        out = []
-        for i, matrix in enumerate(matrices):
-            try:
-                out.append(model(contract, matrix))
-            except KernelError as exc:
-                _prefix(exc, f"matrices[{i}]: ")
-                raise
-        return out
+    slow = _SLOW[contract.dialect]
     lookup = engine_for(contract).lookup
     found: list[Decision] = []
     for i, matrix in enumerate(matrices):
         try:
             found.append(
-                (lookup(matrix) if lookup is not None else None) or _decide_slowly(contract, matrix)
+                (lookup(matrix) if lookup is not None else None) or slow(contract, matrix)
             )
         except KernelError as exc:
             _prefix(exc, f"matrices[{i}]: ")

@@ -79,8 +79,9 @@ class AtomTrace:
 
 def snapshot(value: object, where: str) -> dict[str, object]:
     """A plain ``dict`` copy of a caller's mapping, read through its own iteration once;
-    keys must be exact ``str``. Any exception the mapping raises is a :class:`MatrixError`
-    naming ``where`` and the key."""
+    keys must be strings (a ``str`` subclass is read as the text it holds, as a ``dict``
+    look-up reads it). Any exception the mapping raises is a :class:`MatrixError` naming
+    ``where`` and the key."""
     if not isinstance(value, Mapping):
         raise MatrixError(f"{where}: expected a mapping, got {type(value).__name__}")
     try:
@@ -89,10 +90,10 @@ def snapshot(value: object, where: str) -> dict[str, object]:
         raise MatrixError(f"{where}: cannot be iterated ({type(exc).__name__})") from None
     out: dict[str, object] = {}
     for key in keys:
-        if type(key) is not str:
+        if not isinstance(key, str):
             raise MatrixError(f"{where}: key {shown(key)} is not a string")
         try:
-            out[key] = value[key]
+            out[str(key)] = value[key]
         except Exception as exc:
             raise MatrixError(
                 f"{where}[{shown(key)}]: cannot be read ({type(exc).__name__})"
@@ -181,21 +182,38 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
 
 
 #: How an atom combines its dimensions' results.
-_ACROSS: Final[dict[str, Callable[[list[bool]], bool]]] = {
+ACROSS: Final[dict[str, Callable[[list[bool]], bool]]] = {
     "any": any,
     "every": all,
     "two": lambda held: sum(held) >= 2,
 }
 
 _WORST: Final = {"pass": 0, "warn": 1, "block": 2, "block:repairable": 2, "block:fatal": 3}
-_VERDICT: Final = ("pass", "warn", "block", "block(fatal)")
+#: The verdicts of 13.2 §D6, by rank.
+VERDICTS: Final = ("pass", "warn", "block", "block(fatal)")
+
+
+def verdict_rank(value: str) -> int:
+    """A seat value's rank among :data:`VERDICTS`."""
+    return _WORST[value]
+
+
+def allowed_values(priority: str) -> tuple[str, ...]:
+    """What an eligible seat may give a dimension of ``priority`` (``not_assessed`` aside)."""
+    return _ORDERED[priority == "mandatory"]
+
+
+_ORDERED: Final = {
+    False: ("pass", "warn", "block"),
+    True: ("pass", "warn", "block:repairable", "block:fatal"),
+}
 
 
 def dimension_verdicts(contract: Contract, rows: tuple[tuple[str, ...], ...]) -> dict[str, str]:
     """13.2 §D6: per dimension, the worst assessed value; ``block(fatal)`` when a seat gave a
     fatal block."""
     return {
-        d.id: _VERDICT[max(_WORST[v] for v in row)]
+        d.id: VERDICTS[max(_WORST[v] for v in row)]
         for d, row in zip(contract.dimensions, rows, strict=True)
     }
 
@@ -223,7 +241,7 @@ def decide_dimensionwise(contract: Contract, matrix: object) -> Any:
                 need = threshold(condition.quantifier, n)
                 dim = contract.dimensions[p].id
                 per.append(DimensionCount(dim, n, count, need, count >= need))
-            ok = _ACROSS[atom.across]([c.held for c in per])
+            ok = ACROSS[atom.across]([c.held for c in per])
             atoms.append(AtomTrace(str(atom), atom.across, tuple(per), ok))
         traces[condition.condition_id] = tuple(atoms)
         counts.append(sum(a.held for a in atoms))

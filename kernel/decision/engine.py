@@ -101,7 +101,7 @@ def engine_for(contract: Contract) -> Engine:
     key = id(contract)
     engine = _ENGINES.get(key)
     if engine is None:
-        engine = _ENGINES[key] = _build(contract)
+        engine = _ENGINES[key] = _BUILDERS.get(contract.dialect, _build)(contract)
         if engine.lookup is not None:
             _LOOKUPS[key] = engine.lookup
         seen_before(contract)  # registers the clean-up, once per contract
@@ -256,6 +256,16 @@ def _decisions(contract: Contract) -> tuple[list[Any] | dict[int, Any], Callable
         return decision
 
     return store, fill
+
+
+def _build_13_2(contract: Contract) -> Engine:
+    from kernel.decision.dimensionwise_engine import build_lookup
+
+    return Engine(*build_lookup(contract))
+
+
+#: How the engine of each dialect that is not Schema 13's is built.
+_BUILDERS: Final[dict[str, Callable[[Contract], Engine]]] = {"13.2": _build_13_2}
 
 
 def _build(contract: Contract) -> Engine:

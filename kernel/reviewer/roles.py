@@ -2,10 +2,8 @@
 
 :class:`RoleScope` is the narrow view the reviewer layer reads: dimension ids, names and
 priorities, each dimension's eligible roles and owner role, the mode's role set, the
-conditions (id, action, position) and the contract text (for the manuscript-leak
-exemption of 13.2 §E9). :func:`scope_of` builds it from a loaded 13.2 contract;
-:func:`scope_from_document` from the contract document itself (its fields are read, not
-validated: the contract layer validates).
+conditions (id and action) and the contract text (for the manuscript-leak exemption of 13.2
+§E9). :func:`scope_of` builds it, once per contract, from a loaded 13.2 contract.
 """
 
 from __future__ import annotations
@@ -13,10 +11,12 @@ from __future__ import annotations
 import functools
 import json
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
 import attrs
 
+from kernel.contract.dialects import dialect_named
+from kernel.contract.model import Contract, load_contract
 from kernel.errors import ContractError, InputError
 
 __all__ = [
@@ -25,15 +25,12 @@ __all__ = [
     "ScopedDimension",
     "require_role",
     "role_binding_tag",
-    "scope_from_document",
     "scope_of",
 ]
 
-#: The role set of each reviewer mode that has one, in the order seats are listed.
-ROLE_SETS: Final[Mapping[str, tuple[str, ...]]] = {
-    "reviewer_full": ("eic", "methodology", "domain", "perspective", "da"),
-    "reviewer_methodology_focus": ("eic", "methodology"),
-}
+#: The role set of each reviewer mode that has one, in the order seats are listed (the
+#: 13.2 dialect's own table, 13.2 §B3).
+ROLE_SETS: Final[Mapping[str, tuple[str, ...]]] = dialect_named("13.2").role_sets
 
 
 @attrs.frozen
@@ -87,60 +84,34 @@ def require_role(scope: RoleScope, role: object) -> str:
     return role
 
 
-def scope_of(contract: Any) -> RoleScope:
-    """The role scope of a loaded 13.2 contract (a mapping goes through
-    :func:`scope_from_document`)."""
-    if isinstance(contract, Mapping):
-        return scope_from_document(contract)
-    return _scope_of_contract(contract)
+def scope_of(contract: object) -> RoleScope:
+    """The role scope of a 13.2 reviewer contract: a loaded :class:`Contract`, or anything
+    :func:`~kernel.contract.model.load_contract` takes (loaded and validated first)."""
+    loaded = contract if isinstance(contract, Contract) else load_contract(contract)
+    return _scope_of_contract(loaded)
 
 
 @functools.lru_cache(maxsize=16)
-def _scope_of_contract(contract: Any) -> RoleScope:
-    dims = tuple(contract.dimensions)
-    if not dims or not all(getattr(d, "eligible_roles", ()) for d in dims):
+def _scope_of_contract(contract: Contract) -> RoleScope:
+    dims = contract.dimensions
+    if contract.dialect != "13.2" or not dims or not all(d.eligible_roles for d in dims):
         raise ContractError(
             f"{contract.contract_id}: not a 13.2 reviewer contract (its dimensions carry no "
             "eligible_roles), so its documents have no roles"
         )
-    roles = getattr(contract, "roles", None) or ROLE_SETS.get(contract.mode)
-    if roles is None:
+    roles = contract.roles or ROLE_SETS.get(contract.mode)
+    if not roles:
         raise ContractError(f"reviewer mode {contract.mode!r} has no role set")
     return RoleScope(
         mode=contract.mode,
         roles=tuple(roles),
         dimensions=tuple(
-            ScopedDimension(d.id, d.name, d.priority, frozenset(d.eligible_roles), d.owner_role)
+            ScopedDimension(
+                d.id, d.name, d.priority, frozenset(d.eligible_roles), d.owner_role or ""
+            )
             for d in dims
         ),
         conditions=tuple((c.condition_id, c.action) for c in contract.conditions),
         paraphrase_minimum=contract.paraphrase_minimum,
         contract_text=json.dumps(contract.to_dict(), ensure_ascii=False, sort_keys=True),
-    )
-
-
-def scope_from_document(data: Mapping[str, Any]) -> RoleScope:
-    """The role scope read from a 13.2 reviewer contract document."""
-    try:
-        mode = data["mode"]
-        roles = ROLE_SETS[mode]
-        dims = tuple(
-            ScopedDimension(
-                d["id"], d["name"], d["priority"], frozenset(d["eligible_roles"]), d["owner_role"]
-            )
-            for d in data["acceptance_dimensions"]
-        )
-        conditions = tuple((c["condition_id"], c["action"]) for c in data["failure_conditions"])
-        minimum = data.get("measurement_procedure", {}).get("paraphrase_minimum_dimensions", 0)
-    except (KeyError, TypeError) as exc:
-        raise ContractError(
-            f"not a 13.2 reviewer contract: {type(exc).__name__} {exc} reading its roles"
-        ) from None
-    return RoleScope(
-        mode=mode,
-        roles=roles,
-        dimensions=dims,
-        conditions=conditions,
-        paraphrase_minimum=len(dims) if minimum == "all" else int(minimum),
-        contract_text=json.dumps(dict(data), ensure_ascii=False, sort_keys=True),
     )

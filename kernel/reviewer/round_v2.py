@@ -19,15 +19,16 @@ import attrs
 from kernel.contract.model import Contract
 from kernel.decision.decision import decide
 from kernel.decision.value import Decision
-from kernel.errors import KernelError
+from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint.phase2_v2 import analyse_phase2_v2, da_critical_ids
 from kernel.reviewer.lint.report import LintReport
-from kernel.reviewer.roles import RoleScope, scope_of
+from kernel.reviewer.roles import RoleScope, require_role, scope_of
 from kernel.reviewer.synthesis_v2 import Recomputed, SynthesisV2, check_synthesis_v2
 from kernel.text.markdown import normalise
 
 __all__ = ["RoundV2Outcome", "SeatV2", "decide_reports_v2"]
+
 
 @attrs.frozen
 class SeatV2:
@@ -111,19 +112,39 @@ def _entries(reports: object) -> list[tuple[str, str, str | None]]:
     return out
 
 
+def _dispatched(roles: object, count: int, scope: RoleScope) -> tuple[str, ...] | None:
+    if roles is None:
+        return None
+    if isinstance(roles, str) or not isinstance(roles, Sequence):
+        raise KernelError(f"roles must be a list of role names, got {type(roles).__name__}")
+    listed = tuple(roles)
+    if len(listed) != count:
+        tag = f"[ROLE-BINDING: --roles count={len(listed)} does not match reports={count}]"
+        raise InputError(tag, code="E-INPUT", tag=tag)
+    for role in listed:
+        require_role(scope, role)
+    return listed
+
+
 def decide_reports_v2(
     contract: Contract,
     reports: Iterable[tuple[str, str, str | None]],
     *,
+    roles: Sequence[str] | None = None,
     synthesis: str | None = None,
     synthesis_source: str = "synthesis",
     max_bytes: int = MAX_INPUT_BYTES,
 ) -> RoundV2Outcome:
     """Lint each report (with its seat's Phase 1 when given), check the panel, decide, and
     check ``synthesis`` against the recomputation. A round that cannot be decided has no
-    decision and says why in ``tags``."""
+    decision and says why in ``tags``.
+
+    ``roles``, when given, are the roles the reports were dispatched as, in report order:
+    another count is an :class:`~kernel.errors.InputError`, and a report declaring another
+    role is ``[ROLE-BINDING: report[<i>] declares <r>, dispatched as <e>]`` (13.2 §G6)."""
     scope = scope_of(contract)
     entries = _entries(reports)
+    dispatched = _dispatched(roles, len(entries), scope)
     tags = _cardinality(scope, contract.panel_size, entries)
     seats: list[SeatV2] = []
     for name, text, phase1 in entries:
@@ -140,12 +161,16 @@ def decide_reports_v2(
         seats.append(SeatV2(name, analysed.role, report))
     unusable = [s for s in seats if not s.report.ok]
     tags += [s.report.errors[0].message for s in unusable]
+    tags += [
+        f"[ROLE-BINDING: report[{i}] declares {s.role}, dispatched as {expected}]"
+        for i, (s, expected) in enumerate(zip(seats, dispatched or (), strict=False))
+        if s.role is not None and s.role != expected
+    ]
     if not unusable:
-        roles = [s.role for s in seats]
-        if sorted(r or "" for r in roles) != sorted(scope.roles):
+        declared = sorted(s.role or "" for s in seats)
+        if declared != sorted(scope.roles):
             tags.append(
-                f"[PANEL-CARDINALITY: roles {sorted(r or '' for r in roles)!r} != required "
-                f"{sorted(scope.roles)!r}]"
+                f"[PANEL-CARDINALITY: roles {declared!r} != required {sorted(scope.roles)!r}]"
             )
     if tags:
         return RoundV2Outcome(tuple(seats), tuple(tags))

@@ -123,13 +123,14 @@ def check_examples_are_real(contract: Contract, a: Analysis) -> None:
             assert f.code == "AN-3" and f.change is not None
             before, after = f.examples
             change = f.change
+            later: Any = after.matrix  # a Schema 13 matrix: rows of scores
             for dim, row in before.matrix.items():
                 for j, s in enumerate(row):
                     if (dim, j) == (change.dimension, change.reviewer):
-                        assert (s, after.matrix[dim][j]) == (change.before, change.after)
+                        assert (s, later[dim][j]) == (change.before, change.after)
                         assert SCORE_RANK[change.after] == SCORE_RANK[change.before] + 1
                     else:
-                        assert after.matrix[dim][j] == s
+                        assert later[dim][j] == s
             d0, d1 = _decide(contract, before.matrix), _decide(contract, after.matrix)
             assert d0 is not None and d1 is not None
             assert ACTION_RANK[d1.action] < ACTION_RANK[d0.action]

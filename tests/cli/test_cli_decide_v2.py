@@ -53,3 +53,14 @@ def test_a_short_panel_aborts(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "[PANEL-CARDINALITY: got=3, panel_size=5]" in out
     assert "the round is aborted: no decision" in out
+
+
+def test_dispatched_roles_bind_the_reports(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(main, [*argv(), "--roles", ",".join(ROLES)]) == 0
+    swapped = "methodology, eic, domain, perspective, da"
+    assert run(main, [*argv(), "--roles", swapped]) == 1
+    out = capsys.readouterr().out
+    assert "[ROLE-BINDING: report[0] declares eic, dispatched as methodology]" in out
+    assert "[ROLE-BINDING: report[1] declares methodology, dispatched as eic]" in out
+    assert run(main, [*argv(), "--roles", "eic,methodology"]) == 2
+    assert "[ROLE-BINDING: --roles count=2 does not match reports=5]" in capsys.readouterr().err

@@ -167,3 +167,16 @@ def test_the_tests_import_the_kernel_python_imports_outside_the_tree(tmp_path: A
         [sys.executable, "-c", OUTSIDE], cwd=tmp_path, capture_output=True, text=True, check=True
     ).stdout.strip()
     assert os.path.dirname(os.path.realpath(kernel.__file__)) == outside
+
+
+V2 = kernel.load_contract("13.2/reviewer/full")
+
+
+def test_the_13_2_hand_written_function_agrees_on_the_benchmark_matrices() -> None:
+    ms = bench_decide.matrices_13_2(70, functools.partial(kernel.decide, V2), V2)
+    assert len(ms) == 70
+    outcomes = Counter(kernel.decide(V2, m).condition_id or "fallback" for m in ms)
+    assert set(outcomes) == {"F1", "F2", "F3", "F4", "F5", "F0", "fallback"}
+    for m in ms:
+        d = kernel.decide(V2, m)
+        assert peers.hand_written_13_2(m) == (d.action, d.condition_id, None)

@@ -221,10 +221,15 @@ def test_a_str_subclass_is_not_a_score() -> None:
 
     with pytest.raises(MatrixError, match="is not a seat value"):
         decide(FULL, _with(D1={"methodology": Sly("pass")}))
-    sly: dict[str, Any] = {Sly("D1"): {"methodology": "pass"}}
+    # a key is read by the text it holds, on the first decision and on the compiled path
+    sly: dict[str, Any] = {Sly("D1"): {"methodology": "warn"}}
     sly.update((k, v) for k, v in _all_pass().items() if k != "D1")
+    fresh = load_contract(shipped_template(FULL))
+    plain = _with(D1={"methodology": "warn"})
+    assert decide(fresh, sly) == decide(fresh, sly) == decide(fresh, plain)
+    numbered: dict[Any, Any] = {**_all_pass(), 1: {}}
     with pytest.raises(MatrixError, match="is not a string"):
-        decide(FULL, sly)
+        decide(FULL, numbered)
 
 
 # --- the contract gates (13.2 §D7, §D8) ------------------------------------------------------

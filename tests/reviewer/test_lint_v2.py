@@ -12,15 +12,15 @@ from hypothesis import strategies as st
 from support import paths
 
 from kernel import load_contract
-from kernel.errors import InputError
+from kernel.errors import InputError, KernelError
 from kernel.reviewer.lint.phase1_v2 import lint_phase1_v2
 from kernel.reviewer.lint.phase2_v2 import lint_phase2_v2
 from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
-from kernel.reviewer.roles import RoleScope, scope_from_document
+from kernel.reviewer.roles import RoleScope, scope_of
 from kernel.testing import RoundV2, contracts, rounds_v2
 
 CONTRACT = json.loads((paths.ROOT / "examples" / "full-13.2" / "contract.json").read_text())
-SCOPE = scope_from_document(CONTRACT)
+SCOPE = scope_of(CONTRACT)
 ROLE = "eic"
 P1 = render_phase1_v2(SCOPE, ROLE)
 P2 = render_phase2_v2(SCOPE, ROLE, {"D3": "block:repairable", "D4": "warn", "D5": "pass"})
@@ -577,12 +577,11 @@ def _mutate(scope: RoleScope, role: str, text: str, family: str) -> tuple[str, s
 
 
 def test_the_loaded_contract_gives_the_same_scope() -> None:
-    from kernel import load_contract
-    from kernel.reviewer.roles import scope_of
-
     loaded = load_contract(CONTRACT)
     assert loaded.dialect == "13.2"
     assert scope_of(loaded) == SCOPE
+    with pytest.raises(KernelError, match=r"not a 13\.2 reviewer contract"):
+        scope_of("reviewer/full")
 
 
 def test_the_public_lints_dispatch_on_the_dialect() -> None:

@@ -8,11 +8,11 @@ import json
 import pytest
 from support import paths
 
-from kernel.reviewer.roles import scope_from_document
+from kernel.reviewer.roles import scope_of
 from kernel.reviewer.synthesis_v2 import Recomputed, check_synthesis_v2
 
 EXAMPLE = paths.ROOT / "examples" / "full-13.2"
-SCOPE = scope_from_document(json.loads((EXAMPLE / "contract.json").read_text()))
+SCOPE = scope_of(json.loads((EXAMPLE / "contract.json").read_text()))
 TEXT = (EXAMPLE / "synthesis.md").read_text()
 VERDICTS = {"D1": "warn", "D2": "pass", "D3": "warn", "D4": "warn", "D5": "warn", "D6": "block"}
 RIGHT = Recomputed(("F2", "F3", "F4"), "editorial_decision=major_revision", VERDICTS, ("C1", "C2"))

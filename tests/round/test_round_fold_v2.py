@@ -51,3 +51,20 @@ def test_the_seats_are_the_mode_s_roles() -> None:
     with pytest.raises(KernelError) as info:
         start(CONTRACT, ("eic", "methodology", "domain", "perspective", "chair"))
     assert info.value.tag is not None and info.value.tag.startswith("[PANEL-CARDINALITY: roles")
+
+
+def test_a_13_2_multi_dissent_restarts_the_seat_from_phase1() -> None:
+    dissent = (
+        "## Scoring Plan Dissent\n\n"
+        "dimension_id: D3\nrationale: a\ndimension_id: D4\nrationale: b\n\n"
+    )
+    report = (
+        (EXAMPLE / "eic.phase2.md")
+        .read_text()
+        .replace("## Dimension Scores", dissent + "## Dimension Scores")
+    )
+    state = start(CONTRACT, ROLES)
+    state, _ = submit(state, "eic", 1, (EXAMPLE / "eic.phase1.md").read_text())
+    state, step = submit(state, "eic", 2, report)
+    assert step.next == "restart_phase1"
+    assert state.next_phase("eic") == 1

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from fractions import Fraction
+from typing import Any
 
 import attrs
 
@@ -34,7 +35,8 @@ class Brute:
     violation_cost: int | None
 
 
-def matrix_cost(matrix: Mapping[str, Sequence[str]]) -> int:
+def matrix_cost(matrix: Mapping[str, Any]) -> int:
+    """A Schema 13 matrix's cost (non-pass scores, weighted)."""
     return sum(CELL_COST[s] for row in matrix.values() for s in row)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from itertools import accumulate
 
 import attrs
 
@@ -24,9 +25,11 @@ from kernel.text.markdown import Block, Document, Section
 __all__ = [
     "FieldLine",
     "decorated",
+    "fenced_lines",
     "field_lines",
     "h2_sections",
     "h3_sections",
+    "match_lines",
     "normalise",
     "unfenced_lines",
 ]
@@ -117,10 +120,28 @@ def decorated(lines: Iterable[FieldLine]) -> list[FieldLine]:
     return [f for f in lines if not f.canonical]
 
 
-def unfenced_lines(doc: Document) -> Iterable[tuple[int, str]]:
-    """(line number, text) of every line outside fenced code blocks (fences included)."""
+def fenced_lines(doc: Document) -> set[int]:
+    """The line numbers fenced code blocks cover, fences included."""
     hidden: set[int] = set()
     for b in doc.blocks:
         if b.fenced:
             hidden.update(range(b.line, b.end + 1))
+    return hidden
+
+
+def unfenced_lines(doc: Document) -> Iterable[tuple[int, str]]:
+    """(line number, text) of every line outside fenced code blocks (fences included)."""
+    hidden = fenced_lines(doc)
     return ((i, t) for i, t in enumerate(doc.lines, start=1) if i not in hidden)
+
+
+def match_lines(doc: Document, pattern: re.Pattern[str]) -> list[int]:
+    """The line of each match of ``pattern`` (one that never spans a line break) in the
+    document, in order, found in one pass over its text."""
+    starts = [0]
+    found: list[int] = []
+    text = doc.source
+    for m in pattern.finditer(text):
+        found.append(text.count("\n", starts[-1], m.start()))
+        starts.append(m.start())
+    return list(accumulate(found, initial=1))[1:]

@@ -22,11 +22,12 @@ from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
     FieldLine,
     decorated,
+    fenced_lines,
     field_lines,
     h2_sections,
     h3_sections,
+    match_lines,
     normalise,
-    unfenced_lines,
 )
 from kernel.reviewer.lint.phase1 import too_large_finding
 from kernel.reviewer.lint.phase1_v2 import analyse_phase1_v2
@@ -41,7 +42,10 @@ DISSENT: Final = "Scoring Plan Dissent"
 BODY: Final = "Review Body"
 #: v3.6.2 per-seat sections, forbidden under 13.2 (13.2 §F1).
 RETIRED: Final = ("Failure Condition Checks", "Editorial Decision")
-_BARE_DECISION: Final = re.compile(r"\s*editorial_decision=\S+\s*", re.IGNORECASE)
+#: A whole line, searched in the whole text at once (``\s`` without the line break).
+_BARE_DECISION: Final = re.compile(
+    r"^[^\S\n]*editorial_decision=\S+[^\S\n]*$", re.IGNORECASE | re.MULTILINE
+)
 _ROLE: Final = {"contract_role": re.compile(r"contract_role: (?P<value>[a-z_]+)\s*")}
 _SCORE_FIELDS: Final = {
     "score": re.compile(r"score: (?P<value>block|warn|pass|not_assessed)\s*"),
@@ -55,7 +59,9 @@ _DISSENT_FIELDS: Final = {
 }
 _TITLE: Final = re.compile(r"(?P<dim>D\d+): (?P<name>.+)")
 _FINDING_TITLE: Final = re.compile(r"W[1-9]\d*: \S.*")
-_SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?\s*:", re.IGNORECASE)
+#: ``\s`` of upstream's per-line pattern, minus the line break: it is searched in the whole
+#: text at once.
+_SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?[^\S\n]*:", re.IGNORECASE)
 _SEVERITY: Final = re.compile(
     r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
 )
@@ -215,7 +221,8 @@ def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) 
         for title in RETIRED
         if title in by_title
     ]
-    bare = next((n for n, line in unfenced_lines(doc) if _BARE_DECISION.fullmatch(line)), None)
+    hidden = fenced_lines(doc)
+    bare = next((n for n in match_lines(doc, _BARE_DECISION) if n not in hidden), None)
     if bare is not None:
         findings.append(
             Finding(
@@ -569,19 +576,13 @@ def _findings(
     body = bodies[0]
     following = [s.line for s in found if s.line > body.line]
     end = following[0] if following else len(doc.lines) + 1
-    visible = dict(unfenced_lines(doc))
+    hidden = fenced_lines(doc)
+    declared_at = [n for n in match_lines(doc, _SEVERITY_DECLARED) if n not in hidden]
 
     def grammar(what: str, line: int | None) -> list[Finding]:
         return [Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body")]
 
-    outside = next(
-        (
-            n
-            for n, t in visible.items()
-            if not body.line <= n < end and _SEVERITY_DECLARED.search(t)
-        ),
-        None,
-    )
+    outside = next((n for n in declared_at if not body.line <= n < end), None)
     if outside is not None:
         return grammar("Severity outside ## Review Body", outside)
     _, subs = h3_sections(body)
@@ -589,22 +590,15 @@ def _findings(
     if len(set(titles)) != len(titles):
         return grammar("duplicate finding heading", body.line)
     first_h3 = subs[0].line if subs else end
-    early = next(
-        (
-            n
-            for n in range(body.line + 1, first_h3)
-            if n in visible and _SEVERITY_DECLARED.search(visible[n])
-        ),
-        None,
-    )
+    early = next((n for n in declared_at if body.line < n < first_h3), None)
     if early is not None:
         return grammar("every finding with Severity must have its own ### finding heading", early)
     for i, sub in enumerate(subs):
         assert sub.heading is not None
         title = sub.heading.title
         stop = subs[i + 1].line if i + 1 < len(subs) else end
-        lines = [visible[n] for n in range(sub.line + 1, stop) if n in visible]
-        declared = sum(len(_SEVERITY_DECLARED.findall(t)) for t in lines)
+        lines = [doc.lines[n - 1] for n in range(sub.line + 1, stop) if n not in hidden]
+        declared = sum(1 for n in declared_at if sub.line < n < stop)
         if not _FINDING_TITLE.fullmatch(title):
             if declared:
                 return grammar(
