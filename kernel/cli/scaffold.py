@@ -518,7 +518,7 @@ def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
             case = ElementTree.SubElement(
                 suite,
                 "testcase",
-                name=f"{d.code} at {d.line or 1}:{d.column or 1}",
+                name=f"{d.code} at {d.line or 1}" + (f":{d.column}" if d.column else ""),
                 classname=file,
                 file=file,
                 line=str(d.line or 1),

@@ -120,6 +120,8 @@ def test_config_names_one_file_and_isolated_ignores_them_all(project: Path) -> N
     assert sk("lint", doc, cwd=project).returncode == 0
     done = sk("lint", doc, "--isolated", cwd=project)
     assert done.returncode == 2 and "--contract" in done.stderr
+    done = sk("lint", doc, "--config", "nowhere.toml", cwd=project)
+    assert done.returncode == 2 and "nowhere.toml: cannot be read" in done.stderr
     bare = write(project / "other" / "pyproject.toml", '[project]\nname = "x"\n')
     done = sk("lint", doc, "--config", str(bare), cwd=project)
     assert done.returncode == 2 and "[tool.sprint-kernel]" in done.stderr
