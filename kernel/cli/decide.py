@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.documents and contract.dialect == "13.2":
         if args.explain:
             parser.error("--explain decides from a 13 matrix; a 13.2 round has no --explain")
-        return _decide_round_v2(args, reader, contract)
+        return _decide_round_v2(args, reader, contract, pairs)
     if batch:
         try:
             lines = reader.text(args.matrix)
@@ -325,11 +325,13 @@ def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
     return [format_decision(contract, outcome.decision), f"DA CRITICAL issues: {critical}"]
 
 
-def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
+def _decide_round_v2(
+    args: Any, reader: Reader, contract: Contract, pairs: list[tuple[str, str]]
+) -> int:
     """A 13.2 round: seats keyed by their reports' contract_role (13.2 §G6)."""
     from kernel.reviewer.round_v2 import decide_reports_v2
 
-    pairs = list(zip(args.documents, args.phase1, strict=True))
+    pairs = pairs or list(zip(args.documents, args.phase1, strict=True))
     texts: dict[str, str] = {}
     for path in [p for pair in pairs for p in pair] + (
         [args.synthesis] if args.synthesis is not None else []
@@ -348,9 +350,9 @@ def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
             max_bytes=args.max_bytes,
         )
     except InputError as exc:
-        return failure(args.format, exc, "--roles")
+        return failure(args, exc, "--roles")
     except KernelError as exc:
-        return _aborted(args.format, exc, args.contract, {}, [])
+        return _aborted(args, exc, args.contract, {}, [])
     found: list[Diagnostic] = []
     for seat in outcome.seats:
         found += seat.report.diagnostics(seat.name)
@@ -358,7 +360,7 @@ def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
     text: list[tuple[Stream, str]] = [("out", tag) for tag in outcome.tags]
     if outcome.decision is None:
         text.append(("out", "the round is aborted: no decision"))
-        return emit(args.format, Result(EXIT_FAILED, found, body, text))
+        return emit(args, Result(EXIT_FAILED, found, body, text))
     text += [("out", line) for line in format_round_v2(contract, outcome)]
     code = EXIT_OK
     if outcome.synthesis is not None:
@@ -366,4 +368,4 @@ def _decide_round_v2(args: Any, reader: Reader, contract: Contract) -> int:
         verdict = "agrees with" if outcome.synthesis.ok else "DISAGREES with"
         text.append(("out", f"synthesis: {args.synthesis} {verdict} the recomputation"))
         code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
-    return emit(args.format, Result(code, found, body, text))
+    return emit(args, Result(code, found, body, text))
