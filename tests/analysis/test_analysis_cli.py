@@ -75,13 +75,16 @@ def test_non_monotone_exits_1_with_a_real_counterexample(
 
 
 # NO_FALLBACK lacks the accept-grade F0 (R18): an invalid contract, refused before analysis.
-@pytest.mark.parametrize(("data", "code"), [(SHADOWED, "AN-2"), (NO_FALLBACK, "E-CONTRACT")])
+# A finding about the whole contract file is placed at its line 1, column 1.
+@pytest.mark.parametrize(
+    ("data", "code"), [(SHADOWED, ": AN-2"), (NO_FALLBACK, ":1:1: E-CONTRACT")]
+)
 def test_error_findings_exit_1(
     data: Any, code: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _write(tmp_path, data)
     status, out, err = _run([path], capsys)
-    assert status == 1 and f"{path}: {code} " in out + err
+    assert status == 1 and f"{path}{code} " in out + err
 
 
 def test_prior(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -96,7 +96,8 @@ def test_a_pyproject_without_the_table_is_passed_over(project: Path) -> None:
 def test_check_and_analyze_take_the_configured_contract(project: Path) -> None:
     write(project / "sprint-kernel.toml", 'contract = "contracts/panel3.json"\n')
     done = sk("check", cwd=project / "reviews")
-    assert done.returncode == 0 and done.stdout == "OK: ../contracts/panel3.json (1 warning(s))\n"
+    assert done.returncode == 0
+    assert done.stdout == "OK: ../contracts/panel3.json (Schema 13, 1 warning(s))\n"
     done = sk("analyze", "--format", "json", cwd=project)
     assert done.returncode == 0 and json.loads(done.stdout)["panel_size"] == 3
     for command in ("check", "analyze"):
@@ -154,12 +155,26 @@ def test_a_bad_key_or_value_is_a_configuration_error(project: Path, line: str, n
     assert "Traceback" not in done.stderr
 
 
-@pytest.mark.parametrize("dialect", ["auto", "13", "13.2"])
-def test_dialect_is_a_key_and_a_flag(project: Path, dialect: str) -> None:
+@pytest.mark.parametrize(
+    ("dialect", "template", "said"),
+    [
+        ("auto", "reviewer/full", "Schema 13"),
+        ("13", "reviewer/full", "Schema 13"),
+        ("13.2", "13.2/reviewer/full", "Schema 13.2"),
+    ],
+)
+def test_dialect_is_a_key_and_a_flag(project: Path, dialect: str, template: str, said: str) -> None:
     write(project / "sprint-kernel.toml", f"dialect = '{dialect}'\n")
-    assert sk("check", "reviewer/full", cwd=project).returncode == 0
-    assert sk("check", "reviewer/full", "--dialect", dialect, cwd=project).returncode == 0
-    assert sk("check", "reviewer/full", "--dialect", "14", cwd=project).returncode == 2
+    done = sk("check", template, cwd=project)
+    assert done.returncode == 0 and f"({said}" in done.stdout, done.stderr
+    assert sk("check", template, "--dialect", dialect, cwd=project).returncode == 0
+    assert sk("check", template, "--dialect", "14", cwd=project).returncode == 2
+    # A contract of the other dialect, forced by the configuration, fails loudly (13.2 §J1).
+    other = "13.2/reviewer/full" if dialect == "13" else "reviewer/full"
+    if dialect != "auto":
+        done = sk("check", other, cwd=project)
+        assert done.returncode == 1 and "E-SCHEMA" in done.stderr
+        assert sk("check", other, "--dialect", "auto", cwd=project).returncode == 0
 
 
 def test_flags_override_the_configuration(project: Path) -> None:
@@ -203,7 +218,7 @@ def test_select_and_ignore_take_codes_and_prefixes(
     done = sk("check", PANEL3, *flags, cwd=project)
     assert done.returncode == 0
     assert ("SC-11" in done.stderr) is shown
-    assert done.stdout == f"OK: {PANEL3}" + (" (1 warning(s))" if shown else "") + "\n"
+    assert done.stdout == f"OK: {PANEL3} (Schema 13" + (", 1 warning(s)" if shown else "") + ")\n"
 
 
 def test_a_prefix_covers_p2_codes(project: Path) -> None:
@@ -367,7 +382,7 @@ def test_check_takes_the_json_files_of_a_directory(project: Path) -> None:
     done = sk("check", "contracts", cwd=project)
     assert done.returncode == 1
     assert "contracts/typo.json:65:21: SC-12" in done.stderr
-    assert done.stdout == "OK: contracts/panel3.json (1 warning(s))\n"
+    assert done.stdout == "OK: contracts/panel3.json (Schema 13, 1 warning(s))\n"
     empty = project / "empty"
     empty.mkdir()
     done = sk("check", "empty", cwd=project)
