@@ -170,9 +170,10 @@ def _table_name(lanes: tuple[int, ...]) -> str:
 def lookup_source(contract: Contract) -> str:
     """The generated source: ``make(tables…)`` returning ``lookup(matrix) -> Decision | None``.
 
-    Its parameters: ``R<lanes>`` (row tables, see :func:`_row_tables`), ``W<i>`` (condition
-    *i*'s mask → its count times ``(panel_size + 1) ** i``), ``D`` (decisions by that index)
-    and ``fill`` (computes and keeps a missing decision).
+    Its parameters: ``read`` and ``ids`` (:func:`~kernel.decision.matrix.read_matrix` and the
+    contract's dimension ids), ``R<lanes>`` (row tables, see :func:`_row_table`), ``W<i>``
+    (condition *i*'s mask → its count times ``(panel_size + 1) ** i``), ``D`` (decisions by
+    that index) and ``fill`` (computes and keeps a missing decision).
     """
     return _generate(contract)[0]
 

@@ -225,6 +225,34 @@ def test_what_a_callers_mapping_raises_becomes_a_matrix_error(matrix: Any, messa
         assert info.value.message == message
 
 
+class Treacherous:
+    """Hashes like "D1" once (to get into a dict), then raises on hashing and comparing."""
+
+    hashed = False
+
+    def __hash__(self) -> int:
+        if self.hashed:
+            raise ValueError("hash refused")
+        self.hashed = True
+        return hash("D1")
+
+    def __eq__(self, other: object) -> bool:
+        raise RuntimeError("comparison refused")
+
+    def __repr__(self) -> str:
+        return "Treacherous()"
+
+
+def test_a_key_whose_hash_or_comparison_raises_is_named_not_called() -> None:
+    matrix: dict[Any, Any] = {Treacherous(): ["pass"] * 5}
+    matrix.update((d, ["pass"] * 5) for d in FULL_IDS[1:])
+    for _ in range(2):
+        with pytest.raises(MatrixError, match=r"matrix\[Treacherous\(\)\]: unknown dimension id"):
+            decide(FULL, matrix)
+    with pytest.raises(MatrixError, match=r"matrices\[0\]: matrix\[Treacherous\(\)\]"):
+        decide_many(FULL, [matrix])
+
+
 def test_a_key_that_hashes_like_an_id_is_not_one() -> None:
     matrix: dict[Any, Any] = _full()
     matrix[PassLike("D1")] = matrix.pop("D1")
