@@ -170,6 +170,8 @@ class Mutant:
     name: str
     line: int
     end_line: int
+    #: The first line of the statement it is in: the line coverage sees run.
+    statement_line: int
     start: int
     end: int
     replacement: str
@@ -194,6 +196,7 @@ class _Finder(ast.NodeVisitor):
         for line in self.lines:
             self.offsets.append(self.offsets[-1] + len(line) + 1)
         self.scope: list[str] = []
+        self.statements: list[int] = []
         self.counts: dict[tuple[str, str], int] = {}
         self.found: list[Mutant] = []
 
@@ -209,7 +212,10 @@ class _Finder(ast.NodeVisitor):
         start, end = self._span(node)
         name = f"{self.module}:{qual}:{op}#{n}"
         line, end_line = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        self.found.append(Mutant(self.path, name, line, end_line, start, end, replacement))
+        statement = self.statements[-1] if self.statements else line
+        self.found.append(
+            Mutant(self.path, name, line, end_line, statement, start, end, replacement)
+        )
 
     def _excluded(self, node: ast.AST) -> bool:
         line = self.lines[node.lineno - 1]  # type: ignore[attr-defined]
@@ -268,8 +274,12 @@ class _Finder(ast.NodeVisitor):
         if isinstance(node, ast.stmt | ast.excepthandler) and self._excluded(node):
             return
         if isinstance(node, ast.stmt):
+            self.statements.append(node.lineno)
             self._delete(node)
-        super().visit(node)
+            super().visit(node)
+            self.statements.pop()
+        else:
+            super().visit(node)
 
     # Operators
     def _delete(self, node: ast.stmt) -> None:
@@ -546,7 +556,8 @@ def run_mutant(work: Path, m: Mutant, tests: Sequence[str], cover: dict[str, Any
         budget, per_test = 900.0, 120.0
     else:
         runs = cover["lines"].get(m.path, {})
-        contexts = {c for n in range(m.line, m.end_line + 1) for c in runs.get(str(n), ())}
+        lines = range(min(m.statement_line, m.line), m.end_line + 1)
+        contexts = {c for n in lines for c in runs.get(str(n), ())}
         durations: dict[str, float] = cover["durations"]
         area_nodes = [n for n in durations if _in_selection(n, tests) is not None]
         # A line run at import (context "") may matter to any test.
