@@ -170,6 +170,8 @@ class Mutant:
     name: str
     line: int
     end_line: int
+    #: The first line of the statement it is in: the line coverage sees run.
+    statement_line: int
     start: int
     end: int
     replacement: str
@@ -194,6 +196,7 @@ class _Finder(ast.NodeVisitor):
         for line in self.lines:
             self.offsets.append(self.offsets[-1] + len(line) + 1)
         self.scope: list[str] = []
+        self.statements: list[int] = []
         self.counts: dict[tuple[str, str], int] = {}
         self.found: list[Mutant] = []
 
@@ -209,7 +212,10 @@ class _Finder(ast.NodeVisitor):
         start, end = self._span(node)
         name = f"{self.module}:{qual}:{op}#{n}"
         line, end_line = node.lineno, node.end_lineno  # type: ignore[attr-defined]
-        self.found.append(Mutant(self.path, name, line, end_line, start, end, replacement))
+        statement = self.statements[-1] if self.statements else line
+        self.found.append(
+            Mutant(self.path, name, line, end_line, statement, start, end, replacement)
+        )
 
     def _excluded(self, node: ast.AST) -> bool:
         line = self.lines[node.lineno - 1]  # type: ignore[attr-defined]
@@ -268,8 +274,12 @@ class _Finder(ast.NodeVisitor):
         if isinstance(node, ast.stmt | ast.excepthandler) and self._excluded(node):
             return
         if isinstance(node, ast.stmt):
+            self.statements.append(node.lineno)
             self._delete(node)
-        super().visit(node)
+            super().visit(node)
+            self.statements.pop()
+        else:
+            super().visit(node)
 
     # Operators
     def _delete(self, node: ast.stmt) -> None:
@@ -546,20 +556,20 @@ def run_mutant(work: Path, m: Mutant, tests: Sequence[str], cover: dict[str, Any
         budget, per_test = 900.0, 120.0
     else:
         runs = cover["lines"].get(m.path, {})
-        contexts = {c for n in range(m.line, m.end_line + 1) for c in runs.get(str(n), ())}
+        lines = range(min(m.statement_line, m.line), m.end_line + 1)
+        contexts = {c for n in lines for c in runs.get(str(n), ())}
         durations: dict[str, float] = cover["durations"]
         area_nodes = [n for n in durations if _in_selection(n, tests) is not None]
         # A line run at import (context "") may matter to any test.
         chosen = area_nodes if "" in contexts else [n for n in area_nodes if n in contexts]
-        # Test files new or changed since the map run whole for every mutant of their area.
-        newer = [f for f in _test_files(tests) if cover["test_files"].get(f) != _digest(ROOT / f)]
-        chosen = [n for n in chosen if n.split("::", 1)[0] not in newer]
+        # Tests the map does not know run for every mutant of their area.
+        newer = [n for n in cover["new_tests"] if _in_selection(n, tests) is not None]
         if not chosen and not newer:
             return Result(m, "uncovered", 0.0, 0)
         chosen.sort(key=lambda n: durations[n])
         selected = [*newer, *chosen]
         total = sum(durations[n] for n in chosen)
-        budget = 120.0 + 4 * total + 60 * len(newer)
+        budget = 120.0 + 4 * total + 30 * len(newer)
         per_test = 30.0 + 10 * max((durations[n] for n in chosen), default=6.0)
     target.write_bytes(m.apply(original.read_bytes()))
     try:
@@ -588,6 +598,24 @@ def _map(work: Path, tests: list[str], keep: Path | None) -> dict[str, Any]:
     if keep is not None:
         shutil.copy2(out, keep)
     return cover
+
+
+def _new_tests(work: Path, cover: dict[str, Any], tests: list[str]) -> list[str]:
+    """The test ids of ``tests`` that the map does not know (added since it was made)."""
+    changed = [f for f in _test_files(tests) if cover["test_files"].get(f) != _digest(ROOT / f)]
+    if not changed:
+        return []
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", *PYTEST, *changed],
+        cwd=work,
+        env=_env(work, write_bytecode=True),
+        capture_output=True,
+        text=True,
+    )
+    found = [line.strip() for line in proc.stdout.splitlines() if "::" in line]
+    if proc.returncode != 0 or not found:
+        raise SystemExit(f"could not collect the changed tests {changed}:\n{proc.stdout[-2000:]}")
+    return [n for n in found if n not in cover["durations"]]
 
 
 def _iter_areas(names: Sequence[str]) -> Iterator[str]:
@@ -635,11 +663,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _copy_tree(work)
         cover: dict[str, Any] | None = None
         if args.map is not None or not (args.smoke or args.mutant):
+            union = list(dict.fromkeys(t for a in samples for t in AREAS[a][1]))
             if args.map is not None and args.map.exists():
                 cover = json.loads(args.map.read_text())
             else:
-                union = list(dict.fromkeys(t for a in samples for t in AREAS[a][1]))
                 cover = _map(work, union, args.map)
+            cover["new_tests"] = _new_tests(work, cover, union)
         print(f"seed {args.seed}, {size} mutant(s) per area", flush=True)
         for area, (chosen, passed) in samples.items():
             tests = args.tests or AREAS[area][1]

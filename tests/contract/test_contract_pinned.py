@@ -29,7 +29,7 @@ from kernel.contract.quantifiers import (
     winner,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, template_is_pristine
-from kernel.contract.validator import check_structural_invariants, compiled_expressions
+from kernel.contract.validator import check_structural_invariants, compiled_expressions, items
 from kernel.contract.warnings import warn_suspicious
 
 FULL = "reviewer/full"
@@ -374,3 +374,16 @@ def test_structural_checks_refuse_compiled_that_is_not_compiled_expressions(junk
     assert check_structural_invariants(c, compiled=[_ENTRY]) == []
     assert check_structural_invariants(c, compiled=[]) == []
     assert check_structural_invariants(c, compiled=None) == []
+
+
+@pytest.mark.parametrize(
+    "contract", [["not", "an", "object"], "x", None, {"failure_conditions": 3}]
+)
+def test_structural_checks_of_a_non_object_find_nothing_to_check(contract: Any) -> None:
+    # The schema reports what is wrong with such a document; the structural checks skip it.
+    assert check_structural_invariants(contract) == []
+    assert items(contract, "failure_conditions") == []
+
+
+def test_items_keeps_the_objects_with_their_positions() -> None:
+    assert items({"k": [1, {"a": 1}, "x", {}]}, "k") == [(1, {"a": 1}), (3, {})]

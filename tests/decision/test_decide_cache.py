@@ -242,3 +242,32 @@ def test_decide_many_past_the_generated_lookup_panel_limit(panel: int) -> None:
     assert [d.condition_id for d in expected] == ["F0", "F1", "F2"]
     with pytest.raises(MatrixError, match=r"^matrices\[1\]: matrix\[.D9.\]: unknown dimension"):
         decide_many(contract, [ms[0], ms[0] | {"D9": ["pass"] * panel}])
+
+
+def test_the_cache_drops_the_least_recently_used_contract() -> None:
+    cache.cache_clear()
+    base = shipped_template("reviewer/methodology_focus")
+
+    def variant(i: int) -> dict[str, Any]:
+        v = copy.deepcopy(base)
+        v["stage"] = f"stage_{i}"
+        return v
+
+    first = cache.compiled(variant(0))
+    for i in range(1, cache.CACHE_SIZE):
+        cache.compiled(variant(i))
+    assert cache.compiled(variant(0)) is first  # used again: now the most recent
+    cache.compiled(variant(cache.CACHE_SIZE))  # one over: the least recent, variant 1, goes
+    assert cache.compiled(variant(0)) is first
+    second = cache.compiled(variant(1))
+    assert cache.cache_info()["size"] == cache.CACHE_SIZE
+    assert cache.compiled(variant(1)) is second
+    cache.cache_clear()
+
+
+def test_lookup_source_is_the_generated_function() -> None:
+    source = engine.lookup_source(FULL)
+    assert source.startswith("def make(")
+    namespace: dict[str, Any] = {}
+    exec(compile(source, "<lookup>", "exec"), namespace)
+    assert callable(namespace["make"])

@@ -332,3 +332,15 @@ def test_an_expected_terminal_without_a_description_is_named_as_is() -> None:
     assert _describe({"_ANY", "NEW_TERMINAL"}) == "'any' or NEW_TERMINAL"
     assert _describe({"_ANY", "_TWO", "$END"}) == "'any', 'two' or the end of the expression"
     assert _describe(set()) == "nothing more"
+
+
+def test_the_parser_module_lends_only_the_two_form_helpers() -> None:
+    from kernel.expression import forms, parser
+
+    assert parser.closest_form is forms.closest_form
+    assert parser.grammar_text is forms.grammar_text
+    with pytest.raises(
+        AttributeError, match=r"^module 'kernel\.expression\.parser' has no attribute 'nope'$"
+    ):
+        parser.nope  # noqa: B018
+    assert not hasattr(parser, "lalr_tables")

@@ -178,3 +178,11 @@ def test_panel_tags_rejects_unfinished_and_oversize() -> None:
         panel_tags(done, 2)
     with pytest.raises(KernelError):
         panel_tags([done[0], done[0]], 2)
+
+
+def test_retry_hint_lists_ten_errors_by_default() -> None:
+    many = LintReport(1, tuple(Finding(f"P1-0{i:02d}", "m", i, "sections") for i in range(12)))
+    hint = retry_hint(many)
+    assert hint.count("\n- ") == 11 and "and 2 more" in hint
+    ten = LintReport(1, tuple(Finding(f"P1-0{i:02d}", "m", i, "sections") for i in range(10)))
+    assert "more" not in retry_hint(ten) and retry_hint(ten).count("\n- ") == 10

@@ -1006,3 +1006,62 @@ def test_the_findings_after_a_duplicated_dimension_subsection() -> None:
             "score 'meh' for D5 is not one of block, warn, pass",
         ),
     ]
+
+
+def test_a_key_line_before_the_first_section_says_so() -> None:
+    assert _errors("fired: true\n\n" + PHASE2) == [
+        (
+            "P2-005",
+            1,
+            "sections",
+            "text before the first section; the document must start with '## Scoring Plan Dissent'",
+        ),
+        (
+            "P2-060",
+            1,
+            "key_lines",
+            "a 'fired:' line before the first section: it belongs only in a '### <Fn>' "
+            "subsection of '## Failure Condition Checks'; quote examples in fenced code",
+        ),
+    ]
+
+
+def test_only_the_duplicate_is_reported_for_a_condition_checked_twice() -> None:
+    # The first F1 has a bad fired value: the duplicate is the one finding for F1.
+    f1 = "### F1: any mandatory dimension scores 'block'\n\nfired: false\n\n"
+    text = _replace(PHASE2, f1, f1.replace("fired: false", "fired: maybe") + f1)
+    heading = "### F1: any mandatory dimension scores 'block'"
+    assert _errors(text) == [
+        (
+            "P2-021",
+            _line(text, heading, 2),
+            "failure_condition_checks",
+            f"'### F1' appears again (first at line {_line(text, heading)})",
+        ),
+    ]
+
+
+def test_the_order_check_uses_the_first_scores_section() -> None:
+    scores = (
+        "## Dimension Scores"
+        + PHASE2.split("## Failure Condition Checks")[0].split("## Dimension Scores")[1]
+    )
+    dissent = "## Scoring Plan Dissent\n\ndimension_id: D2\n\nToo strict.\n\n"
+    text = _replace(
+        PHASE2, "## Failure Condition Checks", dissent + scores + "## Failure Condition Checks"
+    )
+    first = _line(text, "## Dimension Scores")
+    assert [(f.code, f.line, f.message) for f in lint_phase2(text, CONTRACT, PHASE1).errors][
+        :2
+    ] == [
+        (
+            "P2-002",
+            _line(text, "## Dimension Scores", 2),
+            "'## Dimension Scores' appears again (first at line 1); a section may appear only once",
+        ),
+        (
+            "P2-003",
+            _line(text, "## Scoring Plan Dissent"),
+            f"'## Scoring Plan Dissent' must come before '## Dimension Scores' (line {first})",
+        ),
+    ]

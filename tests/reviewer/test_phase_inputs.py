@@ -113,3 +113,14 @@ def test_non_str_inputs() -> None:
         phase2_input(CONTRACT, "p", b"paper")  # type: ignore[arg-type]
     with pytest.raises(KernelError):
         phase1_from_input("no delimiters here")
+
+
+def test_the_metadata_block_is_indented_json_and_word_count_stops_at_2_53_minus_1() -> None:
+    text = phase1_input(CONTRACT, {"title": "T", "field": "f", "word_count": 2**53 - 1})
+    assert text.endswith(
+        '## Paper metadata\n\n```json\n{\n  "title": "T",\n  "field": "f",\n'
+        '  "word_count": 9007199254740991\n}\n```\n'
+    )
+    for count in (2**53, -1):
+        with pytest.raises(KernelError, match=r"^word_count must be between 0 and 2\*\*53 - 1"):
+            phase1_input(CONTRACT, {"title": "T", "field": "f", "word_count": count})

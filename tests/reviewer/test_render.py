@@ -91,3 +91,14 @@ def test_expected_decision_fallback() -> None:
     assert expected_decision(FULL, {"F1": True, "F2": True, "F3": True, "F0": True}) == (
         "editorial_decision=reject_or_major_revision"
     )
+
+
+def test_render_phase2_refuses_fired_flags_that_are_not_booleans() -> None:
+    fired = dict.fromkeys(("F1", "F2", "F3", "F0"), False) | {"F0": "yes"}
+    accept = "editorial_decision=accept"
+    with pytest.raises(KernelError) as info:
+        render_phase2(FULL, PASS, fired=fired, decision=accept)  # type: ignore[arg-type]
+    assert info.value.message == "every fired flag must be True or False"
+    with pytest.raises(KernelError) as info:
+        render_phase2(FULL, PASS, fired={"F1": True}, decision=accept)
+    assert info.value.message == "fired must give exactly the contract's condition ids"

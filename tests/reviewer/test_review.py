@@ -256,3 +256,15 @@ def test_every_later_copy_is_tagged_in_reviewer_order(
         )
     else:
         assert outcome.tags == () and outcome.decision is not None
+
+
+def test_aborted_and_the_reviewers_phase1_in_the_dict() -> None:
+    decided = decide_documents(FULL, _panel([_column()] * 5))
+    assert not decided.aborted
+    docs = _panel([_column()] * 5)
+    role, p2, p1 = docs[2]
+    docs[2] = (role, p2.replace("score: pass", "score: fine", 1), p1)
+    assert decide_documents(FULL, docs).aborted
+    first = decided.details[0].to_dict()
+    assert first["phase1"] == decided.details[0].phase1.to_dict()  # type: ignore[union-attr]
+    assert first["phase2"] == decided.details[0].phase2.to_dict()  # type: ignore[union-attr]

@@ -190,3 +190,12 @@ def test_codes_are_registered() -> None:
     assert fired == registered
     assert all(REGISTRY[c].severity == "error" and REGISTRY[c].rule == "R17" for c in registered)
     assert isinstance(MAJOR, Decision)
+
+
+def test_a_second_decision_token_is_reported_at_its_line() -> None:
+    text = (
+        "fired_conditions: [F2, F3]\neditorial_decision=major_revision\n\n"
+        "ok\neditorial_decision=reject\n"
+    )
+    (finding,) = check_synthesis(FULL, MAJOR, text).findings
+    assert finding.code == "SY-009" and finding.line == 5

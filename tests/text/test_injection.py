@@ -539,3 +539,23 @@ def test_a_dangerous_command_far_into_a_text_is_found_where_it_is(at: int, comma
     assert finding.category == DANGEROUS_COMMAND
     assert finding.span[0] == at
     assert text[finding.span[0] : finding.span[1]] == finding.matched
+
+
+def test_overlapping_phrase_findings_of_one_category_merge() -> None:
+    from kernel.text.injection import _merged
+
+    found = [
+        (INSTRUCTION_OVERRIDE, (0, 10)),
+        (INSTRUCTION_OVERRIDE, (5, 20)),
+        (DANGEROUS_COMMAND, (6, 8)),
+        (DANGEROUS_COMMAND, (7, 9)),
+        (INSTRUCTION_OVERRIDE, (20, 25)),
+        (ROLE_REASSIGNMENT, (21, 30)),
+    ]
+    assert _merged(found) == [
+        (INSTRUCTION_OVERRIDE, (0, 20)),
+        (DANGEROUS_COMMAND, (6, 8)),
+        (DANGEROUS_COMMAND, (7, 9)),
+        (INSTRUCTION_OVERRIDE, (20, 25)),
+        (ROLE_REASSIGNMENT, (21, 30)),
+    ]

@@ -169,3 +169,15 @@ def test_the_other_blanks_are_every_white_space_character_but_space_and_tab() ->
 
     every = {chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()}
     assert every - {" ", "\t"} == _OTHER_BLANKS
+
+
+def test_code_and_html_blocks_are_quoted_only_inside_a_quote() -> None:
+    text = "```\ncode\n```\n\n<div>\nx\n</div>\n\n> ```\n> q\n> ```\n\n---\n\n> <div>\n"
+    blocks = parse_document(text).blocks
+    assert [(b.kind, b.line, b.quoted) for b in blocks] == [
+        ("code", 1, False),
+        ("html", 5, False),
+        ("code", 9, True),
+        ("hr", 13, False),
+        ("html", 15, True),
+    ]

@@ -1,0 +1,46 @@
+"""The analyzer's text and HTML helpers, pinned: example labels, percentages, chart counts and
+the heat colours a reader sees."""
+
+from __future__ import annotations
+
+from kernel.analysis.html import _count, _heat
+from kernel.analysis.report import _example, _finding, percent
+from kernel.analysis.result import Example, Finding
+
+MATRIX = {"D1": ("pass", "warn")}
+
+
+def _ex(action: str | None, condition_id: str | None) -> Example:
+    return Example(MATRIX, action, condition_id, condition_id is None, ())
+
+
+def test_an_example_names_its_condition_the_fallback_or_nothing() -> None:
+    assert _example(_ex("editorial_decision=accept", "F0"))[0].endswith("(F0)")
+    assert _example(_ex("editorial_decision=accept", None))[0].endswith("(R5 fallback)")
+    assert _example(_ex(None, None))[0].endswith("(nothing fires)")
+
+
+def test_a_finding_with_two_examples_but_no_change_lists_them_plainly() -> None:
+    two = (_ex("editorial_decision=accept", "F0"), _ex("editorial_decision=reject", "F1"))
+    plain = _finding("c.json", Finding("AN-001", "warning", "m", examples=two))
+    assert [line.split(":")[0].strip() for line in plain[1::2]] == ["example", "example"]
+
+
+def test_percent() -> None:
+    assert percent(0, 7) == "0"
+    assert percent(1, 3) == "33.33"
+    assert percent(1, 10**400) == "< 1e-300"
+
+
+def test_chart_counts() -> None:
+    assert _count(10**14) == "100,000,000,000,000"
+    assert _count(10**15) == "1.000e15"
+    assert _count(10**299 * 3) == "3.000e299"
+    assert _count(10**300) == "~1e300"
+
+
+def test_heat_colours() -> None:
+    assert _heat(0.0, moved=False) == "#ecf1f7"
+    assert _heat(1.0, moved=False) == "#345c8c"
+    assert _heat(0.0, moved=True) == "#fdecdc"
+    assert _heat(1.0, moved=True) == "#c43e00"
