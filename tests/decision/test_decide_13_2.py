@@ -288,3 +288,31 @@ def test_the_jsonl_batch_decides_13_2(tmp_path: Any) -> None:
     (line,) = done.stdout.splitlines()
     assert json.loads(line)["condition_id"] == "F2"
     assert "OUT-OF-ROLE-SCORE" in done.stderr and ":2:" in done.stderr
+
+
+def test_explain_lists_the_single_seat_changes_that_change_the_action() -> None:
+    from kernel.decision.dimensionwise import seat_flips
+
+    contract = load_contract(FOCUS)
+    matrix = {"D1": {"methodology": "warn"}, "D2": {"eic": "pass", "methodology": "warn"}}
+    flips = seat_flips(contract, matrix)
+    assert [str(f) for f in flips] == [
+        "D1[methodology] warn -> pass: editorial_decision=accept (R5 fallback)",
+        "D1[methodology] warn -> block:repairable: editorial_decision=major_revision (F2)",
+        "D1[methodology] warn -> block:fatal: editorial_decision=reject (F1)",
+    ]
+    # every listed change does change the action, and no other single change does
+    base = decide(contract, matrix).action
+    for d in contract.dimensions:
+        for role in d.eligible_roles:
+            for value in ("pass", "warn", "block", "block:fatal", "block:repairable"):
+                changed = {k: dict(v) for k, v in matrix.items()}
+                changed[d.id][role] = value
+                try:
+                    action = decide(contract, changed).action
+                except MatrixError:
+                    continue
+                listed = any(
+                    (f.dimension, f.role, f.after) == (d.id, role, value) for f in flips
+                )
+                assert listed == (action != base)
