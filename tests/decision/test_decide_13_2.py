@@ -316,3 +316,13 @@ def test_explain_lists_the_single_seat_changes_that_change_the_action() -> None:
                     (f.dimension, f.role, f.after) == (d.id, role, value) for f in flips
                 )
                 assert listed == (action != base)
+
+
+def test_decide_reads_the_contract_as_the_dialect_asked(tmp_path: Any) -> None:
+    from kernel.cli.decide import main as decide_main
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(_all_pass()), "utf-8")
+    assert decide_main(["--contract", FULL, "--matrix", str(path), "--format", "json"]) == 0
+    assert decide_main(["--contract", FULL, "--matrix", str(path), "--dialect", "13.2"]) == 0
+    assert decide_main(["--contract", FULL, "--matrix", str(path), "--dialect", "13"]) == 1
