@@ -414,6 +414,8 @@ def _row_13_2(draw: st.DrawFn, c: Contract, position: int) -> dict[str, str]:
 
 
 def _matrices_13_2(c: Contract) -> st.SearchStrategy[dict[str, Any]]:
+    if not c.roles:
+        raise KernelError(f"{c.contract_id}: a {c.mode} contract has no seats, so no matrices")
     return st.fixed_dictionaries({d.id: _row_13_2(c, d.position) for d in c.dimensions})
 
 

@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from kernel.analysis.columns import columns_of
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import decide, decide_counts
 from kernel.errors import ContractError, KernelError
@@ -82,7 +83,7 @@ def sensitivity(
 ) -> Sensitivity:
     """Every single-score change of ``matrix`` that changes the action, and each condition's
     distance to its threshold. Raises what :func:`kernel.decision.decide` raises."""
-    contract = load_contract(contract)
+    contract = columns_of(load_contract(contract), "sensitivity")
     decision = decide(contract, matrix)
     conditions = contract.conditions
     n = contract.panel_size
