@@ -326,3 +326,25 @@ def test_decide_reads_the_contract_as_the_dialect_asked(tmp_path: Any) -> None:
     assert decide_main(["--contract", FULL, "--matrix", str(path), "--format", "json"]) == 0
     assert decide_main(["--contract", FULL, "--matrix", str(path), "--dialect", "13.2"]) == 0
     assert decide_main(["--contract", FULL, "--matrix", str(path), "--dialect", "13"]) == 1
+
+
+def test_the_compiled_path_takes_every_seat_of_the_mode_as_reports_give_them() -> None:
+    from kernel.decision.engine import engine_for
+
+    contract = load_contract(shipped_template(FULL))
+    full_rows = {
+        d.id: {r: "pass" if r in d.eligible_roles else "not_assessed" for r in contract.roles}
+        for d in contract.dimensions
+    }
+    first = decide(contract, full_rows)  # the slow path
+    lookup = engine_for(contract).lookup
+    assert lookup is not None and lookup(full_rows) == first == decide(contract, _all_pass())
+    for bad in ({"eic": "warn"}, {"editor": "not_assessed"}, {"eic": Sly("not_assessed")}):
+        changed = {**full_rows, "D1": {**full_rows["D1"], **bad}}
+        assert lookup(changed) is None  # left to the slow path, which refuses it
+        with pytest.raises(MatrixError):
+            decide(contract, changed)
+
+
+class Sly(str):
+    """A ``str`` subclass: never a seat value."""
