@@ -166,6 +166,10 @@ def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) ->
     """Open a round. ``contract``: anything :func:`load_contract` takes; ``roles``: the
     ``panel_size`` distinct reviewer roles, in reviewer order."""
     contract = load_contract(contract)
+    if contract.panel_size < 1:  # a 13.2 writer or evaluator contract
+        raise KernelError(
+            f"{contract.contract_id}: mode {contract.mode} has no reviewer panel, so no round"
+        )
     if isinstance(roles, str) or not isinstance(roles, Sequence):
         raise KernelError(f"roles must be a sequence of role names, got {type(roles).__name__}")
     roles = tuple(roles)

@@ -14,8 +14,10 @@ Needs Hypothesis, which comes with the ``test`` extra (``pip install
 
 * :func:`contracts` — valid contract documents (plain dicts that :func:`kernel.load_contract`
   accepts), using every form of the expression vocabulary and its spellings;
+  ``contracts(dialect="13.2")`` draws dialect 13.2 reviewer contracts;
 * :func:`matrices` — well-formed scoring matrices for one contract (every dimension, exactly
-  ``panel_size`` scores each), which :func:`kernel.decide` decides;
+  ``panel_size`` scores each; for a 13.2 contract, every eligible seat's value by role),
+  which :func:`kernel.decide` decides;
 * :func:`phase2_documents` — Phase 2 markdown for one contract that
   :func:`kernel.lint_phase2` passes, also against the Phase 1 document
   ``render_phase1(contract, plan)``;
@@ -425,6 +427,8 @@ def _row_13_2(draw: st.DrawFn, c: Contract, position: int) -> dict[str, str]:
 
 
 def _matrices_13_2(c: Contract) -> st.SearchStrategy[dict[str, Any]]:
+    if not c.roles:
+        raise KernelError(f"{c.contract_id}: a {c.mode} contract has no seats, so no matrices")
     return st.fixed_dictionaries({d.id: _row_13_2(c, d.position) for d in c.dimensions})
 
 

@@ -97,11 +97,15 @@ def _is_type_alias(value: object) -> bool:
 
 FULL = kernel.shipped_template("reviewer/full")
 SCHEMA13 = schema13()
-TEMPLATES = ["reviewer/full", "reviewer/methodology_focus"]
+TEMPLATES = list(kernel.contract.templates.TEMPLATE_NAMES)
 COMPILED = [kernel.load_contract(t) for t in TEMPLATES]
+#: Contracts that have matrices (the 13.2 writer and evaluator have no seats).
+DECIDABLE = [c for c in COMPILED if c.dialect == "13" or c.roles]
+#: Schema 13 contracts: what reads reviewers' columns (rounds, sensitivity, priors) takes.
+COMPILED13 = [c for c in COMPILED if c.dialect == "13"]
 SMALL_CONTRACTS = testing.contracts(
     max_dimensions=3, max_conditions=3, panel_sizes=st.integers(1, 3), with_accept=None
-)
+) | testing.contracts(max_dimensions=3, max_conditions=3, dialect="13.2")
 P1 = (EXAMPLES / "full" / "eic.phase1.md").read_text(encoding="utf-8")
 P2 = (EXAMPLES / "full" / "eic.phase2.md").read_text(encoding="utf-8")
 SYNTHESIS = (EXAMPLES / "full" / "synthesis.md").read_text(encoding="utf-8")
@@ -183,6 +187,7 @@ CONTRACTS: st.SearchStrategy[Any] = st.one_of(
     st.sampled_from(COMPILED),
     SMALL_CONTRACTS,
     mutated(FULL, JSON | st.sampled_from(["\ud800", float("nan")])),
+    mutated(kernel.shipped_template("13.2/reviewer/full"), JSON | st.sampled_from(["\ud800"])),
     SMALL_CONTRACTS.flatmap(mutated),
     HOSTILE,
 )
@@ -191,7 +196,7 @@ CONTRACTS: st.SearchStrategy[Any] = st.one_of(
 @st.composite
 def contract_and_matrix(draw: st.DrawFn) -> tuple[Any, Any]:
     """A contract source and a matrix: a valid one, mutated, made-up values, or junk."""
-    contract = draw(st.sampled_from(COMPILED) | SMALL_CONTRACTS.map(kernel.load_contract))
+    contract = draw(st.sampled_from(DECIDABLE) | SMALL_CONTRACTS.map(kernel.load_contract))
     matrix: Any = draw(_valid_matrix(contract))
     choice = draw(st.integers(0, 4))
     if choice == 1:
@@ -260,7 +265,7 @@ def _state(draw: st.DrawFn) -> Any:
     """A real round state, some way into the round."""
     from kernel import round as rnd
 
-    contract = draw(st.sampled_from(COMPILED))
+    contract = draw(st.sampled_from(COMPILED13))
     roles = [f"r{i}" for i in range(contract.panel_size)]
     state = rnd.start(contract, roles)
     for role in roles[: draw(st.integers(0, len(roles)))]:
@@ -274,7 +279,7 @@ def _state(draw: st.DrawFn) -> Any:
 
 @st.composite
 def _analysis(draw: st.DrawFn) -> Any:
-    return kernel.analyze(draw(st.sampled_from(COMPILED) | SMALL_CONTRACTS))
+    return kernel.analyze(draw(st.sampled_from(DECIDABLE) | SMALL_CONTRACTS))
 
 
 @st.composite
@@ -285,7 +290,7 @@ def _diff(draw: st.DrawFn) -> Any:
 
 @st.composite
 def _sensitivity(draw: st.DrawFn) -> Any:
-    contract = draw(st.sampled_from(COMPILED))
+    contract = draw(st.sampled_from(COMPILED13))
     return kernel.sensitivity(contract, draw(_valid_matrix(contract)))
 
 
@@ -294,7 +299,7 @@ def _probabilities(draw: st.DrawFn) -> Any:
     from kernel.analysis import parse_prior, probabilities
 
     prior = parse_prior("pass=1/2,warn=1/4,block=1/4")
-    return probabilities(draw(st.sampled_from(COMPILED)), prior)
+    return probabilities(draw(st.sampled_from(COMPILED13)), prior)
 
 
 @st.composite

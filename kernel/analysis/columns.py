@@ -237,6 +237,17 @@ def column_table(
 _Table = tuple[list[int], list[int]]
 
 
+def columns_of(contract: Contract, what: str) -> Contract:
+    """``contract`` when its conditions read reviewers' columns (Schema 13); a dialect 13.2
+    contract, decided per dimension, is a :class:`ContractError` naming ``what``."""
+    if contract.dialect != "13":
+        raise ContractError(
+            f"{contract.contract_id}: {what} reads reviewers' columns, which a Schema "
+            f"{contract.dialect} contract does not have (it is decided per dimension)"
+        )
+    return contract
+
+
 def _schema13(atom: AnyAtom) -> Atom:
     if not isinstance(atom, AnyScores | TwoOrMore | EveryScores | DimensionScores):
         raise ContractError(f"{atom}: the column analysis reads Schema 13 atoms only")

@@ -325,7 +325,12 @@ def _finding(f: Finding) -> str:
     return "".join(out)
 
 
-def _space_line(dimensions: int, panel_size: int, space: int) -> str:
+def _space_line(dimensions: int, panel_size: int, space: int, dialect: str = "13") -> str:
+    if dialect != "13":
+        return (
+            f'<span class="num">{space:,}</span> possible matrices (Schema {_e(dialect)}: every '
+            f"value of every eligible seat of {dimensions} dimensions)"
+        )
     return (
         f"3<sup>{dimensions * panel_size}</sup> = "
         f'<span class="num">{space:,}</span> possible matrices '
@@ -356,7 +361,8 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
     ]
     body = [
         f"<h1>Decision space of {_e(a.contract_id)}</h1>",
-        f'<p class="sub">{_e(source)}: {_space_line(a.dimensions, a.panel_size, a.space)} '
+        f'<p class="sub">{_e(source)}: '
+        f"{_space_line(a.dimensions, a.panel_size, a.space, a.dialect)} "
         f"{status}</p>",
         "<h2>Outcome shares</h2>",
         '<p class="note">Which condition decides, over every possible matrix (none: no '
@@ -523,7 +529,7 @@ def html_diff(d: Diff, old_source: str, new_source: str) -> str:
     body = [
         f"<h1>Amendment {_e(old_source)} → {_e(new_source)}</h1>",
         f'<p class="sub">{_e(d.old_id)} → {_e(d.new_id)}: '
-        f"{_space_line(d.dimensions, d.panel_size, d.space)}</p>",
+        f"{_space_line(d.dimensions, d.panel_size, d.space, d.dialect)}</p>",
         "<p>"
         f'<b>Outcome changed</b> in <span class="num">{d.changed:,}</span> matrices '
         f"({percent(d.changed, d.space)} %); "

@@ -18,7 +18,7 @@ from typing import Any, Final
 import attrs
 
 from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
-from kernel.analysis.columns import Progress, column_table
+from kernel.analysis.columns import Progress, column_table, columns_of
 from kernel.analysis.panel import spread
 from kernel.analysis.result import NONE
 from kernel.analysis.space import verdict
@@ -215,7 +215,7 @@ def probabilities(
     budget: Budget | None = None,
 ) -> Probabilities:
     """The exact probability that each condition decides, and of the fallback (``none``)."""
-    contract = load_contract(contract)
+    contract = columns_of(load_contract(contract), "probabilities")
     _check_prior(prior)
     budget = checked_budget(budget, "probabilities")
     progress = checked_progress(progress, "probabilities")

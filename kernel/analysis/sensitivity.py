@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from kernel.analysis.columns import columns_of
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import decide, decide_counts
 from kernel.decision.matrix import read_matrix
@@ -83,7 +84,7 @@ def sensitivity(
 ) -> Sensitivity:
     """Every single-score change of ``matrix`` that changes the action, and each condition's
     distance to its threshold. Raises what :func:`kernel.decision.decide` raises."""
-    contract = load_contract(contract)
+    contract = columns_of(load_contract(contract), "sensitivity")
     # Read once: the decision and the changes are about the same snapshot of the matrix.
     rows = read_matrix(matrix, contract.dimension_ids, contract.panel_size)
     snapshot = dict(zip(contract.dimension_ids, rows, strict=True))

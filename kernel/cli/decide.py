@@ -255,6 +255,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if explanation is not None:
         out["explain"] = explanation.to_dict()
         text.append(("out", format_sensitivity(explanation)))
+    if args.explain and decision.trace is not None:
+        from kernel.decision.dimensionwise import seat_flips
+
+        used = matrix if args.matrix is not None else outcome.matrix
+        flips = seat_flips(contract, used)
+        out["explain"] = {"flips": [f.to_dict() for f in flips]}
+        text.append(("out", f"{len(flips)} single-seat change(s) change the action:"))
+        text += [("out", f"  {f}") for f in flips]
     code = EXIT_OK
     if args.synthesis is not None:
         from kernel.reviewer.synthesis import check_synthesis

@@ -339,14 +339,15 @@ def subject(
         if ars_current_version is None
         else parse_version(ars_current_version, "ars_current_version")
     )
+    used = dialect or DIALECTS[detect(contract)]
     return Subject(
         contract=contract,
         ars_text=ars_current_version,
         ars_current_version=current,
         dimensions=[d for _, d in items(contract, "acceptance_dimensions")],
         conditions=items(contract, "failure_conditions"),
-        compiled=(dialect or DIALECTS["13"]).compiled(contract) if compiled is None else compiled,
-        dialect=dialect or DIALECTS["13"],
+        compiled=used.compiled(contract) if compiled is None else compiled,
+        dialect=used,
     )
 
 
@@ -355,7 +356,7 @@ def suspicious(
 ) -> list[Diagnostic]:
     """Every soft warning, in code order. Meant for schema-valid contracts; on anything else
     it warns about what it can read. ``ars_current_version`` (``vX.Y.Z``) enables SC-1.
-    ``dialect`` defaults to Schema 13, the seed validator's."""
+    ``dialect`` defaults to the one the contract is written in (13.2 §J1)."""
     return _warnings(subject(contract, ars_current_version, dialect))
 
 

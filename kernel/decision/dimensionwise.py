@@ -31,10 +31,12 @@ from kernel.strict import shown
 __all__ = [
     "AtomTrace",
     "DimensionCount",
+    "SeatFlip",
     "decide_dimensionwise",
     "dimension_verdicts",
     "eligibility",
     "read_matrix",
+    "seat_flips",
     "snapshot",
 ]
 
@@ -254,3 +256,49 @@ def decide_dimensionwise(contract: Contract, matrix: object) -> Any:
         trace=MappingProxyType(traces),
         verdicts=MappingProxyType(dimension_verdicts(contract, rows)),
     )
+
+
+@attrs.frozen
+class SeatFlip:
+    """One seat's value changed, and the decision it gives instead."""
+
+    dimension: str
+    role: str
+    before: str
+    after: str
+    action: str
+    condition_id: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        return attrs.asdict(self)
+
+    def __str__(self) -> str:
+        why = self.condition_id or "R5 fallback"
+        return f"{self.dimension}[{self.role}] {self.before} -> {self.after}: {self.action} ({why})"
+
+
+def seat_flips(contract: Contract, matrix: object) -> tuple[SeatFlip, ...]:
+    """Every change of one eligible seat's value (``not_assessed`` included) that changes the
+    action of a decidable matrix; a change that makes the matrix undecidable is left out."""
+    decision = decide_dimensionwise(contract, matrix)
+    rows = {
+        d: dict(snapshot(r, f"matrix[{shown(d)}]")) for d, r in snapshot(matrix, "matrix").items()
+    }
+    out = []
+    for d in contract.dimensions:
+        for role in (r for r in contract.roles if r in d.eligible_roles):
+            before = rows[d.id][role]
+            for after in (*allowed_values(d.priority), NOT_ASSESSED):
+                if after == before:
+                    continue
+                changed = {k: dict(v) for k, v in rows.items()}
+                changed[d.id][role] = after
+                try:
+                    other = decide_dimensionwise(contract, changed)
+                except MatrixError:
+                    continue
+                if other.action != decision.action:
+                    out.append(
+                        SeatFlip(d.id, role, str(before), after, other.action, other.condition_id)
+                    )
+    return tuple(out)

@@ -6,8 +6,9 @@ values; a table maps each to an *entry*: the number of assessed seats, how many 
 satisfy each atom that selects the dimension, and the dimension's verdict. The generated
 function reads each row with one table look-up and returns the decision kept for that
 combination of entries, computed (trace included) on first need by the slow path's own
-arithmetic. It takes only a plain ``dict`` of ``dict`` rows holding exactly the eligible
-seats, each an exact ``str``; anything else returns ``None`` and goes to
+arithmetic. It takes only a plain ``dict`` of ``dict`` rows holding the eligible seats (and
+ineligible roles saying ``not_assessed``), each an exact ``str``; anything else returns
+``None`` and goes to
 :func:`~kernel.decision.dimensionwise.decide_dimensionwise`, which names the problem.
 """
 
@@ -110,7 +111,11 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         for table, w in zip(tables, weights, strict=True)
     )
     body = [
-        "def make(" + ", ".join(f"T{p}" for p in range(len(dims))) + ", D, fill):",
+        "def make("
+        + ", ".join(f"T{p}" for p in range(len(dims)))
+        + ", "
+        + ", ".join(f"E{p}" for p in range(len(dims)))
+        + ", D, fill, X):",
         "    def lookup(m):",
         f"        if type(m) is not dict or len(m) != {len(dims)}:",
         "            return None",
@@ -119,7 +124,10 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
     for p, (d, s) in enumerate(zip(dims, seats, strict=True)):
         names = [f"v{p}_{k}" for k in range(len(s))]
         body.append(f"            r = m[{d.id!r}]")
-        body.append(f"            if type(r) is not dict or len(r) != {len(s)}:")
+        # More keys than seats: ineligible roles saying not_assessed, or the slow path.
+        body.append(
+            f"            if type(r) is not dict or (len(r) != {len(s)} and not X(r, E{p})):"
+        )
         body.append("                return None")
         for name, role in zip(names, s, strict=True):
             body.append(f"            {name} = r[{role!r}]")
@@ -155,7 +163,18 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
             store[index] = decision
         return decision
 
-    lookup = namespace["make"](*tables, store, fill)
+    eligible = [frozenset(s) for s in seats]
+    roles = frozenset(contract.roles)
+
+    def abstaining_others(row: dict[Any, Any], mine: frozenset[str]) -> bool:
+        """Whether every key of ``row`` outside ``mine`` is another role of the mode saying
+        exactly ``not_assessed``."""
+        return all(
+            key in mine or (key in roles and type(value) is str and value == NOT_ASSESSED)
+            for key, value in row.items()
+        )
+
+    lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others)
     return lookup, source
 
 

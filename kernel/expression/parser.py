@@ -99,7 +99,7 @@ def parse_expression(text: str, *, dialect: str = "13") -> Expression:
     ``dialect`` (``"13"`` or ``"13.2"``) picks the vocabulary. The error says at which column
     parsing failed, what was expected there, and the closest recognised form.
     """
-    if dialect not in _PRECOMPILED_TABLES:
+    if not isinstance(dialect, str) or dialect not in _PRECOMPILED_TABLES:
         raise ExpressionUnrecognised(
             f"unknown dialect {shown(dialect)}; expected 13 or 13.2", expression=shown(text)
         )

@@ -124,3 +124,25 @@ def test_a_diff_across_dialects_is_refused() -> None:
 def test_writer_and_evaluator_contracts_are_refused(name: str) -> None:
     with pytest.raises(ContractError, match="no executable decision procedure"):
         analyze(name)
+
+
+def test_the_reports_show_13_2_matrices_by_role() -> None:
+    from kernel.analysis import format_analysis
+    from kernel.analysis.html import html_analysis
+
+    a = analyze("13.2/reviewer/methodology_focus")
+    text = format_analysis(a, "focus")
+    assert "Schema 13.2: every value of every eligible seat of 2 dimensions" in text
+    assert "eic" in text and "methodology" in text
+    page = html_analysis(a, "focus")
+    assert "<svg" in page and ">metho<" in page and "every eligible seat" in page
+
+
+def test_what_reads_reviewers_columns_refuses_13_2() -> None:
+    from kernel.analysis import parse_prior, probabilities, sensitivity
+
+    matrix = {"D1": {"methodology": "pass"}, "D2": {"eic": "pass", "methodology": "pass"}}
+    with pytest.raises(ContractError, match="sensitivity reads reviewers' columns"):
+        sensitivity("13.2/reviewer/methodology_focus", matrix)  # type: ignore[arg-type]
+    with pytest.raises(ContractError, match="probabilities reads reviewers' columns"):
+        probabilities("13.2/reviewer/methodology_focus", parse_prior("pass=1"))

@@ -288,3 +288,63 @@ def test_the_jsonl_batch_decides_13_2(tmp_path: Any) -> None:
     (line,) = done.stdout.splitlines()
     assert json.loads(line)["condition_id"] == "F2"
     assert "OUT-OF-ROLE-SCORE" in done.stderr and ":2:" in done.stderr
+
+
+def test_explain_lists_the_single_seat_changes_that_change_the_action() -> None:
+    from kernel.decision.dimensionwise import seat_flips
+
+    contract = load_contract(FOCUS)
+    matrix = {"D1": {"methodology": "warn"}, "D2": {"eic": "pass", "methodology": "warn"}}
+    flips = seat_flips(contract, matrix)
+    assert [str(f) for f in flips] == [
+        "D1[methodology] warn -> pass: editorial_decision=accept (R5 fallback)",
+        "D1[methodology] warn -> block:repairable: editorial_decision=major_revision (F2)",
+        "D1[methodology] warn -> block:fatal: editorial_decision=reject (F1)",
+    ]
+    # every listed change does change the action, and no other single change does
+    base = decide(contract, matrix).action
+    for d in contract.dimensions:
+        for role in d.eligible_roles:
+            for value in ("pass", "warn", "block", "block:fatal", "block:repairable"):
+                changed = {k: dict(v) for k, v in matrix.items()}
+                changed[d.id][role] = value
+                try:
+                    action = decide(contract, changed).action
+                except MatrixError:
+                    continue
+                listed = any(
+                    (f.dimension, f.role, f.after) == (d.id, role, value) for f in flips
+                )
+                assert listed == (action != base)
+
+
+def test_decide_reads_the_contract_as_the_dialect_asked(tmp_path: Any) -> None:
+    from kernel.cli.decide import main as decide_main
+
+    path = tmp_path / "m.json"
+    path.write_text(json.dumps(_all_pass()), "utf-8")
+    assert decide_main(["--contract", FULL, "--matrix", str(path), "--format", "json"]) == 0
+    assert decide_main(["--contract", FULL, "--matrix", str(path), "--dialect", "13.2"]) == 0
+    assert decide_main(["--contract", FULL, "--matrix", str(path), "--dialect", "13"]) == 1
+
+
+def test_the_compiled_path_takes_every_seat_of_the_mode_as_reports_give_them() -> None:
+    from kernel.decision.engine import engine_for
+
+    contract = load_contract(shipped_template(FULL))
+    full_rows = {
+        d.id: {r: "pass" if r in d.eligible_roles else "not_assessed" for r in contract.roles}
+        for d in contract.dimensions
+    }
+    first = decide(contract, full_rows)  # the slow path
+    lookup = engine_for(contract).lookup
+    assert lookup is not None and lookup(full_rows) == first == decide(contract, _all_pass())
+    for bad in ({"eic": "warn"}, {"editor": "not_assessed"}, {"eic": Sly("not_assessed")}):
+        changed = {**full_rows, "D1": {**full_rows["D1"], **bad}}
+        assert lookup(changed) is None  # left to the slow path, which refuses it
+        with pytest.raises(MatrixError):
+            decide(contract, changed)
+
+
+class Sly(str):
+    """A ``str`` subclass: never a seat value."""

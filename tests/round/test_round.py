@@ -462,3 +462,11 @@ def test_events_are_checked_with_the_strict_rules() -> None:
     assert stretched != finish, "the finish event names D1"
     with pytest.raises(KernelError, match="not a round event"):
         rnd.to_jsonl([stretched])
+
+
+def test_a_contract_without_a_panel_has_no_round() -> None:
+    from kernel import round as rounds
+
+    for name in ("13.2/writer/full", "13.2/evaluator/full"):
+        with pytest.raises(KernelError, match="has no reviewer panel, so no round"):
+            rounds.start(name, [])
