@@ -24,6 +24,7 @@ import attrs
 
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import threshold
+from kernel.decision.matrix import entries
 from kernel.errors import ContractError, MatrixError
 from kernel.expression.ast import SEAT_VALUES
 from kernel.strict import shown
@@ -79,27 +80,20 @@ class AtomTrace:
         }
 
 
-def snapshot(value: object, where: str) -> dict[str, object]:
-    """A plain ``dict`` copy of a caller's mapping, read through its own iteration once;
-    keys must be strings (a ``str`` subclass is read as the text it holds, as a ``dict``
-    look-up reads it). Any exception the mapping raises is a :class:`MatrixError` naming
-    ``where`` and the key."""
+def snapshot(value: object, where: str, size: int) -> dict[str, object]:
+    """A plain ``dict`` of a caller's mapping of at most ``size`` entries, read once through
+    its own iteration (:func:`~kernel.decision.matrix.entries`, the reader every dialect
+    shares): keys must be exact strings, each listed once. Whatever the mapping raises is a
+    :class:`MatrixError` naming ``where`` and the key."""
     if not isinstance(value, Mapping):
         raise MatrixError(f"{where}: expected a mapping, got {type(value).__name__}")
-    try:
-        keys = list(iter(value))
-    except Exception as exc:
-        raise MatrixError(f"{where}: cannot be iterated ({type(exc).__name__})") from None
     out: dict[str, object] = {}
-    for key in keys:
-        if not isinstance(key, str):
+    for key, item in entries(value, where, size):
+        if type(key) is not str:
             raise MatrixError(f"{where}: key {shown(key)} is not a string")
-        try:
-            out[str(key)] = value[key]
-        except Exception as exc:
-            raise MatrixError(
-                f"{where}[{shown(key)}]: cannot be read ({type(exc).__name__})"
-            ) from None
+        if key in out:
+            raise MatrixError(f"{where}[{shown(key)}]: listed twice by the mapping's iteration")
+        out[key] = item
     return out
 
 
@@ -123,7 +117,7 @@ def eligibility(contract: Contract) -> None:
 def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ...]:
     """Per dimension in contract order, the assessed eligible seats' values (role order);
     or a :class:`MatrixError` saying what does not fit."""
-    rows = snapshot(matrix, "matrix")
+    rows = snapshot(matrix, "matrix", len(contract.dimensions))
     ids = contract.dimension_ids
     for key in rows:
         if key not in ids:
@@ -137,7 +131,7 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
     out = []
     for d in contract.dimensions:
         where = f"matrix[{shown(d.id)}]"
-        seats = snapshot(rows[d.id], where)
+        seats = snapshot(rows[d.id], where, len(contract.roles))
         for role in seats:
             if role not in contract.roles:
                 raise MatrixError(
@@ -166,8 +160,7 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
                 continue
             if value not in allowed:
                 need = (
-                    "block:fatal or block:repairable (a mandatory dimension's block has a "
-                    "class)"
+                    "block:fatal or block:repairable (a mandatory dimension's block has a class)"
                     if value == "block"
                     else "a bare block (only a mandatory dimension's block has a class)"
                 )
@@ -231,9 +224,7 @@ def decide_dimensionwise(contract: Contract, matrix: object) -> Any:
     counts = []
     for condition in contract.conditions:
         atoms = []
-        for atom, scope in zip(
-            condition.expression.atoms, condition.predicate.scopes, strict=True
-        ):
+        for atom, scope in zip(condition.expression.atoms, condition.predicate.scopes, strict=True):
             seats = atom.seats
             per = []
             for p in scope:
@@ -282,7 +273,8 @@ def seat_flips(contract: Contract, matrix: object) -> tuple[SeatFlip, ...]:
     action of a decidable matrix; a change that makes the matrix undecidable is left out."""
     decision = decide_dimensionwise(contract, matrix)
     rows = {
-        d: dict(snapshot(r, f"matrix[{shown(d)}]")) for d, r in snapshot(matrix, "matrix").items()
+        d: snapshot(r, f"matrix[{shown(d)}]", len(contract.roles))
+        for d, r in snapshot(matrix, "matrix", len(contract.dimensions)).items()
     }
     out = []
     for d in contract.dimensions:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import itertools
 import linecache
+import operator
 import weakref
 from collections.abc import Callable, Sequence
 from types import MappingProxyType
@@ -53,9 +54,7 @@ def _atoms_of(contract: Contract) -> list[tuple[int, int, frozenset[str], tuple[
     return [
         (i, j, atom.seats, scope)
         for i, c in enumerate(contract.conditions)
-        for j, (atom, scope) in enumerate(
-            zip(c.expression.atoms, c.predicate.scopes, strict=True)
-        )
+        for j, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True))
     ]
 
 
@@ -115,9 +114,10 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         + ", ".join(f"T{p}" for p in range(len(dims)))
         + ", "
         + ", ".join(f"E{p}" for p in range(len(dims)))
-        + ", D, fill, X):",
+        + ", D, fill, X, S):",
         "    def lookup(m):",
-        f"        if type(m) is not dict or len(m) != {len(dims)}:",
+        # Keys are exact strs before any look-up: a caller's key is never hashed or compared.
+        f"        if type(m) is not dict or len(m) != {len(dims)} or not S(m):",
         "            return None",
         "        try:",
     ]
@@ -126,7 +126,8 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         body.append(f"            r = m[{d.id!r}]")
         # More keys than seats: ineligible roles saying not_assessed, or the slow path.
         body.append(
-            f"            if type(r) is not dict or (len(r) != {len(s)} and not X(r, E{p})):"
+            f"            if type(r) is not dict or not S(r)"
+            f" or (len(r) != {len(s)} and not X(r, E{p})):"
         )
         body.append("                return None")
         for name, role in zip(names, s, strict=True):
@@ -174,7 +175,10 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
             for key, value in row.items()
         )
 
-    lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others)
+    def exact_keys(mapping: dict[Any, Any]) -> bool:
+        return all(map(operator.is_, map(type, mapping), itertools.repeat(str)))
+
+    lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others, exact_keys)
     return lookup, source
 
 
@@ -194,17 +198,13 @@ def _decision(
     fired, counts = [], []
     for i, c in enumerate(contract.conditions):
         out = []
-        for j, (atom, scope) in enumerate(
-            zip(c.expression.atoms, c.predicate.scopes, strict=True)
-        ):
+        for j, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True)):
             per = []
             for p in scope:
                 n, satisfied, _ = chosen[p]
                 count = satisfied[slot[i, j, p]]
                 need = threshold(c.quantifier, n)
-                per.append(
-                    DimensionCount(contract.dimensions[p].id, n, count, need, count >= need)
-                )
+                per.append(DimensionCount(contract.dimensions[p].id, n, count, need, count >= need))
             held = ACROSS[atom.across]([x.held for x in per])
             out.append(AtomTrace(str(atom), atom.across, tuple(per), held))
         traces[c.condition_id] = tuple(out)

@@ -20,7 +20,7 @@ from kernel.errors import MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
 from kernel.strict import shown
 
-__all__ = ["Rows", "read_matrix"]
+__all__ = ["Rows", "entries", "read_matrix"]
 
 #: A matrix as read: per dimension, in contract order, the reviewers' scores.
 Rows = tuple[tuple[str, ...], ...]
@@ -64,10 +64,8 @@ def _well_formed(matrix: dict[Any, Any], ids: Sequence[str], panel_size: int) ->
 
 def _diagnosed(matrix: object, ids: Sequence[str], panel_size: int) -> Rows:
     """:func:`read_matrix` for any input, naming the first problem."""
-    if type(matrix) is dict:
-        pairs: list[tuple[Any, Any]] = list(matrix.items())  # C-level: no caller code runs
-    elif isinstance(matrix, Mapping):
-        pairs = _pairs(matrix, len(ids))
+    if isinstance(matrix, Mapping):
+        pairs = entries(matrix, "matrix", len(ids))
     else:
         raise MatrixError(
             f"matrix must map dimension ids to lists of scores, got {type(matrix).__name__}"
@@ -105,13 +103,19 @@ def _diagnosed(matrix: object, ids: Sequence[str], panel_size: int) -> Rows:
     return rows
 
 
-def _pairs(matrix: Mapping[Any, Any], size: int) -> list[tuple[Any, Any]]:
-    """The (key, value) pairs of a mapping that is not a plain dict, read through its own
-    iteration; past ``size + 1`` keys there is an unknown or repeated one, so reading stops."""
+def entries(mapping: Mapping[Any, Any], where: str, size: int) -> list[tuple[Any, Any]]:
+    """The (key, value) pairs of a caller's mapping, read once through its own iteration (a
+    plain ``dict`` through its C-level items). Reading stops after ``size + 1`` keys (past
+    ``size`` there is an unknown or repeated one) and at the first key that is not an exact
+    ``str``, which is the last pair, with ``None``, so that the caller names it without ever
+    hashing or comparing it. Whatever the mapping raises is a :class:`MatrixError` at
+    ``where``. Every matrix reader of every dialect reads a caller's mapping with this."""
+    if type(mapping) is dict:
+        return list(itertools.islice(mapping.items(), size + 1))  # no caller code runs
     try:
-        keys = iter(matrix)
+        keys = iter(mapping)
     except Exception as exc:  # the caller's __iter__
-        raise MatrixError(f"matrix: cannot be iterated ({type(exc).__name__})") from None
+        raise MatrixError(f"{where}: cannot be iterated ({type(exc).__name__})") from None
     pairs: list[tuple[Any, Any]] = []
     for _ in range(size + 1):
         try:
@@ -120,16 +124,16 @@ def _pairs(matrix: Mapping[Any, Any], size: int) -> list[tuple[Any, Any]]:
             break
         except Exception as exc:
             raise MatrixError(
-                f"matrix: iterating it raised {type(exc).__name__} after {len(pairs)} key(s)"
+                f"{where}: iterating it raised {type(exc).__name__} after {len(pairs)} key(s)"
             ) from None
         if type(key) is not str:  # named without hashing it
             pairs.append((key, None))
             break
         try:
-            row = matrix[key]
+            row = mapping[key]
         except Exception as exc:  # the caller's __getitem__
             raise MatrixError(
-                f"matrix[{shown(key)}]: reading it raised {type(exc).__name__}"
+                f"{where}[{shown(key)}]: reading it raised {type(exc).__name__}"
             ) from None
         pairs.append((key, row))
     return pairs

@@ -268,3 +268,63 @@ def test_read_matrix_returns_exact_str_rows_in_dimension_order(row: list[str]) -
     rows = read_matrix(matrix, FULL_IDS, 5)
     assert rows == tuple(tuple(matrix[d]) for d in FULL_IDS)
     assert all(type(s) is str for r in rows for s in r)
+
+
+# --- dialect 13.2: the same reader, the same rules --------------------------------------
+
+FULL_13_2 = load_contract("13.2/reviewer/full")
+
+
+class Colliding:
+    """A key that hashes like a dimension id or a role and raises when compared."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("compared")
+
+    def __repr__(self) -> str:
+        return f"Colliding({self.text!r})"
+
+
+def _seats_13_2() -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for d in FULL_13_2.dimensions:
+        out[d.id] = {role: "pass" for role in d.eligible_roles}
+    return out
+
+
+@pytest.mark.parametrize("where", ["matrix", "row"])
+def test_a_13_2_key_that_collides_with_an_id_or_role_is_named_on_every_decision(
+    where: str,
+) -> None:
+    """Regression: the generated 13.2 look-up compared a caller's key with a dimension id or a
+    role, so its ValueError escaped from the second decision on."""
+    contract = load_contract("13.2/reviewer/full")  # a fresh contract: first decision slow
+    matrix = _seats_13_2()
+    if where == "matrix":
+        matrix[Colliding("D1")] = matrix.pop("D1")  # type: ignore[index]
+    else:
+        row = matrix["D3"]
+        role = next(iter(row))
+        row[Colliding(role)] = row.pop(role)  # type: ignore[index]
+    decide(contract, _seats_13_2())  # the generated path exists from here on
+    for _ in range(3):
+        with pytest.raises(MatrixError, match="is not a string"):
+            decide(contract, matrix)
+    with pytest.raises(MatrixError, match=r"matrices\[0\].*is not a string"):
+        decide_many(contract, [matrix])
+
+
+@pytest.mark.parametrize("value", [Text("pass"), PassLike("pass")])
+def test_a_13_2_seat_value_that_only_looks_like_pass_is_refused(value: object) -> None:
+    contract = load_contract("13.2/reviewer/full")
+    matrix = _seats_13_2()
+    matrix["D3"][next(iter(matrix["D3"]))] = value
+    for _ in range(3):
+        with pytest.raises(MatrixError, match="is not a seat value"):
+            decide(contract, matrix)
