@@ -149,8 +149,11 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
             value = seats[role]
             at = f"{where}[{shown(role)}]"
             if type(value) is not str or value not in _ALL:
+                what = shown(value)
+                if type(value) is not str and isinstance(value, str):
+                    what += f" (a {type(value).__name__})"
                 raise MatrixError(
-                    f"{at}: {shown(value)} is not a seat value "
+                    f"{at}: {what} is not a seat value "
                     "(pass|warn|block|block:fatal|block:repairable|not_assessed)"
                 )
             if not eligible:
