@@ -64,7 +64,8 @@ def _example(e: Example, label: str = "example") -> list[str]:
 
 
 def _finding(source: str, f: Finding) -> list[str]:
-    lines = [f"{source}: {f.code} {f.message}"]
+    # A finding is about the whole contract: placed at its line 1, column 1, as check does.
+    lines = [f"{source}:1:1: {f.code} {f.message}"]
     if f.change is not None and len(f.examples) == 2:
         lines += _example(f.examples[0], "before")
         lines += _example(f.examples[1], f"after {f.change}")

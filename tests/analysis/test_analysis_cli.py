@@ -42,7 +42,7 @@ def test_reviewer_full_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and err == ""
     assert "847288609443 possible matrices" in out
     assert "\n  F0       accept" in out
-    assert "reviewer/full: AN-1 127394208 of 847288609443 matrices" in out
+    assert "reviewer/full:1:1: AN-1 127394208 of 847288609443 matrices" in out
     assert "unreachable conditions: none" in out and "monotone: yes" in out
 
 
@@ -71,20 +71,20 @@ def test_non_monotone_exits_1_with_a_real_counterexample(
     before, after = (decide(contract, m["matrix"]) for m in finding["matrices"])
     assert ACTION_RANK[after.action] < ACTION_RANK[before.action]
     code, out, _ = _run([path], capsys)
-    assert code == 1 and f"{path}: AN-3 worsening one score" in out and "after D1[0]" in out
+    assert code == 1 and f"{path}:1:1: AN-3 worsening one score" in out and "after D1[0]" in out
 
 
 # NO_FALLBACK lacks the accept-grade F0 (R18): an invalid contract, refused before analysis.
 # A finding about the whole contract file is placed at its line 1, column 1.
 @pytest.mark.parametrize(
-    ("data", "code"), [(SHADOWED, ": AN-2"), (NO_FALLBACK, ":1:1: E-CONTRACT")]
+    ("data", "code"), [(SHADOWED, "AN-2"), (NO_FALLBACK, "E-CONTRACT")]
 )
 def test_error_findings_exit_1(
     data: Any, code: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = _write(tmp_path, data)
     status, out, err = _run([path], capsys)
-    assert status == 1 and f"{path}{code} " in out + err
+    assert status == 1 and f"{path}:1:1: {code} " in out + err
 
 
 def test_prior(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
