@@ -78,6 +78,10 @@ class Dialect:
     #: vocabulary is a warning there (SC-16), not an error.
     undecided_modes: frozenset[str] = frozenset()
 
+    def undecided(self, mode: object) -> bool:
+        """Whether nothing decides contracts of ``mode`` (whatever value it is)."""
+        return isinstance(mode, str) and mode in self.undecided_modes
+
     def compiled(self, contract: object) -> Compiled:
         return compiled_expressions(contract, vocabulary=self.vocabulary, compile=self.compile)
 
@@ -85,7 +89,7 @@ class Dialect:
         """The structural errors: the shared ones (duplicates, expressions that do not
         compile), then the dialect's own invariants."""
         shared = structural_problems(contract, compiled=compiled)
-        if contract.get("mode") in self.undecided_modes:
+        if self.undecided(contract.get("mode")):
             shared = [p for p in shared if p.code != "SC-12"]
         return [*shared, *self.invariants(contract, compiled)]
 

@@ -253,7 +253,8 @@ def structural_problems(contract: object, *, compiled: Compiled | None = None) -
 
 def check_structural_invariants(contract: object, *, compiled: Compiled | None = None) -> list[str]:
     """Hard errors JSON Schema cannot express: duplicate dimension ids and names, duplicate
-    condition ids, and (SC-12, R7) expressions that do not compile.
+    condition ids, and (SC-12, R7) expressions that do not compile; for a 13.2 contract, in
+    its vocabulary, with its role invariants (13.2 §B3 to §B8).
 
     ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
     """
@@ -270,6 +271,12 @@ def check_structural_invariants(contract: object, *, compiled: Compiled | None =
         raise KernelError(
             f"compiled must be compiled_expressions(contract) or None, got {shown(compiled)}"
         )
+    if compiled is None and isinstance(contract, Mapping):
+        # Read as the dialect it is written in: its vocabulary and its own invariants.
+        from kernel.contract.dialects import DIALECTS, detect
+
+        dialect = DIALECTS[detect(contract)]
+        return [str(p) for p in dialect.problems(contract, dialect.compiled(contract))]
     return [str(p) for p in structural_problems(contract, compiled=compiled)]
 
 

@@ -307,7 +307,7 @@ def single_judge(s: Subject) -> Iterator[tuple[str, str]]:
 
 @_rule("SC-16")
 def undecidable_condition(s: Subject) -> Iterator[tuple[str, str]]:
-    if s.contract.get("mode") not in s.dialect.undecided_modes:
+    if not s.dialect.undecided(s.contract.get("mode")):
         return
     for i, cond, result in s.compiled:
         if isinstance(result, ExpressionUnrecognised):
