@@ -179,8 +179,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.roles is not None and not (args.documents and contract.dialect == "13.2"):
         parser.error("--roles goes with the Phase 2 documents of a dialect 13.2 round")
     if args.documents and contract.dialect == "13.2":
-        if args.explain:
-            parser.error("--explain decides from a 13 matrix; a 13.2 round has no --explain")
         return _decide_round_v2(args, reader, contract, pairs)
     if batch:
         try:
@@ -256,13 +254,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         out["explain"] = explanation.to_dict()
         text.append(("out", format_sensitivity(explanation)))
     if args.explain and decision.trace is not None:
-        from kernel.decision.dimensionwise import seat_flips
-
-        used = matrix if args.matrix is not None else outcome.matrix
-        flips = seat_flips(contract, used)
-        out["explain"] = {"flips": [f.to_dict() for f in flips]}
-        text.append(("out", f"{len(flips)} single-seat change(s) change the action:"))
-        text += [("out", f"  {f}") for f in flips]
+        text += _explained_13_2(
+            contract, matrix if args.matrix is not None else outcome.matrix, out
+        )
     code = EXIT_OK
     if args.synthesis is not None:
         from kernel.reviewer.synthesis import check_synthesis
@@ -327,6 +321,19 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
     return EXIT_OK
 
 
+def _explained_13_2(
+    contract: Contract, matrix: object, out: dict[str, Any]
+) -> list[tuple[Stream, str]]:
+    """--explain for dialect 13.2: every single-seat change that changes the action."""
+    from kernel.decision.dimensionwise import seat_flips
+
+    flips = seat_flips(contract, matrix)
+    out["explain"] = {"flips": [f.to_dict() for f in flips]}
+    lines = [f"{len(flips)} single-seat change(s) change the action:"]
+    lines += [f"  {f}" for f in flips]
+    return [("out", line) for line in lines]
+
+
 def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
     """A decided 13.2 round as text: the decision table, then the DA's CRITICAL ids."""
     critical = ", ".join(outcome.recomputed.critical) or "none"
@@ -370,6 +377,8 @@ def _decide_round_v2(
         text.append(("out", "the round is aborted: no decision"))
         return emit(args, Result(EXIT_FAILED, found, body, text))
     text += [("out", line) for line in format_round_v2(contract, outcome)]
+    if args.explain:
+        text += _explained_13_2(contract, outcome.matrix, body)
     code = EXIT_OK
     if outcome.synthesis is not None:
         found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]

@@ -11,6 +11,7 @@ from support import paths
 
 from kernel.cli.decide import main
 from kernel.cli.scaffold import run
+from kernel.contract.model import load_contract
 
 EXAMPLE = paths.ROOT / "examples" / "full-13.2"
 CONTRACT = str(EXAMPLE / "contract.json")
@@ -64,3 +65,25 @@ def test_dispatched_roles_bind_the_reports(capsys: pytest.CaptureFixture[str]) -
     assert "[ROLE-BINDING: report[1] declares methodology, dispatched as eic]" in out
     assert run(main, [*argv(), "--roles", "eic,methodology"]) == 2
     assert "[ROLE-BINDING: --roles count=2 does not match reports=5]" in capsys.readouterr().err
+
+
+def test_explain_lists_the_seat_changes_of_a_13_2_round(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """A 13.2 round from documents explains itself as a 13.2 matrix does: every single-seat
+    change of the reports' matrix that changes the action."""
+    from kernel.decision.dimensionwise import seat_flips
+    from kernel.reviewer.round_v2 import decide_reports_v2
+
+    e = paths.ROOT / "examples" / "full-13.2"
+    args = [str(e), "--contract", str(e / "contract.json"), "--explain", "--format", "json"]
+    assert main(args) == 0
+    said = json.loads(capsys.readouterr().out)["explain"]["flips"]
+    contract = load_contract(str(e / "contract.json"))
+    roles = ("eic", "methodology", "domain", "perspective", "da")
+    reports = [
+        (r, (e / f"{r}.phase2.md").read_text("utf-8"), (e / f"{r}.phase1.md").read_text("utf-8"))
+        for r in roles
+    ]
+    outcome = decide_reports_v2(contract, reports)
+    assert said == [f.to_dict() for f in seat_flips(contract, outcome.matrix)] and said
