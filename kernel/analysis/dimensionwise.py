@@ -217,6 +217,7 @@ def analyze_dimensionwise(contract: Contract) -> Analysis:
             simplest[key] = (cost, rows)
     fallback = None if contract.fallback is None else contract.conditions[contract.fallback].action
     actions = {c.condition_id: c.action for c in contract.conditions} | {NONE: fallback}
+    written = {c.condition_id: c.text for c in contract.conditions}
     outcomes = tuple(
         Outcome(
             key,
@@ -225,6 +226,7 @@ def analyze_dimensionwise(contract: Contract) -> Analysis:
             None
             if key not in simplest
             else _example(contract, _matrix(contract, simplest[key][1], order)),
+            written.get(key),
         )
         for key in keys
     )

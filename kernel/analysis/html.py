@@ -50,6 +50,16 @@ _SCORE_MARKS: Final = {
     "-": "",
 }
 
+#: Column labels of a 13.2 grid (the cells are 34 pixels wide).
+_ROLE_LABELS: Final = {
+    "eic": "EIC",
+    "methodology": "meth",
+    "domain": "dom",
+    "perspective": "pers",
+    "da": "DA",
+}
+_NOT_ELIGIBLE: Final = {"-": "not eligible"}
+
 _STYLE: Final = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d1d1f;
   margin: 24px auto; max-width: 1060px; padding: 0 20px; }
@@ -228,7 +238,7 @@ def _grid(given: Matrix, caption: str) -> str:
             _text(
                 label_w + c * cell_w + cell_w / 2,
                 14,
-                f"r{j + 1}" if roles is None else roles[j][:5],
+                f"r{j + 1}" if roles is None else _ROLE_LABELS.get(roles[j], roles[j][:4]),
                 anchor="middle",
                 size=11,
                 fill="#555",
@@ -243,7 +253,7 @@ def _grid(given: Matrix, caption: str) -> str:
             parts.append(
                 f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
                 f'fill="{_SCORE_COLOURS[score]}" stroke="#c9c9c9" stroke-width="0.5">'
-                f"<title>{_e(f'{dim} reviewer {j + 1}: {score}')}</title></rect>"
+                f"<title>{_e(f'{dim} {_seat(roles, j)}: {score}')}</title></rect>"
             )
             if _SCORE_MARKS[score]:
                 parts.append(
@@ -269,16 +279,26 @@ def _grid(given: Matrix, caption: str) -> str:
     )
     return (
         f'<div class="example"><div class="caption">{_e(caption)}</div>{svg}'
-        f"{_grid_text(matrix, shown, caption)}{note}</div>"
+        f"{_grid_text(matrix, shown, caption, roles)}{note}</div>"
     )
 
 
-def _grid_text(matrix: Mapping[str, tuple[str, ...]], shown: Sequence[int], caption: str) -> str:
-    """The grid in words, for a screen reader (the drawing is hidden from it)."""
-    head = "".join(f'<th scope="col">reviewer {j + 1}</th>' for j in shown)
+def _seat(roles: Sequence[str] | None, j: int) -> str:
+    return f"reviewer {j + 1}" if roles is None else roles[j]
+
+
+def _grid_text(
+    matrix: Mapping[str, tuple[str, ...]],
+    shown: Sequence[int],
+    caption: str,
+    roles: Sequence[str] | None = None,
+) -> str:
+    """The grid in words, for a screen reader (the drawing is hidden from it); under 13.2 a
+    seat the dimension does not have reads "not eligible"."""
+    head = "".join(f'<th scope="col">{_e(_seat(roles, j))}</th>' for j in shown)
     rows = "".join(
         f'<tr><th scope="row">{_e(dim)}</th>'
-        + "".join(f"<td>{_e(row[j])}</td>" for j in shown)
+        + "".join(f"<td>{_e(_NOT_ELIGIBLE.get(row[j], row[j]))}</td>" for j in shown)
         + "</tr>"
         for dim, row in matrix.items()
     )
@@ -288,7 +308,14 @@ def _grid_text(matrix: Mapping[str, tuple[str, ...]], shown: Sequence[int], capt
     )
 
 
-def _legend() -> str:
+def _legend(dialect: str = "13") -> str:
+    if dialect == "13.2":
+        return (
+            '<p class="note">Score grids: one row per dimension, one column per role '
+            "(EIC, methodology, domain, perspective, DA); white = the role is not eligible "
+            "for the dimension, pale green = pass, grey = not assessed, W = warn, "
+            "B = block (repairable on a mandatory dimension), F = fatal block.</p>"
+        )
     return (
         '<p class="note">Score grids: one row per dimension, one column per reviewer; '
         "blank = pass, W = warn, B = block.</p>"
@@ -369,15 +396,20 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
         "condition fires and R5 falls back). Logarithmic scale: each grid line is ten times "
         "the one to its left.</p>",
         f'<p class="note"><b>Shares count every matrix equally</b>: each of the '
-        f"{a.space:,} matrices weighs the same, however likely its scores are. For shares "
-        "weighted by how often reviewers give each score, run the analyzer with "
-        "<code>--prior pass=P,warn=P,block=P</code> (or <code>--prior-file</code>).</p>",
+        f"{a.space:,} matrices weighs the same, however likely its scores are. "
+        + (
+            "For shares weighted by how often reviewers give each score, run the analyzer "
+            "with <code>--prior pass=P,warn=P,block=P</code> (or <code>--prior-file</code>)."
+            if a.dialect == "13"
+            else "Weighted shares (<code>--prior</code>) are computed for Schema 13 contracts only."
+        )
+        + "</p>",
         _share_chart(bars, a.space, "share of all matrices (log scale)"),
         _outcome_table(a),
         "<h2>Findings</h2>",
         _findings_summary(a),
         *(_finding(f) for f in a.findings),
-        _legend() if any(f.examples for f in a.findings) else "",
+        _legend(a.dialect) if any(f.examples for f in a.findings) else "",
         "<h2>Simplest matrix of each outcome</h2>",
         '<div class="examples">',
         *(
@@ -386,7 +418,7 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
             if o.example is not None
         ),
         "</div>",
-        _legend(),
+        _legend(a.dialect),
     ]
     if chances is not None:
         body += ["<h2>Probabilities under the prior</h2>", _probability_table(chances)]
@@ -559,5 +591,5 @@ def html_diff(d: Diff, old_source: str, new_source: str) -> str:
             caption = f"{t.old} → {t.new}: {_short(c.old.action)} → {_short(c.new.action)}"
             body.append(_grid(c.matrix, caption))
         body.append("</div>")
-        body.append(_legend())
+        body.append(_legend(d.dialect))
     return _page(f"Amendment {old_source} -> {new_source}", body)

@@ -98,7 +98,16 @@ def test_analysis_page(data: Any) -> None:
     assert page.count("<svg") >= 1 + sum(o.example is not None for o in a.outcomes)
 
 
-@pytest.mark.parametrize("data", ["reviewer/full", NON_MONOTONE, SHADOWED])
+@pytest.mark.parametrize(
+    "data",
+    [
+        "reviewer/full",
+        NON_MONOTONE,
+        SHADOWED,
+        "13.2/reviewer/full",
+        "13.2/reviewer/methodology_focus",
+    ],
+)
 def test_each_condition_shows_its_expression_beside_its_share(data: Any) -> None:
     contract = load_contract(data)
     a = analyze(contract)
@@ -203,3 +212,16 @@ def test_the_checker_rejects_what_it_must(bad: str) -> None:
     page = html_analysis(analyze("reviewer/full"), "c.json").replace("<body>", "<body>" + bad)
     with pytest.raises(AssertionError):
         check_page(page)
+
+
+def test_a_13_2_grid_is_by_role_and_says_which_seats_a_dimension_lacks() -> None:
+    contract = load_contract("13.2/reviewer/full")
+    page = html_analysis(analyze(contract), "13.2/reviewer/full")
+    assert "one column per role" in page and "one column per reviewer" not in page
+    assert "--prior</code>) are computed for Schema 13 contracts only" in page
+    words = page.split('<div class="sr-only">')[1]
+    assert '<th scope="col">methodology</th>' in words and "reviewer 1" not in words
+    d1 = next(d for d in contract.dimensions if d.id == "D1")
+    missing = [r for r in contract.roles if r not in d1.eligible_roles]
+    row = words[words.index('<th scope="row">D1</th>') :].split("</tr>")[0]
+    assert row.count("<td>not eligible</td>") == len(missing) > 0
