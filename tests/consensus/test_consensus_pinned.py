@@ -9,7 +9,7 @@ import pytest
 
 from kernel.consensus import parse_response, to_fraction
 from kernel.consensus.responses import schema_errors
-from kernel.consensus.tokens import MAX_EDIT_CELLS
+from kernel.consensus.tokens import MAX_EDIT_CELLS, measure_change
 from kernel.errors import KernelError
 
 
@@ -41,3 +41,13 @@ def test_no_brace_at_all_is_said_so() -> None:
 
 def test_the_edit_budget_is_15_billion_cells() -> None:
     assert MAX_EDIT_CELLS == 15 * 10**9
+
+
+def test_a_small_change_is_found_within_a_budget_below_the_full_table() -> None:
+    # 1000 tokens, the first and the last changed: no common prefix or suffix to trim, a
+    # full table of 10**6 cells, and the distance (2) found in a band of cutoff 64.
+    old = " ".join(f"w{i}" for i in range(1000))
+    new = " ".join(["x", *(f"w{i}" for i in range(1, 999)), "y"])
+    change = measure_change(old, new, budget=500_000)
+    assert (change.distance, change.longest) == (2, 1000)
+    assert measure_change(old, new, budget=100_000).distance is None
