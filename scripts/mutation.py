@@ -96,6 +96,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
         [
             "tests/test_schema.py",
             "tests/test_schema_accept.py",
+            "tests/test_schema_accept_pinned.py",
             "tests/contract/test_caller_schema.py",
         ],
     ),

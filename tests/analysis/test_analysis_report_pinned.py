@@ -3,6 +3,8 @@ the heat colours a reader sees."""
 
 from __future__ import annotations
 
+import re
+
 from kernel.analysis.html import _count, _heat
 from kernel.analysis.report import _example, _finding, percent
 from kernel.analysis.result import Example, Finding
@@ -44,3 +46,13 @@ def test_heat_colours() -> None:
     assert _heat(1.0, moved=False) == "#345c8c"
     assert _heat(0.0, moved=True) == "#fdecdc"
     assert _heat(1.0, moved=True) == "#c43e00"
+
+
+def test_the_share_chart_labels_each_bar_with_its_share_and_count() -> None:
+    from kernel.analysis import analyze
+    from kernel.analysis.html import html_analysis
+    from kernel.contract.model import load_contract
+
+    page = html_analysis(analyze(load_contract("reviewer/methodology_focus")), "m.json")
+    labels = re.findall(r'<text x="670\.0" y="[0-9.]+" font-size="12" [^>]*>([^<]*%[^<]*)<', page)
+    assert labels == ["55.56 %  (45)", "33.33 %  (27)", "11.11 %  (9)"]

@@ -271,3 +271,7 @@ def test_lookup_source_is_the_generated_function() -> None:
     namespace: dict[str, Any] = {}
     exec(compile(source, "<lookup>", "exec"), namespace)
     assert callable(namespace["make"])
+
+
+def test_a_compiled_contract_is_its_own_compiled_form() -> None:
+    assert cache.compiled(FULL) is FULL

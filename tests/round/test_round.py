@@ -470,3 +470,28 @@ def test_a_contract_without_a_panel_has_no_round() -> None:
     for name in ("13.2/writer/full", "13.2/evaluator/full"):
         with pytest.raises(KernelError, match="has no reviewer panel, so no round"):
             rounds.start(name, [])
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (
+            lambda c: rnd.start(c, ["a", 5]),
+            "roles[1] must be a role name (str), got 5",
+        ),
+        (lambda c: rnd.to_jsonl(5), "events must be an iterable of event mappings, got int"),
+        (
+            lambda c: rnd.to_jsonl([{"event": 10**5000}]),
+            "events[0]: holds an integer too long to write (over 4300 digits)",
+        ),
+        (
+            lambda c: rnd.to_jsonl([{"event": "x", "extra": [1, float("nan")]}]),
+            "events[0]['extra'][1]: nan is not JSON",
+        ),
+    ],
+)
+def test_bad_roles_and_events_are_refused_with_where(call: Any, message: str) -> None:
+    contract = load_contract("reviewer/methodology_focus")
+    with pytest.raises(KernelError) as info:
+        call(contract)
+    assert info.value.message == message
