@@ -44,9 +44,9 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "Counterexample": "kernel.analysis.diff",
-        "Diff": "kernel.analysis.diff",
-        "Transition": "kernel.analysis.diff",
+        "Counterexample": "kernel.analysis.result",
+        "Diff": "kernel.analysis.result",
+        "Transition": "kernel.analysis.result",
         "analyze_diff": "kernel.analysis.diff",
         "Prior": "kernel.analysis.probability",
         "PriorError": "kernel.analysis.probability",
@@ -73,7 +73,7 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
-    from kernel.analysis.diff import Counterexample, Diff, Transition, analyze_diff
+    from kernel.analysis.diff import analyze_diff
     from kernel.analysis.probability import (
         Prior,
         PriorError,
@@ -83,7 +83,17 @@ if TYPE_CHECKING:
         probabilities,
     )
     from kernel.analysis.report import format_analysis, format_diff, format_probabilities
-    from kernel.analysis.result import Analysis, AnalysisTooLarge, Change, Example, Finding, Outcome
+    from kernel.analysis.result import (
+        Analysis,
+        AnalysisTooLarge,
+        Change,
+        Counterexample,
+        Diff,
+        Example,
+        Finding,
+        Outcome,
+        Transition,
+    )
     from kernel.analysis.sensitivity import (
         Flip,
         Margin,

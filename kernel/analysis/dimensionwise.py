@@ -30,9 +30,12 @@ from kernel.analysis.result import (
     WARNING,
     Analysis,
     Change,
+    Counterexample,
+    Diff,
     Example,
     Finding,
     Outcome,
+    Transition,
 )
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACTION_RANK, threshold, winner
@@ -361,7 +364,6 @@ def _same_seats(old: Contract, new: Contract) -> None:
 def diff_dimensionwise(old: Contract, new: Contract) -> Any:
     """``analyze_diff`` for two 13.2 contracts over the same seats (``new``'s dimensions in
     ``old``'s order): one pass over the joint atoms of both."""
-    from kernel.analysis.diff import Counterexample, Diff, Transition
 
     eligibility(old)
     eligibility(new)

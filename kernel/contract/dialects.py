@@ -25,10 +25,10 @@ from kernel.contract.validator import (
     structural_problems,
     validate,
 )
-from kernel.errors import ContractError
+from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
 from kernel.expression.ast import FatalDimension, FatalPriority
 from kernel.expression.compiler import Predicate, compile_dimensionwise, compile_expression
-from kernel.strict import shown
+from kernel.strict import is_int, shown
 
 __all__ = [
     "DIALECTS",
@@ -36,6 +36,7 @@ __all__ = [
     "ROLES",
     "Dialect",
     "DialectName",
+    "check_structural_invariants",
     "detect",
     "dialect_named",
 ]
@@ -287,3 +288,30 @@ def paraphrase_minimum(
 def accept_action(dialect: Dialect, mode: str) -> str:
     """The action of the mode's accept-grade condition."""
     return dialect.accept_actions.get(mode, EDITORIAL_ACCEPT)
+
+
+def check_structural_invariants(contract: object, *, compiled: Compiled | None = None) -> list[str]:
+    """Hard errors JSON Schema cannot express: duplicate dimension ids and names, duplicate
+    condition ids, and (SC-12, R7) expressions that do not compile; for a 13.2 contract, in
+    its vocabulary, with its role invariants (13.2 §B3 to §B8).
+
+    ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
+    """
+    if compiled is not None and not (
+        isinstance(compiled, list)
+        and all(
+            isinstance(c, tuple)
+            and len(c) == 3
+            and is_int(c[0])
+            and isinstance(c[2], Predicate | ExpressionUnrecognised)
+            for c in compiled
+        )
+    ):
+        raise KernelError(
+            f"compiled must be compiled_expressions(contract) or None, got {shown(compiled)}"
+        )
+    if compiled is None and isinstance(contract, Mapping):
+        # Read as the dialect it is written in: its vocabulary and its own invariants.
+        dialect = DIALECTS[detect(contract)]
+        return [str(p) for p in dialect.problems(contract, dialect.compiled(contract))]
+    return [str(p) for p in structural_problems(contract, compiled=compiled)]

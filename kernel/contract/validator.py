@@ -1,7 +1,8 @@
 """The contract validator, mirroring the seed's ``check_sprint_contract.py`` (§4.2) on plain
-dicts: :func:`validate` (Schema 13), :func:`check_structural_invariants` (hard checks, SC-12)
-and :func:`warn_suspicious` (SC-1 … SC-11, SC-13, SC-14; one rule each in
-:mod:`kernel.contract.warnings`)."""
+dicts: :func:`validate` (Schema 13) and the structural checks both dialects share
+(:func:`structural_problems`: duplicate ids and names, SC-12). The dialect-aware entry points
+are :func:`kernel.contract.dialects.check_structural_invariants` and
+:func:`kernel.contract.warnings.warn_suspicious`."""
 
 from __future__ import annotations
 
@@ -20,14 +21,13 @@ from kernel.expression.ast import Expression
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
 from kernel.io import package_data
-from kernel.strict import is_int, shown
+from kernel.strict import shown
 
 __all__ = [
     "BASELINE_FIELDS",
     "Compile",
     "Problem",
     "canonical_json",
-    "check_structural_invariants",
     "compiled_expressions",
     "is_valid_template",
     "items",
@@ -237,7 +237,8 @@ class Problem:
 
 
 def structural_problems(contract: object, *, compiled: Compiled | None = None) -> list[Problem]:
-    """:func:`check_structural_invariants` as values."""
+    """The structural errors both dialects share, as values (duplicate dimension ids and
+    names, duplicate condition ids, SC-12)."""
     found = [
         *_duplicates(contract, "acceptance_dimensions", "id", "dimension id"),
         *_duplicates(contract, "acceptance_dimensions", "name", "dimension name"),
@@ -249,35 +250,6 @@ def structural_problems(contract: object, *, compiled: Compiled | None = None) -
         if isinstance(result, ExpressionUnrecognised):
             found.append(Problem("SC-12", f"$.failure_conditions[{i}].expression", result.message))
     return found
-
-
-def check_structural_invariants(contract: object, *, compiled: Compiled | None = None) -> list[str]:
-    """Hard errors JSON Schema cannot express: duplicate dimension ids and names, duplicate
-    condition ids, and (SC-12, R7) expressions that do not compile; for a 13.2 contract, in
-    its vocabulary, with its role invariants (13.2 §B3 to §B8).
-
-    ``compiled`` is :func:`compiled_expressions` of the same contract, when already at hand.
-    """
-    if compiled is not None and not (
-        isinstance(compiled, list)
-        and all(
-            isinstance(c, tuple)
-            and len(c) == 3
-            and is_int(c[0])
-            and isinstance(c[2], Predicate | ExpressionUnrecognised)
-            for c in compiled
-        )
-    ):
-        raise KernelError(
-            f"compiled must be compiled_expressions(contract) or None, got {shown(compiled)}"
-        )
-    if compiled is None and isinstance(contract, Mapping):
-        # Read as the dialect it is written in: its vocabulary and its own invariants.
-        from kernel.contract.dialects import DIALECTS, detect
-
-        dialect = DIALECTS[detect(contract)]
-        return [str(p) for p in dialect.problems(contract, dialect.compiled(contract))]
-    return [str(p) for p in structural_problems(contract, compiled=compiled)]
 
 
 _VERSION = re.compile(r"v([0-9]+)\.([0-9]+)\.([0-9]+)\Z")

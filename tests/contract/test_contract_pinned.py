@@ -19,6 +19,7 @@ from kernel import (
     load_contract,
     shipped_template,
 )
+from kernel.contract.dialects import check_structural_invariants
 from kernel.contract.quantifiers import (
     ACCEPT,
     ACTION_RANK,
@@ -29,7 +30,7 @@ from kernel.contract.quantifiers import (
     winner,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, template_is_pristine
-from kernel.contract.validator import check_structural_invariants, compiled_expressions, items
+from kernel.contract.validator import compiled_expressions, items
 from kernel.contract.warnings import warn_suspicious
 
 FULL = "reviewer/full"
