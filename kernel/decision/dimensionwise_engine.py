@@ -114,10 +114,11 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         + ", ".join(f"T{p}" for p in range(len(dims)))
         + ", "
         + ", ".join(f"E{p}" for p in range(len(dims)))
-        + ", D, fill, X, S):",
+        + ", D, fill, X, IS, STR):",
         "    def lookup(m):",
         # Keys are exact strs before any look-up: a caller's key is never hashed or compared.
-        f"        if type(m) is not dict or len(m) != {len(dims)} or not S(m):",
+        f"        if type(m) is not dict or len(m) != {len(dims)}"
+        " or not all(map(IS, map(type, m), STR)):",
         "            return None",
         "        try:",
     ]
@@ -126,7 +127,7 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         body.append(f"            r = m[{d.id!r}]")
         # More keys than seats: ineligible roles saying not_assessed, or the slow path.
         body.append(
-            f"            if type(r) is not dict or not S(r)"
+            f"            if type(r) is not dict or not all(map(IS, map(type, r), STR))"
             f" or (len(r) != {len(s)} and not X(r, E{p})):"
         )
         body.append("                return None")
@@ -175,10 +176,9 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
             for key, value in row.items()
         )
 
-    def exact_keys(mapping: dict[Any, Any]) -> bool:
-        return all(map(operator.is_, map(type, mapping), itertools.repeat(str)))
-
-    lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others, exact_keys)
+    lookup = namespace["make"](
+        *tables, *eligible, store, fill, abstaining_others, operator.is_, itertools.repeat(str)
+    )
     return lookup, source
 
 
