@@ -37,7 +37,7 @@ from typing import Final
 
 import attrs
 
-__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "splits_words", "unmarked"]
+__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "splits_words", "unmarked", "unmarked_emphasis"]
 
 #: Tags that break a line or a box: read as a space, never as nothing.
 BLOCK_TAGS: Final = frozenset(
@@ -205,6 +205,14 @@ def unmarked(text: str) -> Unmarked:
     if body == text:
         return Unmarked(text, None)
     return Unmarked(body, text, tuple(sites))
+
+
+def unmarked_emphasis(text: str) -> Unmarked:
+    """``unmarked(text)`` for a text in which ``splits_words`` finds nothing: such a text has
+    no tag, comment, character reference, link destination or label and no image, so only
+    its emphasis characters go (one translation, no markup search)."""
+    body = _dropped(text)
+    return Unmarked(text, None) if body == text else Unmarked(body, text)
 
 
 _DROP_EMPHASIS: Final = {ord(c): None for c in _EMPHASIS}
