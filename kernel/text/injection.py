@@ -54,7 +54,14 @@ from kernel.errors import KernelError
 from kernel.io import package_data
 from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
-from kernel.text.injection_markup import has_markup, splits_words, unmarked, unmarked_emphasis
+from kernel.text.injection_markup import (
+    has_markup,
+    has_sites,
+    joins_ascii_words,
+    splits_words,
+    unmarked,
+    unmarked_emphasis,
+)
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -1202,10 +1209,11 @@ def _second_reading(
     ``[ig](u)nore``, ``rm&#32;-rf``, `` `rm` -rf``); the phrase rules only when markup can join
     or split their words. Spans map back twice.
 
-    When no markup can join two words (``splits_words``), the view differs from the text only
-    by emphasis characters next to blanks or punctuation: it is the text less those
-    characters (no markup search), and its words are the first reading's ``words``. ``full``
-    takes the general path every time (the reference the fast one is tested against).
+    A text without tags, comments, character references, links or images (``has_sites``)
+    reads as the text less its emphasis characters (no markup search); when those characters
+    also join no two ASCII words, the view's words are the first reading's ``words``.
+    ``full`` takes the general path every time (the reference the quick one is tested
+    against).
     """
     phrases, others = wanted & _PHRASE_CATEGORIES, wanted - _PHRASE_CATEGORIES
     if full:
@@ -1217,12 +1225,14 @@ def _second_reading(
     again = (phrases if joins else set()) | (others if marked else set())
     if not again:
         return []
-    quick = not joins and not full
-    plain = unmarked_emphasis(text) if quick else unmarked(text)
+    # Without joining markup there are no sites (splits_words covers has_sites).
+    emphasis_only = not full and not (joins and has_sites(text))
+    plain = unmarked_emphasis(text) if emphasis_only else unmarked(text)
     if not plain.changed:
         return []
+    same_words = emphasis_only and not (joins and joins_ascii_words(text))
     sk2 = skeletonize(plain.text)
-    raw2, _ = _raw(sk2.text, again, words if quick else None)
+    raw2, _ = _raw(sk2.text, again, words if same_words else None)
     spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
     second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
     if FORGED_DELIMITER in again:

@@ -37,7 +37,16 @@ from typing import Final
 
 import attrs
 
-__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "splits_words", "unmarked", "unmarked_emphasis"]
+__all__ = [
+    "BLOCK_TAGS",
+    "Unmarked",
+    "has_markup",
+    "has_sites",
+    "joins_ascii_words",
+    "splits_words",
+    "unmarked",
+    "unmarked_emphasis",
+]
 
 #: Tags that break a line or a box: read as a space, never as nothing.
 BLOCK_TAGS: Final = frozenset(
@@ -102,11 +111,24 @@ def splits_words(text: str) -> bool:
     emphasis characters or brackets with a letter-like character on both sides
     (``ig**nore**``, ``ig[nore]``). Emphasis next to a blank or punctuation only stands where
     a phrase already allows a separator."""
-    if "](" in text or "][" in text or "![" in text:  # a link's destination or label, an image
-        return True
-    if ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None:
+    if has_sites(text):
         return True
     return any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD)
+
+
+def has_sites(text: str) -> bool:
+    """Whether ``unmarked`` finds markup other than emphasis characters in ``text``: a tag,
+    comment, character reference, link destination or label, or an image."""
+    if "](" in text or "][" in text or "![" in text:
+        return True
+    return ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None
+
+
+def joins_ascii_words(text: str) -> bool:
+    """Whether removing emphasis characters from ``text`` can join two runs of ASCII letters
+    and digits of its skeleton: a run of them stands between two characters that are not
+    ASCII punctuation or blanks (a non-ASCII character may read as a letter)."""
+    return any(c in text and p.search(text) is not None for c, p in _JOINING)
 
 
 # Blanks and ASCII punctuation: what no skeleton reads as a letter.
@@ -116,6 +138,13 @@ _RUN: Final = re.escape(_EMPHASIS)
 # engine skips ahead to it.
 _INSIDE_WORD: Final = tuple(
     (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[{_RUN}]*+(?=[^{_CLEAR}])"))
+    for c in _EMPHASIS
+)
+
+
+_APART: Final = re.escape("".join(chr(i) for i in range(128) if not chr(i).isalnum()))
+_JOINING: Final = tuple(
+    (c, re.compile(f"{re.escape(c)}(?<=[^{_APART}]{re.escape(c)})[{_RUN}]*+(?=[^{_APART}])"))
     for c in _EMPHASIS
 )
 
@@ -208,9 +237,8 @@ def unmarked(text: str) -> Unmarked:
 
 
 def unmarked_emphasis(text: str) -> Unmarked:
-    """``unmarked(text)`` for a text in which ``splits_words`` finds nothing: such a text has
-    no tag, comment, character reference, link destination or label and no image, so only
-    its emphasis characters go (one translation, no markup search)."""
+    """``unmarked(text)`` for a text without ``has_sites``: only its emphasis characters go
+    (one translation, no markup search)."""
     body = _dropped(text)
     return Unmarked(text, None) if body == text else Unmarked(body, text)
 
