@@ -55,6 +55,7 @@ from kernel.io import package_data
 from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
 from kernel.text.injection_markup import (
+    emphasis_in_word,
     has_markup,
     has_sites,
     joins_ascii_words,
@@ -1219,14 +1220,15 @@ def _second_reading(
     if full:
         joins = bool(phrases) and splits_words(text)
         marked = bool(others) and has_markup(text)
+        sites = True  # the markup search runs whatever the text holds
     else:
         marked = bool(phrases or others) and has_markup(text)
-        joins = marked and splits_words(text)
+        sites = marked and has_sites(text)
+        joins = sites or (marked and emphasis_in_word(text))  # splits_words, in two parts
     again = (phrases if joins else set()) | (others if marked else set())
     if not again:
         return []
-    # Without joining markup there are no sites (splits_words covers has_sites).
-    emphasis_only = not full and not (joins and has_sites(text))
+    emphasis_only = not sites
     plain = unmarked_emphasis(text) if emphasis_only else unmarked(text)
     if not plain.changed:
         return []

@@ -40,6 +40,7 @@ import attrs
 __all__ = [
     "BLOCK_TAGS",
     "Unmarked",
+    "emphasis_in_word",
     "has_markup",
     "has_sites",
     "joins_ascii_words",
@@ -111,8 +112,12 @@ def splits_words(text: str) -> bool:
     emphasis characters or brackets with a letter-like character on both sides
     (``ig**nore**``, ``ig[nore]``). Emphasis next to a blank or punctuation only stands where
     a phrase already allows a separator."""
-    if has_sites(text):
-        return True
+    return has_sites(text) or emphasis_in_word(text)
+
+
+def emphasis_in_word(text: str) -> bool:
+    """Whether a run of emphasis characters or brackets in ``text`` has a letter-like
+    character on both sides (``ig**nore**``, ``ig[nore]``)."""
     return any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD)
 
 
