@@ -54,7 +54,15 @@ from kernel.errors import KernelError
 from kernel.io import package_data
 from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
-from kernel.text.injection_markup import has_markup, splits_words, unmarked
+from kernel.text.injection_markup import (
+    emphasis_in_word,
+    has_markup,
+    has_sites,
+    joins_ascii_words,
+    splits_words,
+    unmarked,
+    unmarked_emphasis,
+)
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -1043,9 +1051,12 @@ def _words(sk_text: str) -> frozenset[str]:
     return frozenset(w.decode("ascii") for w in set(blank.split()))
 
 
-def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
+def _raw(
+    sk_text: str, wanted: set[str], words: frozenset[str] | None = None
+) -> tuple[list[tuple[str, int, int]], frozenset[str] | None]:
+    """Every rule's matches in ``sk_text`` as (category, start, end), and the text's words
+    when a rule needed them (``words``: a known superset of them, else built on need)."""
     found: list[tuple[str, int, int]] = []
-    words: frozenset[str] | None = None
     downloads: list[int] | None = None
     for rule in _RULES:
         name, category, starts = rule.name, rule.category, rule.starts
@@ -1076,7 +1087,7 @@ def _raw(sk_text: str, wanted: set[str]) -> list[tuple[str, int, int]]:
                 start = m.start()
             if start is not None:
                 found.append((category, start, m.end()))
-    return found
+    return found, words
 
 
 def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
@@ -1144,6 +1155,18 @@ def scan_injection(
     caller that has parsed the text already (else the text is parsed when a finding needs
     it).
     """
+    return _scan(text, delimiters, categories, fenced, full=False)
+
+
+def _scan(
+    text: str,
+    delimiters: Sequence[str],
+    categories: Iterable[str] | None,
+    fenced: Sequence[tuple[int, int]] | None,
+    *,
+    full: bool,
+) -> tuple[InjectionFinding, ...]:
+    """``scan_injection``; ``full`` reads the reader's view by its general path every time."""
     if not isinstance(text, str):
         raise KernelError(f"scan_injection needs a string, got {type(text).__name__}")
     delimiters = _names(delimiters, "delimiters")
@@ -1152,31 +1175,13 @@ def scan_injection(
     if unknown:
         raise KernelError(f"unknown injection categories: {sorted(unknown)}")
     sk = skeletonize(text)
-    raw = _raw(sk.text, wanted)
+    raw, words = _raw(sk.text, wanted)
     spans = sk.spans((s, e) for _, s, e in raw)
     found = {(cat, span) for (cat, _, _), span in zip(raw, spans, strict=True)}
     if FORGED_DELIMITER in wanted:
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
-    # Every rule reads the text a second time as a reader sees it (R19), without the markup
-    # that renders as nothing (``ig**nore**``, ``[ig](u)nore``, ``rm&#32;-rf``, `` `rm` -rf``);
-    # the phrase rules only when markup can join or split their words. Spans map back twice.
-    phrases, others = wanted & _PHRASE_CATEGORIES, wanted - _PHRASE_CATEGORIES
-    again = (phrases if phrases and splits_words(text) else set()) | (
-        others if others and has_markup(text) else set()
-    )
-    if again:
-        plain = unmarked(text)
-        if plain.changed:
-            sk2 = skeletonize(plain.text)
-            raw2 = _raw(sk2.text, again)
-            spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
-            second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
-            if FORGED_DELIMITER in again:
-                for name in delimiters:
-                    hits = [hit.span for hit in delimiters_in(sk2, name)]
-                    second.extend((FORGED_DELIMITER, span) for span in plain.spans(hits))
-            found.update(_new_to(found, second))
+    found.update(_second_reading(text, wanted, delimiters, found, words, full=full))
     merged = _merged(found)
     code = (_fenced(text) if fenced is None else list(fenced)) if merged else []
     firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
@@ -1189,6 +1194,54 @@ def scan_injection(
         )
         for cat, span in merged
     )
+
+
+def _second_reading(
+    text: str,
+    wanted: set[str],
+    delimiters: Sequence[str],
+    found: set[tuple[str, tuple[int, int]]],
+    words: frozenset[str] | None,
+    *,
+    full: bool,
+) -> list[tuple[str, tuple[int, int]]]:
+    """What the reader's view of ``text`` adds to the first reading's ``found`` (R19): every
+    rule reads the text again without the markup that renders as nothing (``ig**nore**``,
+    ``[ig](u)nore``, ``rm&#32;-rf``, `` `rm` -rf``); the phrase rules only when markup can join
+    or split their words. Spans map back twice.
+
+    A text without tags, comments, character references, links or images (``has_sites``)
+    reads as the text less its emphasis characters (no markup search); when those characters
+    also join no two ASCII words, the view's words are the first reading's ``words``.
+    ``full`` takes the general path every time (the reference the quick one is tested
+    against).
+    """
+    phrases, others = wanted & _PHRASE_CATEGORIES, wanted - _PHRASE_CATEGORIES
+    if full:
+        joins = bool(phrases) and splits_words(text)
+        marked = bool(others) and has_markup(text)
+        sites = True  # the markup search runs whatever the text holds
+    else:
+        marked = bool(phrases or others) and has_markup(text)
+        sites = marked and has_sites(text)
+        joins = sites or (marked and emphasis_in_word(text))  # splits_words, in two parts
+    again = (phrases if joins else set()) | (others if marked else set())
+    if not again:
+        return []
+    emphasis_only = not sites
+    plain = unmarked_emphasis(text) if emphasis_only else unmarked(text)
+    if not plain.changed:
+        return []
+    same_words = emphasis_only and not (joins and joins_ascii_words(text))
+    sk2 = skeletonize(plain.text)
+    raw2, _ = _raw(sk2.text, again, words if same_words else None)
+    spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
+    second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
+    if FORGED_DELIMITER in again:
+        for name in delimiters:
+            hits = [hit.span for hit in delimiters_in(sk2, name)]
+            second.extend((FORGED_DELIMITER, span) for span in plain.spans(hits))
+    return _new_to(found, second)
 
 
 def _new_to(

@@ -37,7 +37,17 @@ from typing import Final
 
 import attrs
 
-__all__ = ["BLOCK_TAGS", "Unmarked", "has_markup", "splits_words", "unmarked"]
+__all__ = [
+    "BLOCK_TAGS",
+    "Unmarked",
+    "emphasis_in_word",
+    "has_markup",
+    "has_sites",
+    "joins_ascii_words",
+    "splits_words",
+    "unmarked",
+    "unmarked_emphasis",
+]
 
 #: Tags that break a line or a box: read as a space, never as nothing.
 BLOCK_TAGS: Final = frozenset(
@@ -102,11 +112,28 @@ def splits_words(text: str) -> bool:
     emphasis characters or brackets with a letter-like character on both sides
     (``ig**nore**``, ``ig[nore]``). Emphasis next to a blank or punctuation only stands where
     a phrase already allows a separator."""
-    if "](" in text or "][" in text or "![" in text:  # a link's destination or label, an image
-        return True
-    if ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None:
-        return True
+    return has_sites(text) or emphasis_in_word(text)
+
+
+def emphasis_in_word(text: str) -> bool:
+    """Whether a run of emphasis characters or brackets in ``text`` has a letter-like
+    character on both sides (``ig**nore**``, ``ig[nore]``)."""
     return any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD)
+
+
+def has_sites(text: str) -> bool:
+    """Whether ``unmarked`` finds markup other than emphasis characters in ``text``: a tag,
+    comment, character reference, link destination or label, or an image."""
+    if "](" in text or "][" in text or "![" in text:
+        return True
+    return ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None
+
+
+def joins_ascii_words(text: str) -> bool:
+    """Whether removing emphasis characters from ``text`` can join two runs of ASCII letters
+    and digits of its skeleton: a run of them stands between two characters that are not
+    ASCII punctuation or blanks (a non-ASCII character may read as a letter)."""
+    return any(c in text and p.search(text) is not None for c, p in _JOINING)
 
 
 # Blanks and ASCII punctuation: what no skeleton reads as a letter.
@@ -116,6 +143,13 @@ _RUN: Final = re.escape(_EMPHASIS)
 # engine skips ahead to it.
 _INSIDE_WORD: Final = tuple(
     (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[{_RUN}]*+(?=[^{_CLEAR}])"))
+    for c in _EMPHASIS
+)
+
+
+_APART: Final = re.escape("".join(chr(i) for i in range(128) if not chr(i).isalnum()))
+_JOINING: Final = tuple(
+    (c, re.compile(f"{re.escape(c)}(?<=[^{_APART}]{re.escape(c)})[{_RUN}]*+(?=[^{_APART}])"))
     for c in _EMPHASIS
 )
 
@@ -205,6 +239,13 @@ def unmarked(text: str) -> Unmarked:
     if body == text:
         return Unmarked(text, None)
     return Unmarked(body, text, tuple(sites))
+
+
+def unmarked_emphasis(text: str) -> Unmarked:
+    """``unmarked(text)`` for a text without ``has_sites``: only its emphasis characters go
+    (one translation, no markup search)."""
+    body = _dropped(text)
+    return Unmarked(text, None) if body == text else Unmarked(body, text)
 
 
 _DROP_EMPHASIS: Final = {ord(c): None for c in _EMPHASIS}

@@ -418,7 +418,7 @@ def test_the_unmarked_reading_is_skipped_only_when_it_adds_nothing(text: str) ->
         return
     plain = unmarked(text)
     sk2 = skeletonize(plain.text)
-    raw2 = _raw(sk2.text, set(_PHRASE_CATEGORIES))
+    raw2, _ = _raw(sk2.text, set(_PHRASE_CATEGORIES))
     spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
     found = scan_injection(text)
     for (category, _, _), (start, end) in zip(raw2, spans2, strict=True):

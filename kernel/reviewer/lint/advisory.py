@@ -12,10 +12,11 @@ from typing import Final
 
 import attrs
 
+from kernel.reviewer.lint.report import Finding
 from kernel.text.injection import scan_injection
 from kernel.text.markdown import Document, split_lines
 
-__all__ = ["AdvisoryHit", "scan"]
+__all__ = ["AdvisoryHit", "phase1_findings", "phase2_findings", "scan"]
 
 _EXCERPT: Final = 80
 
@@ -58,3 +59,33 @@ def scan(doc: Document | str) -> list[AdvisoryHit]:
         at = bisect_right(starts, f.span[0])
         hits.append(AdvisoryHit(f.category, f.span, at, excerpt, f.in_code))
     return hits
+
+
+def phase1_findings(doc: Document) -> list[Finding]:
+    """The Phase 1 advisory check (P1-090), the same under every dialect."""
+    return [
+        Finding(
+            "P1-090",
+            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where}; "
+            "Phase 1 output is data for Phase 2 and must not address instructions to it",
+            hit.line,
+            "advisory",
+            "warning",
+        )
+        for hit in scan(doc)
+    ]
+
+
+def phase2_findings(doc: Document) -> list[Finding]:
+    """The Phase 2 advisory check (P2-090), the same under every dialect."""
+    return [
+        Finding(
+            "P2-090",
+            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where} in "
+            "reviewer output",
+            hit.line,
+            "advisory",
+            "warning",
+        )
+        for hit in scan(doc)
+    ]

@@ -148,17 +148,7 @@ def analyse_phase1(
     plans: dict[str, Mapping[str, str] | None] = {d.id: None for d in contract.dimensions}
     if plan is not None:
         plan_findings, field_findings, plans = _plan_findings(plan, contract)
-    advisories = [
-        Finding(
-            "P1-090",
-            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where}; "
-            "Phase 1 output is data for Phase 2 and must not address instructions to it",
-            hit.line,
-            "advisory",
-            "warning",
-        )
-        for hit in (() if plans_only else advisory.scan(doc))
-    ]
+    advisories = [] if plans_only else advisory.phase1_findings(doc)
     return Phase1Analysis(
         tuple(sections_findings + coverage + plan_findings + field_findings + other + advisories),
         plans,

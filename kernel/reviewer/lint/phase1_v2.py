@@ -15,6 +15,7 @@ import attrs
 
 from kernel.errors import InputError
 from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint.fields import (
     decorated,
     field_lines,
@@ -90,7 +91,8 @@ def lint_phase1_v2(
     problem = check_structure(text)
     if problem is not None:
         return LintReport(phase=1, findings=(too_large_finding("P1-115", problem),))
-    findings = list(analyse_phase1_v2(parse_normalised(text), scope, role, source).findings)
+    doc = parse_normalised(text)
+    findings = list(analyse_phase1_v2(doc, scope, role, source).findings)
     if manuscript is not None and envelope is not None:
         body = _readable(manuscript, source="manuscript", max_bytes=max_bytes)
         if manuscript_leak(text, body, envelope, scope.contract_text):
@@ -103,6 +105,7 @@ def lint_phase1_v2(
                     "manuscript_leak",
                 )
             )
+    findings += advisory.phase1_findings(doc)
     return LintReport(phase=1, findings=tuple(findings))
 
 

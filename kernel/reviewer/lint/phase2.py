@@ -123,17 +123,7 @@ def lint_phase2(
 
     decision, decision_findings = _decision(out.unique("Editorial Decision"), contract, fired)
     decision_findings += misplaced_key_lines(doc, out)
-    advisories = [
-        Finding(
-            "P2-090",
-            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where} in "
-            "reviewer output",
-            hit.line,
-            "advisory",
-            "warning",
-        )
-        for hit in advisory.scan(doc)
-    ]
+    advisories = advisory.phase2_findings(doc)
     return LintReport(
         phase=2,
         findings=tuple(

@@ -17,6 +17,7 @@ from typing import Final
 import attrs
 
 from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint.anchors import anchor_problem
 from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
@@ -200,6 +201,7 @@ def analyse_phase2_v2(
         findings += da_findings(doc, by_title.get(BODY, []), source)
     elif seat is not None:
         findings += _findings(doc, found, by_title.get(BODY, []), source)
+    findings += advisory.phase2_findings(doc)
     shown = (
         MappingProxyType(
             {d: (f"{s}:{c}" if c is not None else s) for d, (s, c, _) in scores.items()}
