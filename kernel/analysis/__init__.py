@@ -44,9 +44,9 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "Counterexample": "kernel.analysis.result",
-        "Diff": "kernel.analysis.result",
-        "Transition": "kernel.analysis.result",
+        "Counterexample": "kernel.analysis.changes",
+        "Diff": "kernel.analysis.changes",
+        "Transition": "kernel.analysis.changes",
         "analyze_diff": "kernel.analysis.diff",
         "Prior": "kernel.analysis.probability",
         "PriorError": "kernel.analysis.probability",
@@ -73,6 +73,7 @@ __getattr__, __dir__ = lazy_exports(
 )
 
 if TYPE_CHECKING:
+    from kernel.analysis.changes import Counterexample, Diff, Transition
     from kernel.analysis.diff import analyze_diff
     from kernel.analysis.probability import (
         Prior,
@@ -87,12 +88,9 @@ if TYPE_CHECKING:
         Analysis,
         AnalysisTooLarge,
         Change,
-        Counterexample,
-        Diff,
         Example,
         Finding,
         Outcome,
-        Transition,
     )
     from kernel.analysis.sensitivity import (
         Flip,

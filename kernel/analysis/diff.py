@@ -14,9 +14,10 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
+from kernel.analysis.changes import Counterexample, Diff, Transition
 from kernel.analysis.columns import Progress, column_table
 from kernel.analysis.panel import State, spread
-from kernel.analysis.result import NONE, Counterexample, Diff, Transition
+from kernel.analysis.result import NONE
 from kernel.analysis.space import _columns, example, verdict
 from kernel.contract.model import Contract, load_contract
 from kernel.errors import KernelError

@@ -20,6 +20,7 @@ from typing import Any, Final
 
 import attrs
 
+from kernel.analysis.changes import Counterexample, Diff, Transition
 from kernel.analysis.result import (
     ERROR,
     FALLBACK,
@@ -30,12 +31,9 @@ from kernel.analysis.result import (
     WARNING,
     Analysis,
     Change,
-    Counterexample,
-    Diff,
     Example,
     Finding,
     Outcome,
-    Transition,
 )
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACTION_RANK, threshold, winner

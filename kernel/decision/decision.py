@@ -14,7 +14,6 @@ from typing import Any, Final
 
 from kernel.contract.model import Contract
 from kernel.decision.cache import compiled
-from kernel.decision.dimensionwise import decide_dimensionwise
 from kernel.decision.engine import engine_for, lookup_of, seen_before
 from kernel.decision.matrix import read_matrix
 from kernel.decision.value import Decision, decide_counts, signature
@@ -26,8 +25,15 @@ __all__ = ["Decision", "Matrix", "decide", "decide_counts", "decide_many", "sign
 #: The slow path of each dialect: it checks everything and names what is wrong.
 _SLOW: Final[dict[str, Callable[[Contract, object], Decision]]] = {
     "13": lambda contract, matrix: _decide_slowly(contract, matrix),
-    "13.2": decide_dimensionwise,
+    "13.2": lambda contract, matrix: _decide_13_2(contract, matrix),
 }
+
+
+def _decide_13_2(contract: Contract, matrix: object) -> Decision:
+    # Loaded on first use: a Schema 13 command line never pays for the 13.2 model.
+    from kernel.decision.dimensionwise import decide_dimensionwise
+
+    return decide_dimensionwise(contract, matrix)  # type: ignore[no-any-return]
 
 
 #: A scoring matrix: Schema 13, dimension id → the reviewers' scores in reviewer order;

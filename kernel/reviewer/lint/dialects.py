@@ -17,11 +17,7 @@ from kernel.contract.model import Contract
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import phase1 as _v1_phase1
-from kernel.reviewer.lint import phase1_v2 as _v2_phase1
-from kernel.reviewer.lint import phase2 as _v1_phase2
-from kernel.reviewer.lint import phase2_v2 as _v2_phase2
 from kernel.reviewer.lint.report import LintReport
-from kernel.reviewer.roles import scope_of
 
 __all__ = ["LINTS", "DocumentLints", "dialect_of", "lint_phase1", "lint_phase2"]
 
@@ -69,6 +65,8 @@ def _v1_p1(
 def _v1_p2(
     text: str, contract: Contract, phase1: str | None, role: str | None, options: Mapping[str, Any]
 ) -> LintReport:
+    from kernel.reviewer.lint import phase2 as _v1_phase2
+
     _no_role(role, options)
     return _v1_phase2.lint_phase2(text, contract, phase1, max_bytes=options["max_bytes"])
 
@@ -76,6 +74,10 @@ def _v1_p2(
 def _v2_p1(
     text: str, contract: Contract, role: str | None, options: Mapping[str, Any]
 ) -> LintReport:
+    # Each dialect's lints load on first use: a command line pays only for its own.
+    from kernel.reviewer.lint import phase1_v2 as _v2_phase1
+    from kernel.reviewer.roles import scope_of
+
     return _v2_phase1.lint_phase1_v2(
         text,
         scope_of(contract),
@@ -90,6 +92,9 @@ def _v2_p1(
 def _v2_p2(
     text: str, contract: Contract, phase1: str | None, role: str | None, options: Mapping[str, Any]
 ) -> LintReport:
+    from kernel.reviewer.lint import phase2_v2 as _v2_phase2
+    from kernel.reviewer.roles import scope_of
+
     return _v2_phase2.lint_phase2_v2(
         text,
         scope_of(contract),
