@@ -39,6 +39,7 @@ __all__ = [
     "read_matrix",
     "seat_flips",
     "snapshot",
+    "traced_decision",
 ]
 
 NOT_ASSESSED: Final = "not_assessed"
@@ -218,37 +219,49 @@ def dimension_verdicts(contract: Contract, rows: tuple[tuple[str, ...], ...]) ->
 
 def decide_dimensionwise(contract: Contract, matrix: object) -> Any:
     """The 13.2 decision with its trace; see the module docstring."""
-    from kernel.decision.value import decide_fired
-
     eligibility(contract)
     rows = read_matrix(contract, matrix)
-    fired = []
+
+    def seats(condition: int, atom: int, position: int) -> tuple[int, int]:
+        row = rows[position]
+        wanted = contract.conditions[condition].expression.atoms[atom].seats
+        return len(row), sum(1 for v in row if v in wanted)
+
+    return traced_decision(contract, seats, dimension_verdicts(contract, rows))
+
+
+def traced_decision(
+    contract: Contract,
+    seats: Callable[[int, int, int], tuple[int, int]],
+    verdicts: Mapping[str, str],
+) -> Any:
+    """The decision and its trace, from ``seats(condition, atom, position)``: the assessed
+    eligible seats of that dimension and how many of them satisfy that atom. The slow path
+    counts them from the matrix, the generated one from its tables; both end here."""
+    from kernel.decision.value import decide_fired
+
     traces: dict[str, tuple[AtomTrace, ...]] = {}
-    counts = []
-    for condition in contract.conditions:
-        atoms = []
-        for atom, scope in zip(condition.expression.atoms, condition.predicate.scopes, strict=True):
-            seats = atom.seats
+    fired, counts = [], []
+    for i, c in enumerate(contract.conditions):
+        out = []
+        for j, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True)):
             per = []
             for p in scope:
-                row = rows[p]
-                n = len(row)
-                count = sum(1 for v in row if v in seats)
-                need = threshold(condition.quantifier, n)
-                dim = contract.dimensions[p].id
-                per.append(DimensionCount(dim, n, count, need, count >= need))
-            ok = ACROSS[atom.across]([c.held for c in per])
-            atoms.append(AtomTrace(str(atom), atom.across, tuple(per), ok))
-        traces[condition.condition_id] = tuple(atoms)
-        counts.append(sum(a.held for a in atoms))
-        fired.append(all(a.held for a in atoms))
+                n, count = seats(i, j, p)
+                need = threshold(c.quantifier, n)
+                per.append(DimensionCount(contract.dimensions[p].id, n, count, need, count >= need))
+            held = ACROSS[atom.across]([x.held for x in per])
+            out.append(AtomTrace(str(atom), atom.across, tuple(per), held))
+        traces[c.condition_id] = tuple(out)
+        counts.append(sum(a.held for a in out))
+        fired.append(all(a.held for a in out))
     return decide_fired(
         contract,
         fired,
         counts=counts,
         thresholds=[len(c.expression.atoms) for c in contract.conditions],
         trace=MappingProxyType(traces),
-        verdicts=MappingProxyType(dimension_verdicts(contract, rows)),
+        verdicts=MappingProxyType(dict(verdicts)),
     )
 
 

@@ -19,21 +19,17 @@ import linecache
 import operator
 import weakref
 from collections.abc import Callable, Sequence
-from types import MappingProxyType
 from typing import Any, Final
 
 from kernel.contract.model import Contract
-from kernel.contract.quantifiers import threshold
 from kernel.decision.dimensionwise import (
-    ACROSS,
     NOT_ASSESSED,
     VERDICTS,
-    AtomTrace,
-    DimensionCount,
     allowed_values,
+    traced_decision,
     verdict_rank,
 )
-from kernel.decision.value import Decision, decide_fired
+from kernel.decision.value import Decision
 from kernel.errors import ContractError
 
 __all__ = ["DECISIONS_MAX", "MAX_ROWS", "build_lookup"]
@@ -194,28 +190,9 @@ def _decision(
         mine = [a for a in atoms if position in a[3]]
         for k, a in enumerate(mine):
             slot[a[0], a[1], position] = k
-    traces: dict[str, tuple[AtomTrace, ...]] = {}
-    fired, counts = [], []
-    for i, c in enumerate(contract.conditions):
-        out = []
-        for j, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True)):
-            per = []
-            for p in scope:
-                n, satisfied, _ = chosen[p]
-                count = satisfied[slot[i, j, p]]
-                need = threshold(c.quantifier, n)
-                per.append(DimensionCount(contract.dimensions[p].id, n, count, need, count >= need))
-            held = ACROSS[atom.across]([x.held for x in per])
-            out.append(AtomTrace(str(atom), atom.across, tuple(per), held))
-        traces[c.condition_id] = tuple(out)
-        counts.append(sum(a.held for a in out))
-        fired.append(all(a.held for a in out))
+    def seats(condition: int, atom: int, position: int) -> tuple[int, int]:
+        n, satisfied, _ = chosen[position]
+        return n, satisfied[slot[condition, atom, position]]
+
     verdicts = {d.id: VERDICTS[chosen[d.position][2]] for d in contract.dimensions}
-    return decide_fired(
-        contract,
-        fired,
-        counts=counts,
-        thresholds=[len(c.expression.atoms) for c in contract.conditions],
-        trace=MappingProxyType(traces),
-        verdicts=MappingProxyType(verdicts),
-    )
+    return traced_decision(contract, seats, verdicts)  # type: ignore[no-any-return]
