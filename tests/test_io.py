@@ -133,9 +133,51 @@ def test_a_path_that_names_no_file_is_an_input_error(name: object) -> None:
         read_text(name)  # type: ignore[arg-type]
 
 
-def test_a_missing_file_is_named_as_given(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_missing_file_is_named_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError, match=r"^\./missing\.md: no such file$"):
         read_text("./missing.md")
+
+
+def test_a_bad_utf8_byte_is_placed_by_line_and_column() -> None:
+    from kernel.io import decode_utf8
+
+    with pytest.raises(InputError) as info:
+        decode_utf8(b"ab\ncd\xffe", "f")
+    assert (info.value.message, info.value.line, info.value.column) == (
+        "f:2: not UTF-8 (byte 0xff at offset 5)",
+        2,
+        3,
+    )
+
+
+def test_an_unpaired_surrogate_is_refused() -> None:
+    from kernel.io import require_utf8
+
+    assert require_utf8("a\u00e9", "x") == "a\u00e9"
+    with pytest.raises(InputError, match=r"^x: not encodable as UTF-8: unpaired surrogate U\+D800"):
+        require_utf8("a\ud800", "x")
+
+
+def test_shown_keeps_a_repr_of_exactly_the_limit_and_writes_big_integers() -> None:
+    from kernel.strict import shown
+
+    assert shown("x" * 58) == "'" + "x" * 58 + "'"
+    assert shown("x" * 59) == "'" + "x" * 56 + "..."
+    assert shown(2**13999).startswith("13149")  # 14,000 bits: still written out
+    assert shown(2**14000) == "an integer of 14001 bits"
+
+
+def test_package_data_reads_from_a_namespace_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernel.io import package_data
+
+    (tmp_path / "ns_pkg_for_io_test").mkdir()
+    (tmp_path / "ns_pkg_for_io_test" / "data.txt").write_bytes(b"hello")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert package_data("ns_pkg_for_io_test", "data.txt") == b"hello"
+    assert (
+        package_data("kernel", "py.typed")
+        == (Path(__file__).parents[1] / "kernel" / "py.typed").read_bytes()
+    )
