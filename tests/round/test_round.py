@@ -468,10 +468,13 @@ def test_events_are_checked_with_the_strict_rules() -> None:
     ("call", "message"),
     [
         (
-            lambda c: rnd.start(c, ["a", 5]),
+            lambda c: rnd.start(c, ["a", 5]),  # type: ignore[list-item]
             "roles[1] must be a role name (str), got 5",
         ),
-        (lambda c: rnd.to_jsonl(5), "events must be an iterable of event mappings, got int"),
+        (
+            lambda c: rnd.to_jsonl(5),  # type: ignore[arg-type]
+            "events must be an iterable of event mappings, got int",
+        ),
         (
             lambda c: rnd.to_jsonl([{"event": 10**5000}]),
             "events[0]: holds an integer too long to write (over 4300 digits)",
