@@ -119,6 +119,8 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
             "tests/testing",
             "tests/test_no_escapes.py",
             "tests/cli/test_cli_formats.py",
+            "tests/consensus/test_consensus_rules.py",
+            "tests/panel/test_panel_audit.py",
         ],
     ),
 }
