@@ -119,6 +119,8 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
             "tests/testing",
             "tests/test_no_escapes.py",
             "tests/cli/test_cli_formats.py",
+            "tests/consensus/test_consensus_rules.py",
+            "tests/panel/test_panel_audit.py",
         ],
     ),
 }
@@ -566,7 +568,11 @@ def run_mutant(work: Path, m: Mutant, tests: Sequence[str], cover: dict[str, Any
         # Tests the map does not know run for every mutant of their area.
         newer = [n for n in cover["new_tests"] if _in_selection(n, tests) is not None]
         if not chosen and not newer:
-            return Result(m, "uncovered", 0.0, 0)
+            # No test of the area ran its lines in the map, which sees only the test process:
+            # a test that runs the command line in a subprocess may still reach them.
+            chosen = sorted(area_nodes, key=lambda n: durations[n])
+            if not chosen:
+                return Result(m, "uncovered", 0.0, 0)
         chosen.sort(key=lambda n: durations[n])
         selected = [*newer, *chosen]
         total = sum(durations[n] for n in chosen)

@@ -164,3 +164,11 @@ def test_from_error(error: KernelError, code: str) -> None:
     d = from_error(error, "f")
     assert (d.code, d.file) == (code, "f")
     assert not d.message.startswith("f: ")
+
+
+def test_an_unrecognised_expression_keeps_its_condition_and_column() -> None:
+    from kernel.errors import ExpressionUnrecognised
+
+    error = ExpressionUnrecognised("m", expression="x", column=3, condition_id="F1")
+    assert (error.expression, error.column, error.condition_id) == ("x", 3, "F1")
+    assert error.tag is not None and "F1" in error.tag

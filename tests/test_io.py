@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -133,9 +134,102 @@ def test_a_path_that_names_no_file_is_an_input_error(name: object) -> None:
         read_text(name)  # type: ignore[arg-type]
 
 
-def test_a_missing_file_is_named_as_given(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_missing_file_is_named_as_given(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
     with pytest.raises(InputError, match=r"^\./missing\.md: no such file$"):
         read_text("./missing.md")
+
+
+def test_a_bad_utf8_byte_is_placed_by_line_and_column() -> None:
+    from kernel.io import decode_utf8
+
+    with pytest.raises(InputError) as info:
+        decode_utf8(b"ab\ncd\xffe", "f")
+    assert (info.value.message, info.value.line, info.value.column) == (
+        "f:2: not UTF-8 (byte 0xff at offset 5)",
+        2,
+        3,
+    )
+
+
+def test_an_unpaired_surrogate_is_refused() -> None:
+    from kernel.io import require_utf8
+
+    assert require_utf8("a\u00e9", "x") == "a\u00e9"
+    with pytest.raises(InputError, match=r"^x: not encodable as UTF-8: unpaired surrogate U\+D800"):
+        require_utf8("a\ud800", "x")
+
+
+def test_shown_keeps_a_repr_of_exactly_the_limit_and_writes_big_integers() -> None:
+    from kernel.strict import shown
+
+    assert shown("x" * 58) == "'" + "x" * 58 + "'"
+    assert shown("x" * 59) == "'" + "x" * 56 + "..."
+    assert shown(2**13999).startswith("13149")  # 14,000 bits: still written out
+    assert shown(2**14000) == "an integer of 14001 bits"
+
+
+def test_package_data_reads_from_a_namespace_package(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from kernel.io import package_data
+
+    (tmp_path / "ns_pkg_for_io_test").mkdir()
+    (tmp_path / "ns_pkg_for_io_test" / "data.txt").write_bytes(b"hello")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert package_data("ns_pkg_for_io_test", "data.txt") == b"hello"
+    assert (
+        package_data("kernel", "py.typed")
+        == (Path(__file__).parents[1] / "kernel" / "py.typed").read_bytes()
+    )
+
+
+def test_json_lines_are_numbered_from_1_skipping_blank_lines() -> None:
+    from kernel.io import loads_jsonl
+
+    assert loads_jsonl('\ufeff{"a": 1}\n\n  \r\n[2]\n') == [(1, {"a": 1}), (4, [2])]
+    with pytest.raises(InputError) as info:
+        loads_jsonl('[1]\n{"a": }\n', source="m.jsonl")
+    assert (info.value.message, info.value.line, info.value.column) == (
+        "m.jsonl:2:7: not JSON: Expecting value",
+        2,
+        7,
+    )
+
+
+def test_the_strict_decoder_refuses_duplicate_keys() -> None:
+    from kernel.io import strict_decoder
+
+    assert strict_decoder().decode('{"x": 1}') == {"x": 1}
+    with pytest.raises(ValueError, match="duplicate key 'a'"):
+        strict_decoder().decode('{"a": 1, "a": 2}')
+
+
+def test_what_is_not_a_regular_file_is_named(tmp_path: Path) -> None:
+    from kernel.io import read_bytes
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    cases = [
+        (str(fifo), "is a FIFO (named pipe), not a regular file"),
+        ("/dev/null", "is not a regular file"),
+        (str(tmp_path), "is a directory, not a file"),
+    ]
+    for path, problem in cases:
+        with pytest.raises(InputError) as info:
+            read_bytes(path)
+        assert (info.value.message, info.value.code) == (f"{path}: {problem}", "E-NOT-FILE")
+    inside_a_file = tmp_path / "f.txt"
+    inside_a_file.write_text("x", "utf-8")
+    with pytest.raises(InputError) as info:
+        read_bytes(inside_a_file / "x")
+    assert info.value.message == f"{inside_a_file / 'x'}: cannot read: Not a directory"
+
+
+def test_the_surrogate_line_counts_from_the_text_start() -> None:
+    from kernel.io import require_utf8
+
+    with pytest.raises(InputError, match=r"at character 1 \(line 2\)$"):
+        require_utf8("\n\ud800", "w")
+    with pytest.raises(InputError, match=r"at character 5 \(line 3\)$"):
+        require_utf8("a\nb\nc\ud800", "w")

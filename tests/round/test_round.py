@@ -479,7 +479,10 @@ def test_a_contract_without_a_panel_has_no_round() -> None:
             lambda c: rnd.start(c, ["a", 5]),  # type: ignore[list-item]
             "roles[1] must be a role name (str), got 5",
         ),
-        (lambda c: rnd.to_jsonl(5), "events must be an iterable of event mappings, got int"),  # type: ignore[arg-type]
+        (
+            lambda c: rnd.to_jsonl(5),  # type: ignore[arg-type]
+            "events must be an iterable of event mappings, got int",
+        ),
         (
             lambda c: rnd.to_jsonl([{"event": 10**5000}]),
             "events[0]: holds an integer too long to write (over 4300 digits)",

@@ -132,3 +132,16 @@ def test_contract_arguments_are_refused_when_the_strategy_is_made(
 def test_spelled_refuses_a_non_expression_when_the_strategy_is_made() -> None:
     with pytest.raises(KernelError, match="expression must be an Expression, got str"):
         spelled("D1 scores 'block'")  # type: ignore[arg-type]
+
+
+def test_generated_condition_ids_reach_f0_and_f99() -> None:
+    from hypothesis import find
+
+    from kernel.testing import contracts as generated
+
+    for wanted in ("F0", "F99"):
+        found = find(
+            generated(),
+            lambda c, w=wanted: any(x["condition_id"] == w for x in c["failure_conditions"]),  # type: ignore[misc]
+        )
+        assert any(x["condition_id"] == wanted for x in found["failure_conditions"])
