@@ -59,3 +59,16 @@ def test_mutated_schema13_validates_or_is_refused(bad: Any) -> None:
         assert exc.message.startswith("schema: ")
     else:
         assert all(isinstance(e, str) and e.startswith("$") for e in errors)
+
+
+def test_with_a_caller_schema_unencodable_text_and_huge_integers_come_first_alone() -> None:
+    """As with Schema 13 itself: what cannot be encoded is reported, sorted, before any
+    schema rule is looked at (a huge integer would choke the schema validator)."""
+    contract = shipped_template("reviewer/full")
+    contract["acceptance_dimensions"][1]["description"] = "Terms \udc80"
+    contract["panel_size"] = 10**30
+    found = validate(contract, schema=schema())
+    assert found == sorted(found) and len(found) == 2
+    assert any("not encodable as UTF-8" in m for m in found)
+    assert any(m.startswith("$.panel_size") for m in found)
+    assert validate(contract, schema=True) == found  # even a schema that accepts anything
