@@ -12,9 +12,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.errors import NoSuchExample
 
-from kernel import load_contract
+from kernel import decide, load_contract
+from kernel.errors import EmptyDirectory
 from kernel.expression.ast import DimensionScores, Expression
-from kernel.testing import contracts, expressions, phase2_documents, spelled
+from kernel.testing import (
+    RoundV2,
+    contracts,
+    expressions,
+    matrices,
+    phase2_documents,
+    rounds_v2,
+    spelled,
+)
 
 _WHITESPACE_RUN = re.compile(r"[ \t]+")
 _ONE_ATOM = Expression((DimensionScores("D1", "warn"), DimensionScores("D2", "pass")))
@@ -94,7 +103,6 @@ def test_a_dissent_has_one_to_four_words() -> None:
     _find(dissents, lambda found: any(len(d.split()) == 1 for d in found))
 
 
-
 def test_a_dissent_never_has_more_than_four_words() -> None:
     dissents = phase2_documents(load_contract("reviewer/full")).map(
         lambda text: [
@@ -105,3 +113,50 @@ def test_a_dissent_never_has_more_than_four_words() -> None:
     )
     with pytest.raises(NoSuchExample):  # searched, not sampled: a long one would be found
         _find(dissents, lambda found: any(len(words) > 4 for words in found))
+
+
+def test_a_13_2_condition_can_have_a_single_atom_and_a_dimension_fatal_atom() -> None:
+    strategy = contracts(dialect="13.2")
+    _find(strategy, lambda c: any(" AND " not in f["expression"] for f in c["failure_conditions"]))
+    _find(
+        strategy,
+        lambda c: any(
+            re.match(r"D\d+ has a fatal block", atom)
+            for f in c["failure_conditions"]
+            for atom in f["expression"].split(" AND ")
+        ),
+    )
+
+
+FULL_13_2 = load_contract("13.2/reviewer/full")
+
+
+@given(matrices(FULL_13_2))
+def test_13_2_matrices_give_classed_blocks_on_mandatory_dimensions_only(
+    matrix: dict[str, Any],
+) -> None:
+    priorities = {d.id: d.priority for d in FULL_13_2.dimensions}
+    for dim, seats in matrix.items():
+        for value in seats.values():
+            if value.startswith("block"):
+                assert (value != "block") == (priorities[dim] == "mandatory")
+    decide(FULL_13_2, matrix)  # and every one decides
+
+
+@settings(max_examples=5)
+@given(rounds_v2(FULL_13_2))
+def test_rounds_v2_draws_rounds_of_every_role(drawn: RoundV2) -> None:
+    assert isinstance(drawn, RoundV2)
+    assert set(drawn.phase1) == set(drawn.phase2) == set(FULL_13_2.roles)
+
+
+def test_an_empty_directory_error_keeps_its_path() -> None:
+    error = EmptyDirectory("reviews/", "*.phase1.md")
+    assert error.path == "reviews/" and "reviews/: is a directory" in error.message
+
+
+def test_a_lazy_package_refuses_a_name_it_does_not_export() -> None:
+    import kernel.contract
+
+    with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
+        kernel.contract.no_such_name  # noqa: B018
