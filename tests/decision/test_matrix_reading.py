@@ -328,3 +328,41 @@ def test_a_13_2_seat_value_that_only_looks_like_pass_is_refused(value: object) -
     for _ in range(3):
         with pytest.raises(MatrixError, match="is not a seat value"):
             decide(contract, matrix)
+
+
+class _NoIteration(Mapping[str, Any]):
+    """A mapping whose ``__iter__`` itself raises."""
+
+    def __getitem__(self, key: str) -> Any:
+        raise KeyError(key)
+
+    def __iter__(self) -> Iterator[str]:
+        raise RuntimeError("no iteration")
+
+    def __len__(self) -> int:
+        return 5
+
+
+@pytest.mark.parametrize("contract", [FULL, FULL_13_2])
+def test_a_mapping_that_cannot_be_iterated_is_a_matrix_error(contract: Any) -> None:
+    for _ in range(3):  # the first decision and the generated path alike
+        with pytest.raises(MatrixError, match=r"matrix: cannot be iterated \(RuntimeError\)"):
+            decide(contract, _NoIteration())
+
+
+def test_a_13_2_contract_the_decision_refuses_is_refused_on_every_decision() -> None:
+    """Regression (fail-open): the generated 13.2 path must check eligibility as the slow
+    path does, so a panel that does not fit the mode is refused on later decisions too."""
+    import copy
+
+    from kernel import shipped_template
+
+    data = copy.deepcopy(shipped_template("13.2/reviewer/full"))
+    data["panel_size"] = 4
+    contract = load_contract(data)
+    matrix = _seats_13_2()
+    for _ in range(3):
+        with pytest.raises(KernelError, match="CONTRACT-INELIGIBLE"):
+            decide(contract, matrix)
+    with pytest.raises(KernelError, match="CONTRACT-INELIGIBLE"):
+        decide_many(contract, [matrix])
