@@ -52,10 +52,22 @@ def matrices(
     """``count // len(outcomes)`` matrices per outcome (deciding condition id, or
     ``"fallback"``) as ``decide`` classifies them, in a shuffled order."""
     rng = random.Random(SEED)
+    return _balanced(rng, lambda: _profile_matrix(rng, dimensions, panel), decide, outcomes, count)
+
+
+def _balanced(
+    rng: random.Random,
+    draw: Callable[[], Any],
+    decide: Callable[[Any], Any],
+    outcomes: Sequence[str],
+    count: int,
+) -> list[Any]:
+    """``count // len(outcomes)`` drawn matrices per outcome as ``decide`` classifies them
+    (the deciding condition id, or ``"fallback"``), shuffled."""
     per = count // len(outcomes)
-    buckets: dict[str, list[dict[str, list[str]]]] = {k: [] for k in outcomes}
+    buckets: dict[str, list[Any]] = {k: [] for k in outcomes}
     for _ in range(200_000):
-        m = _profile_matrix(rng, dimensions, panel)
+        m = draw()
         key = decide(m).condition_id or "fallback"
         if len(buckets[key]) < per:
             buckets[key].append(m)
@@ -74,9 +86,8 @@ def matrices_13_2(count: int, decide: Callable[[Any], Any], contract: Any) -> li
     deciding, and the fallback), in a shuffled order; seats abstain now and then."""
     rng = random.Random(SEED)
     outcomes = [*(c.condition_id for c in contract.conditions), "fallback"]
-    per = count // len(outcomes)
-    buckets: dict[str, list[Any]] = {k: [] for k in outcomes}
-    for _ in range(200_000):
+
+    def draw() -> dict[str, dict[str, str]]:
         p_bad = rng.choice((0.0, 0.05, 0.15, 0.4))
         m: dict[str, dict[str, str]] = {}
         for d in contract.dimensions:
@@ -92,17 +103,9 @@ def matrices_13_2(count: int, decide: Callable[[Any], Any], contract: Any) -> li
             if len(row) > 1 and rng.random() < 0.1:
                 row[rng.choice(list(row))] = "not_assessed"
             m[d.id] = row
-        key = decide(m).condition_id or "fallback"
-        if len(buckets[key]) < per:
-            buckets[key].append(m)
-        if all(len(b) == per for b in buckets.values()):
-            break
-    else:
-        short = {k: len(b) for k, b in buckets.items()}
-        raise RuntimeError(f"matrix generator did not cover every outcome: {short}")
-    out = [m for b in buckets.values() for m in b]
-    rng.shuffle(out)
-    return out
+        return m
+
+    return _balanced(rng, draw, decide, outcomes, count)
 
 
 def _agree(
