@@ -98,6 +98,7 @@ def check_synthesis_v2(
             m = pattern.fullmatch(line)
             if m is not None:
                 found[label].append((n, m.group("body")))
+    single: dict[str, tuple[int, str]] = {}
     for label, hits in found.items():
         if len(hits) != 1:
             return _parse_error(
@@ -105,22 +106,22 @@ def check_synthesis_v2(
                 f"expected exactly one {label} line, found {len(hits)}",
                 hits[1][0] if len(hits) > 1 else None,
             )
+        (single[label],) = hits
+    at = {label: n for label, (n, _) in single.items()}
     tokens = {
-        label: [t.strip() for t in hits[0][1].split(",") if t.strip()]
-        for label, hits in found.items()
+        label: [t.strip() for t in body.split(",") if t.strip()]
+        for label, (_, body) in single.items()
     }
     ids = {c for c, _ in scope.conditions}
     fired = tokens["fired_conditions"]
     if len(set(fired)) != len(fired) or any(f not in ids for f in fired):
-        return _parse_error(
-            source, f"invalid fired_conditions {fired!r}", found["fired_conditions"][0][0]
-        )
+        return _parse_error(source, f"invalid fired_conditions {fired!r}", at["fired_conditions"])
     verdicts: dict[str, str] = {}
     for token in tokens["dimension_verdicts"]:
         m = _VERDICT.fullmatch(token)
         if m is None or m.group("dim") in verdicts:
             return _parse_error(
-                source, f"invalid dimension verdict '{token}'", found["dimension_verdicts"][0][0]
+                source, f"invalid dimension verdict '{token}'", at["dimension_verdicts"]
             )
         verdicts[m.group("dim")] = m.group("verdict")
     adjudications: dict[str, str] = {}
@@ -130,7 +131,7 @@ def check_synthesis_v2(
             return _parse_error(
                 source,
                 f"invalid DA adjudication '{token}'",
-                found["da_critical_adjudications"][0][0],
+                at["da_critical_adjudications"],
             )
         adjudications[m.group("id")] = m.group("state")
     decisions = [(n, m.group("action")) for n, t in lines if (m := _DECISION.fullmatch(t))]

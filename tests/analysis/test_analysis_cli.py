@@ -74,11 +74,16 @@ def test_non_monotone_exits_1_with_a_real_counterexample(
     assert code == 1 and f"{path}:1:1: AN-3 worsening one score" in out and "after D1[0]" in out
 
 
+def test_the_html_report_exits_as_the_text_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = _run([_write(tmp_path, NON_MONOTONE), "--format", "html"], capsys)
+    assert code == 1 and out.lstrip().lower().startswith("<!doctype html>")
+
+
 # NO_FALLBACK lacks the accept-grade F0 (R18): an invalid contract, refused before analysis.
 # A finding about the whole contract file is placed at its line 1, column 1.
-@pytest.mark.parametrize(
-    ("data", "code"), [(SHADOWED, "AN-2"), (NO_FALLBACK, "E-CONTRACT")]
-)
+@pytest.mark.parametrize(("data", "code"), [(SHADOWED, "AN-2"), (NO_FALLBACK, "E-CONTRACT")])
 def test_error_findings_exit_1(
     data: Any, code: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

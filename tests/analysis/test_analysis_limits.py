@@ -28,6 +28,7 @@ from kernel.analysis import (
 )
 from kernel.analysis.budget import MAX_CELLS, MAX_STEPS, Budget
 from kernel.analysis.probability import Prior
+from kernel.contract import load_contract
 from kernel.errors import KernelError
 
 
@@ -239,3 +240,42 @@ def test_budget_message_names_the_estimate() -> None:
         b.charge(50, "second")
     assert b.used == 60 and math.isfinite(b.remaining)
     assert json.dumps(copy.deepcopy({"ok": b.remaining})) == '{"ok": 40}'
+
+
+def test_the_monotonicity_pass_reports_progress_every_4096_states() -> None:
+    from types import SimpleNamespace
+
+    from kernel.analysis.monotone import find_violation
+
+    states = list(range(10_000))
+    layers = SimpleNamespace(
+        bits=(), best=[states], cost=lambda reviewers, state: 0, nonzero=lambda state: 0
+    )
+    calls: list[tuple[str, float]] = []
+    found = find_violation(
+        SimpleNamespace(worsenings=()),  # type: ignore[arg-type]
+        layers,  # type: ignore[arg-type]
+        {},
+        1,
+        lambda stage, done: calls.append((stage, done)),
+    )
+    assert found is None
+    assert calls == [("monotonicity", d / 10_000) for d in (0, 4096, 8192)]
+
+
+def test_the_diff_charges_its_decisions_before_making_them() -> None:
+    contract = load_contract("reviewer/full")
+    full = Budget()
+    analyze_diff(contract, contract, budget=full)
+    # The last step charged is the decisions: one step less refuses exactly those.
+    with pytest.raises(AnalysisTooLarge, match=r"^deciding the count vectors twice: about 576 "):
+        analyze_diff(contract, contract, budget=Budget(limit=full.used - 1))
+
+
+def test_deciding_costs_conditions_plus_8_twice_per_count_vector() -> None:
+    contract = load_contract("reviewer/full")  # 4 conditions, 18 count vectors
+    full = Budget()
+    analyze(contract, budget=full)
+    # The monotonicity pass (18 vectors x 15 worsenings x 3 steps) comes after the decisions.
+    with pytest.raises(AnalysisTooLarge, match=r"^deciding the count vectors: about 432 "):
+        analyze(contract, budget=Budget(limit=full.used - 810 - 1))

@@ -652,3 +652,72 @@ def test_the_leak_check_matches_a_shingle_inside_longer_words() -> None:
     leaked = P1.replace("## Scoring Plan", inside + "\n\n## Scoring Plan")
     report = lint_phase1_v2(leaked, SCOPE, ROLE, manuscript=MANUSCRIPT, metadata=METADATA)
     assert [f.code for f in report.errors] == ["P1-112"]
+
+
+# ---- pinned edges (each found by a surviving mutant) ----------------------------------------
+
+
+def test_a_hidden_field_is_reported_at_its_own_line() -> None:
+    hidden = P2.replace("score: pass", "score: pass\n\n<div>\nscore: block\n</div>", 1)
+    line = hidden.split("\n").index("<div>") + 2
+    errors = lint_phase2_v2(hidden, SCOPE, P1, role=ROLE).errors
+    assert [(f.code, f.line) for f in errors] == [("P2-109", line)]
+
+
+def test_an_ordinary_table_outside_the_bands_is_not_an_issue_table() -> None:
+    table = "| Measure | Value |\n| --- | --- |\n| attrition | 4 % |"
+    text = DA_P2.replace("The report's findings follow.", f"{table}\n\nThe findings follow.")
+    assert p2_messages(text, DA_P1, "da") == []
+    shadow = text.replace("| Measure | Value |", "| # | Value |")
+    assert "DA-TABLE-PARSE" in tags(p2_messages(shadow, DA_P1, "da"))
+
+
+def test_a_dissent_names_known_dimensions() -> None:
+    assert p2_messages(_dissent("dimension_id: D4\nrationale: the plan missed a case")(P2)) == []
+    unknown = p2_messages(_dissent("dimension_id: D9\nrationale: a")(P2))
+    assert unknown == ["[DISSENT-GRAMMAR: unknown dimensions ['D9']]"]
+
+
+def test_an_out_of_role_plan_is_reported_once() -> None:
+    stray = P1.replace(
+        "[CONTRACT-ACKNOWLEDGED]", "### D1: methodology_rigor\n\n[CONTRACT-ACKNOWLEDGED]"
+    )
+    assert p1_messages(stray) == [
+        "[PHASE1-OUT-OF-ROLE: document: role eic planned D1]",
+        "[PHASE1-SCOPE: document: planned=['D1', 'D3', 'D4', 'D5'], eligible=['D3', 'D4', 'D5']]",
+    ]
+
+
+INVALID_ANCHOR = (
+    "[ANCHOR-INVALID: document:W1: The main finding: text anchor needs balanced quoted "
+    "excerpts of at most 25 words]"
+)
+
+
+@pytest.mark.parametrize(
+    ("anchor", "ok"),
+    [
+        ("text: \u201cthe central claim of the abstract\u201d", True),
+        ('text: \u201cthe central claim "of" the abstract\u201d', True),
+        ("text: the central claim\u201d", False),
+        ('text: "the central claim\u201d', False),
+    ],
+)
+def test_curly_quoted_excerpts(anchor: str, ok: bool) -> None:
+    text = P2.replace('text: "the central claim of the abstract"', anchor)
+    assert text != P2
+    assert p2_messages(text) == ([] if ok else [INVALID_ANCHOR])
+
+
+def test_13_2_options_are_refused_under_13() -> None:
+    contract = load_contract("reviewer/full")
+    from kernel.reviewer.lint import lint_phase1
+
+    with pytest.raises(KernelError, match=r"^manuscript, metadata: only for dialect 13\.2"):
+        lint_phase1("x", contract, manuscript="m", metadata={"title": "t"})
+
+
+@pytest.mark.parametrize("title", ["Notes", "D9: unknown_dimension"])
+def test_a_subsection_that_names_no_dimension_is_invalid(title: str) -> None:
+    stray = P1.replace("[CONTRACT-ACKNOWLEDGED]", f"### {title}\n\nx\n\n[CONTRACT-ACKNOWLEDGED]")
+    assert p1_messages(stray) == [f"[PHASE1-GRAMMAR: document: invalid subsection '### {title}']"]

@@ -40,3 +40,11 @@ def test_the_role_is_required_under_13_2_and_refused_under_13() -> None:
 
 def test_13_inputs_are_unchanged() -> None:
     assert "## Your seat" not in phase1_input("reviewer/full", META)
+
+
+def test_a_13_input_has_nothing_between_the_contract_and_the_next_section() -> None:
+    text = phase1_input("reviewer/full", META)
+    assert "None" not in text
+    assert text[: text.index("## Paper metadata")].endswith("```\n\n")
+    second = phase2_input("reviewer/full", "plan", "paper")
+    assert second[: second.index("## Your Phase 1 output")].endswith("```\n\n")

@@ -140,3 +140,21 @@ def test_the_13_entry_point_points_to_the_13_2_one() -> None:
 
     with pytest.raises(KernelError, match="decide_reports_v2"):
         decide_documents(CONTRACT, reports())
+
+
+def test_seats_keep_their_names_and_a_single_dissent_is_not_multi() -> None:
+    dissent = "## Scoring Plan Dissent\n\ndimension_id: D4\nrationale: the plan missed a case\n\n"
+    eic = PHASE2["eic"].replace("## Dimension Scores", dissent + "## Dimension Scores")
+    outcome = decide_reports_v2(CONTRACT, reports({**PHASE2, "eic": eic}))
+    assert [s.name for s in outcome.seats] == [f"{r}.phase2.md" for r in ROLES]
+    assert [s.role for s in outcome.seats] == list(ROLES)
+    assert [s.report.multi_dissent for s in outcome.seats] == [False] * 5
+    assert outcome.decision is not None
+
+
+def test_reports_without_their_phase1_are_read() -> None:
+    outcome = decide_reports_v2(CONTRACT, [(f"{r}.md", PHASE2[r], None) for r in ROLES])
+    assert outcome.decision is not None
+    assert [s.report.consistency_checked for s in outcome.seats] == [False] * 5
+    with pytest.raises(KernelError, match=r"reports\[0\] must be"):
+        decide_reports_v2(CONTRACT, [(5, PHASE2["eic"], PHASE1["eic"])])

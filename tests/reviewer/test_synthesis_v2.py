@@ -124,3 +124,47 @@ def test_accepting_over_a_validated_critical_needs_the_marker() -> None:
     assert messages(text + "[DA-CRITICAL-VS-ACCEPT: 2 validated/unresolved]\n", accepted) == [
         "[DA-CRITICAL-VS-ACCEPT-MARKER: expected=1, stated=2]"
     ]
+
+
+def test_the_report_as_a_dict() -> None:
+    report = check_synthesis_v2(SCOPE, RIGHT, TEXT).to_dict()
+    assert report["verdicts"] == VERDICTS
+    assert report["adjudications"] == {"C1": "VALIDATED", "C2": "REJECTED"}
+    failed = check_synthesis_v2(SCOPE, RIGHT, "no synthesis here").to_dict()
+    assert failed["verdicts"] is None and failed["adjudications"] is None and not failed["ok"]
+
+
+def test_a_second_or_missing_decision_is_placed_at_the_first() -> None:
+    twice = TEXT + "\neditorial_decision=accept\n"
+    [finding] = check_synthesis_v2(SCOPE, RIGHT, twice).findings
+    assert (finding.message, finding.line) == (
+        "[SYNTHESIS-PARSE: synthesis: expected exactly one valid decision]",
+        12,
+    )
+    [missing] = check_synthesis_v2(
+        SCOPE, RIGHT, TEXT.replace("editorial_decision=major_revision", "")
+    ).findings
+    assert missing.line is None
+
+
+def test_the_accept_marker_counts_validated_and_unresolved_only() -> None:
+    accepted = Recomputed((), "editorial_decision=accept", VERDICTS, ("C1", "C2"))
+    text = (
+        TEXT.replace("[F2, F3, F4]", "[]")
+        .replace("editorial_decision=major_revision", "editorial_decision=accept")
+        .replace("C2=REJECTED", "C2=UNRESOLVED")
+    )
+    assert messages(text, accepted) == ["[DA-CRITICAL-VS-ACCEPT-MARKER: expected=2, stated=None]"]
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "line"),
+    [
+        ("[F2, F3, F4]", "[F2, F2]", 7),
+        ("D6=block]", "D6=maybe]", 8),
+        ("C2=REJECTED", "C2=LATER", 9),
+    ],
+)
+def test_a_bad_list_is_placed_at_its_line(old: str, new: str, line: int) -> None:
+    [finding] = check_synthesis_v2(SCOPE, RIGHT, TEXT.replace(old, new)).findings
+    assert finding.code == "SY-101" and finding.line == line

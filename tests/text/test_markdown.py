@@ -181,3 +181,10 @@ def test_code_and_html_blocks_are_quoted_only_inside_a_quote() -> None:
         ("hr", 13, False),
         ("html", 15, True),
     ]
+
+
+def test_a_no_break_space_before_trailing_blanks_stays_in_the_paragraph() -> None:
+    assert [b.text for b in parse_document("a\u00a0 \n\nx \u00a0\t").blocks] == [
+        "a\u00a0",
+        "x \u00a0",
+    ]

@@ -89,9 +89,7 @@ def field_lines(
         if block.kind == "html" and not block.quoted:
             found += _hidden(doc, block, patterns)
             continue
-        if block.kind != "paragraph" or block.quoted:
-            continue
-        for kv in block.keys:
+        for kv in block.keys:  # only unquoted paragraphs have key lines
             pattern = patterns.get(kv.key)
             if pattern is None:
                 continue

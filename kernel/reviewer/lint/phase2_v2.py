@@ -349,7 +349,7 @@ def _scores(
         if sub_findings or role is None:
             findings += sub_findings
             continue
-        score = values["score"][0]
+        (score,) = values["score"]
         block_class = values.get("block_class", [None])[0]
         trigger = values.get("trigger", [None])[0]
         reason = values.get("abstain_reason", [None])[0]
