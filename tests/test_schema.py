@@ -85,3 +85,22 @@ def test_deep_nesting_is_one_error() -> None:
         deep = [deep]
     v = strict_validator({"items": {"$ref": "#"}})
     assert [str(e) for e in schema_errors(v, deep)] == ["$: nested too deeply to validate"]
+
+
+def test_a_missing_item_is_named_by_its_description() -> None:
+    described = {"type": "array", "contains": {"const": 1, "description": "the number one"}}
+    bare = {"type": "array", "contains": {"const": 1}}
+    assert [e.message for e in schema_errors(strict_validator(described), [2])] == [
+        "no item is the number one"
+    ]
+    assert [e.message for e in schema_errors(strict_validator(bare), [2])] == [
+        "no item matches 'contains'"
+    ]
+
+
+def test_a_message_of_exactly_the_clip_length_is_kept_whole() -> None:
+    v = strict_validator({"enum": ["y"]})
+    (whole,) = schema_errors(v, "x")
+    n = len(whole.message)
+    assert schema_errors(v, "x", clip=n)[0].message == whole.message
+    assert schema_errors(v, "x", clip=n - 1)[0].message == whole.message[: n - 2] + "…"

@@ -188,3 +188,9 @@ def test_a_valid_document_is_answered_without_importing_jsonschema() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_contains_on_a_non_array_is_decided_without_the_validator() -> None:
+    schema = {"contains": {"const": 1}}
+    assert _verdict(schema, {"a": 1}, schema) is True
+    assert _verdict(schema, [2, 1], schema) is True
