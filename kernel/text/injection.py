@@ -63,6 +63,7 @@ from kernel.text.injection_markup import (
     unmarked,
     unmarked_emphasis,
 )
+from kernel.text.phrase_need import clauses, need_of, possible
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -778,6 +779,8 @@ class _Finder(NamedTuple):
     regex: Callable[[], re.Pattern[str]]
     members: tuple[int, ...]
     seconds: frozenset[str] | None
+    #: Words every match holds one of each (``kernel.text.phrase_need``), space-separated.
+    need: tuple[str, ...] = ()
 
 
 class _Phrases(NamedTuple):
@@ -833,17 +836,19 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
         for w, us in firsts.items():
             rest = _trie(sorted(u[len(w) :] for u in us))
             after.setdefault(w, []).append((index, f"(?:{rest}){tail}"))
-    finders = {
-        w: _Finder(
-            # One part: its own cut regex finds it (one regex to compile, one call per hit).
+    finders = {}
+    for w, alts in after.items():
+        # One part: its own cut regex finds it (one regex to compile, one call per hit).
+        regex = (
             parts[alts[0][0]].by_first[w]
             if len(alts) == 1
-            else _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")"),
-            tuple(i for i, _ in alts),
-            _seconds(heads_of[w]),
+            else _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")")
         )
-        for w, alts in after.items()
-    }
+        assert isinstance(regex, _Compiler)
+        members = tuple(i for i, _ in alts)
+        finders[w] = _Finder(
+            regex, members, _seconds(heads_of[w]), clauses(need_of(regex.source), w)
+        )
     return _Phrases(tuple(parts), finders)
 
 
@@ -877,7 +882,12 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
             for p in phrases.parts
         ],
         "finders": {
-            w: [source(f.regex), list(f.members), None if f.seconds is None else sorted(f.seconds)]
+            w: [
+                source(f.regex),
+                list(f.members),
+                None if f.seconds is None else sorted(f.seconds),
+                list(f.need),
+            ]
             for w, f in phrases.finders.items()
         },
     }
@@ -889,10 +899,15 @@ def _phrases_from_data(data: Any) -> _Phrases:
         for p in data["parts"]
     )
     finders = {}
-    for w, (s, members, seconds) in data["finders"].items():
+    for w, (s, members, seconds, need) in data["finders"].items():
         own = parts[members[0]].by_first.get(w) if len(members) == 1 else None
         regex = own if isinstance(own, _Compiler) and own.source == s else _compiler(s)
-        finders[w] = _Finder(regex, tuple(members), None if seconds is None else frozenset(seconds))
+        finders[w] = _Finder(
+            regex,
+            tuple(members),
+            None if seconds is None else frozenset(seconds),
+            tuple(need),
+        )
     return _Phrases(parts, finders)
 
 
@@ -1105,8 +1120,10 @@ def _phrase_matches(
     regex is tried there and its matches are kept as ``_matches`` would keep them."""
     found: dict[int, list[re.Match[str]]] = {}
     for w in words.intersection(phrases.finders):
-        finder, members, seconds = phrases.finders[w]
+        finder, members, seconds, need = phrases.finders[w]
         if seconds is not None and seconds.isdisjoint(words):
+            continue
+        if need and not possible(need, words):
             continue
         pos = 0
         while (hit := finder().search(text, pos)) is not None:

@@ -478,8 +478,9 @@ def test_the_lint_and_panel_messages_say_a_passage_is_in_code() -> None:
 
 def test_a_finder_is_not_compiled_for_a_text_without_its_second_words() -> None:
     from kernel.text.injection import _RULES, _Compiler, _phrase_matches, _stored_or_built, _words
+    from kernel.text.phrase_need import possible
 
-    gated = 0
+    gated = needy = 0
     for rule in _RULES:
         if rule.patterns is None:
             continue
@@ -487,10 +488,14 @@ def test_a_finder_is_not_compiled_for_a_text_without_its_second_words() -> None:
         for w, finder in phrases.finders.items():
             assert isinstance(finder.regex, _Compiler)
             text = f"{w} qqq {w}"
-            _phrase_matches(phrases, _words(text), text, rule.starts)
-            assert (finder.regex._compiled is None) == (finder.seconds is not None), (rule.name, w)
+            words = _words(text)
+            _phrase_matches(phrases, words, text, rule.starts)
+            waits = finder.seconds is not None or not possible(finder.need, words)
+            assert (finder.regex._compiled is None) == waits, (rule.name, w)
             gated += finder.seconds is not None
+            needy += bool(finder.need)
     assert gated > 10  # many first words have a second word to wait for
+    assert needy > 100  # and most need more words
 
 
 @pytest.mark.parametrize(
