@@ -124,7 +124,10 @@ def emphasis_in_word(text: str) -> bool:
 def has_sites(text: str) -> bool:
     """Whether ``unmarked`` finds markup other than emphasis characters in ``text``: a tag,
     comment, character reference, link destination or label, or an image."""
-    if "](" in text or "][" in text or "![" in text:
+    # One character first: its search is a memchr, a pair's is not.
+    if "]" in text and ("](" in text or "][" in text):
+        return True
+    if "[" in text and "![" in text:
         return True
     return ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None
 
