@@ -63,7 +63,7 @@ from kernel.text.injection_markup import (
     unmarked,
     unmarked_emphasis,
 )
-from kernel.text.phrase_need import clauses, need_of, possible
+from kernel.text.phrase_need import Clauses, clauses, need_of
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -780,7 +780,7 @@ class _Finder(NamedTuple):
     members: tuple[int, ...]
     seconds: frozenset[str] | None
     #: Words every match holds one of each (``kernel.text.phrase_need``), space-separated.
-    need: tuple[str, ...] = ()
+    need: Clauses = Clauses()
 
 
 class _Phrases(NamedTuple):
@@ -886,7 +886,7 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
                 source(f.regex),
                 list(f.members),
                 None if f.seconds is None else sorted(f.seconds),
-                list(f.need),
+                list(f.need.text),
             ]
             for w, f in phrases.finders.items()
         },
@@ -906,7 +906,7 @@ def _phrases_from_data(data: Any) -> _Phrases:
             regex,
             tuple(members),
             None if seconds is None else frozenset(seconds),
-            tuple(need),
+            Clauses(need),
         )
     return _Phrases(parts, finders)
 
@@ -1063,7 +1063,7 @@ def _words(sk_text: str) -> frozenset[str]:
     word next to a non-ASCII letter here is only an extra candidate, which the rule's regex
     and start check then judge."""
     blank = sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES)
-    return frozenset(w.decode("ascii") for w in set(blank.split()))
+    return frozenset(blank.decode("ascii").split())
 
 
 def _raw(
@@ -1123,7 +1123,7 @@ def _phrase_matches(
         finder, members, seconds, need = phrases.finders[w]
         if seconds is not None and seconds.isdisjoint(words):
             continue
-        if need and not possible(need, words):
+        if need and not need.met_by(words):
             continue
         pos = 0
         while (hit := finder().search(text, pos)) is not None:

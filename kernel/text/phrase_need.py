@@ -14,13 +14,12 @@ what the scan stores; ``possible(clauses, words)`` checks them against a text's 
 
 from __future__ import annotations
 
-import functools
 import itertools
 import string
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
-__all__ = ["Need", "clauses", "need_of", "possible"]
+__all__ = ["Clauses", "Need", "clauses", "need_of", "possible"]
 
 Need: TypeAlias = "frozenset[str] | tuple[str, tuple[Need, ...]] | None"
 
@@ -29,7 +28,7 @@ _ALNUM = frozenset(string.ascii_letters + string.digits)
 _MOST_STRINGS = 4096
 
 
-def clauses(need: Need, first: str = "", most: int = 6) -> tuple[str, ...]:
+def clauses(need: Need, first: str = "", most: int = 6) -> Clauses:
     """``need`` weakened to at most ``most`` clauses, each the words (space-separated) of
     which a match holds one; clauses that ``first`` meets are left out. An ``|`` of
     alternatives keeps, for each position, the union of its alternatives' clauses there (an
@@ -39,7 +38,7 @@ def clauses(need: Need, first: str = "", most: int = 6) -> tuple[str, ...]:
         if first not in clause and clause and " ".join(sorted(clause)) not in out:
             out.append(" ".join(sorted(clause)))
     out.sort(key=lambda c: c.count(" "))  # the fewest words first: the likeliest to fail
-    return tuple(out[:most])
+    return Clauses(out[:most])
 
 
 def _cnf(need: Need) -> list[frozenset[str]]:
@@ -58,14 +57,38 @@ def _cnf(need: Need) -> list[frozenset[str]]:
     return [frozenset().union(*(p[min(k, len(p) - 1)] for p in parts)) for k in range(depth)]
 
 
-@functools.cache
-def _sets(clauses: tuple[str, ...]) -> tuple[frozenset[str], ...]:
-    return tuple(frozenset(c.split()) for c in clauses)
+class Clauses:
+    """Clauses as stored (each its words, space-separated), read into sets on first use."""
+
+    __slots__ = ("_sets", "text")
+
+    def __init__(self, text: Iterable[str] = ()) -> None:
+        self.text = tuple(text)
+        self._sets: tuple[frozenset[str], ...] | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Clauses) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"Clauses({self.text!r})"
+
+    def met_by(self, words: frozenset[str]) -> bool:
+        """Whether a text with these ``words`` meets every clause."""
+        sets = self._sets
+        if sets is None:
+            sets = self._sets = tuple(frozenset(c.split()) for c in self.text)
+        return not any(map(words.isdisjoint, sets))
 
 
-def possible(clauses: tuple[str, ...], words: frozenset[str]) -> bool:
+def possible(clauses: Clauses, words: frozenset[str]) -> bool:
     """Whether a text with these ``words`` meets every clause."""
-    return all(not words.isdisjoint(c) for c in _sets(clauses))
+    return clauses.met_by(words)
 
 
 def need_of(source: str) -> Need:
