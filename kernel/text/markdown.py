@@ -121,7 +121,7 @@ def _space_tab_trimmed_heading(rule: Any) -> Any:
 
 
 def _block_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark").disable("inline")
+    md = MarkdownIt("commonmark").disable(["inline", "normalize"])
     ruler = md.block.ruler
     for name, wrap in (
         ("paragraph", _space_tab_trimmed_paragraph),
@@ -236,6 +236,10 @@ def collapse(text: str) -> str:
 def block_tokens(text: str) -> list[Token]:
     """CommonMark block tokens of ``text`` (inline parsing off): the one Markdown reader that
     the lints and the consensus parser share."""
+    # markdown-it's own normalize step (line endings to LF, NUL to U+FFFD) is done here, and
+    # only when it changes something: the parsers below skip it.
+    if "\r" in text or "\0" in text:
+        text = _LINE_END.sub("\n", text).replace("\0", "\ufffd")
     if text.isascii() and not any(c in text for c in _ASCII_OTHER_BLANKS):
         return _PLAIN_BLOCK_MD().parse(text)  # markdown-it trims nothing but spaces and tabs
     return _BLOCK_MD().parse(text)
@@ -246,7 +250,9 @@ def block_tokens(text: str) -> list[Token]:
 _ASCII_OTHER_BLANKS: Final = "".join(
     sorted({c for c in _OTHER_BLANKS if c.isascii()} - {"\n", "\r"})
 )
-_PLAIN_BLOCK_MD: Final = functools.cache(lambda: MarkdownIt("commonmark").disable("inline"))
+_PLAIN_BLOCK_MD: Final = functools.cache(
+    lambda: MarkdownIt("commonmark").disable(["inline", "normalize"])
+)
 
 
 #: The most :func:`structure_units` a document may have (R13 work bound).

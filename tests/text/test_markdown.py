@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
@@ -181,3 +181,26 @@ def test_code_and_html_blocks_are_quoted_only_inside_a_quote() -> None:
         ("hr", 13, False),
         ("html", 15, True),
     ]
+
+
+_WITH_LINE_ENDS = st.text(
+    alphabet=st.sampled_from("#>-*1. \t\n\r\x00ab`~|\u00a0\u2028"), max_size=60
+)
+
+
+@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, st.text(max_size=40)))
+@example("a\r\nb\rc\x00d")
+@example("# x\u00a0\r\n\r\n- \x00")
+def test_block_tokens_equal_a_parse_with_markdown_its_own_normalize_step(text: str) -> None:
+    # block_tokens does markdown-it's normalize step itself, and only when it changes the
+    # text; the tokens must be those of the parsers that normalize.
+    from kernel.text.markdown import _block_parser, block_tokens
+
+    reference = _block_parser()
+    reference.enable("normalize")
+    ours = [t.as_dict() for t in block_tokens(text)]
+    theirs = [t.as_dict() for t in reference.parse(text)]
+    assert ours == theirs
+    if text.isascii() and not any(c in text for c in "\x0b\x0c\x1c\x1d\x1e\x1f"):
+        plain = MarkdownIt("commonmark").disable("inline")  # the benchmark's peer
+        assert ours == [t.as_dict() for t in plain.parse(text)]
