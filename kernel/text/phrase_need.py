@@ -28,17 +28,34 @@ _ALNUM = frozenset(string.ascii_letters + string.digits)
 _MOST_STRINGS = 4096
 
 
+#: Past this many alternatives a need's ``|`` is merged into one list of clauses.
+_MOST_ALTERNATIVES = 8
+
+
 def clauses(need: Need, first: str = "", most: int = 6) -> Clauses:
-    """``need`` weakened to at most ``most`` clauses, each the words (space-separated) of
-    which a match holds one; clauses that ``first`` meets are left out. An ``|`` of
-    alternatives keeps, for each position, the union of its alternatives' clauses there (an
+    """``need`` weakened to alternatives (those of a top-level ``|``, at most
+    ``_MOST_ALTERNATIVES``) of at most ``most`` clauses each, a clause being the words of
+    which a match holds one; clauses that ``first`` meets are left out. Deeper down, an
+    ``|`` keeps, for each position, the union of its alternatives' clauses there (an
     alternative with fewer gives its last): whichever alternative matches meets it."""
-    out = []
-    for clause in _cnf(need):
-        if first not in clause and clause and " ".join(sorted(clause)) not in out:
-            out.append(" ".join(sorted(clause)))
-    out.sort(key=lambda c: c.count(" "))  # the fewest words first: the likeliest to fail
-    return Clauses(out[:most])
+    tops = list(need[1]) if isinstance(need, tuple) and need[0] == "|" else [need]
+    if len(tops) > _MOST_ALTERNATIVES:
+        tops = [need]
+    out: list[str] = []
+    for top in tops:
+        own: list[str] = []
+        for clause in _cnf(top):
+            words = " ".join(sorted(clause))
+            if first not in clause and clause and words not in own:
+                own.append(words)
+        if not own:
+            return Clauses()  # an alternative that needs nothing: no gate
+        own.sort(key=lambda c: c.count(" "))  # the fewest words first: the likeliest to fail
+        out += [*([_OR] if out else []), *own[:most]]
+    return Clauses(out)
+
+
+_OR = "|"
 
 
 def _cnf(need: Need) -> list[frozenset[str]]:
@@ -58,13 +75,14 @@ def _cnf(need: Need) -> list[frozenset[str]]:
 
 
 class Clauses:
-    """Clauses as stored (each its words, space-separated), read into sets on first use."""
+    """Clauses as stored (each its words, space-separated; alternatives apart by ``"|"``),
+    read into sets on first use."""
 
     __slots__ = ("_sets", "text")
 
     def __init__(self, text: Iterable[str] = ()) -> None:
         self.text = tuple(text)
-        self._sets: tuple[frozenset[str], ...] | None = None
+        self._sets: tuple[tuple[frozenset[str], ...], ...] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.text)
@@ -79,15 +97,21 @@ class Clauses:
         return f"Clauses({self.text!r})"
 
     def met_by(self, words: frozenset[str]) -> bool:
-        """Whether a text with these ``words`` meets every clause."""
+        """Whether a text with these ``words`` meets every clause of some alternative."""
         sets = self._sets
         if sets is None:
-            sets = self._sets = tuple(frozenset(c.split()) for c in self.text)
-        return not any(map(words.isdisjoint, sets))
+            alternatives: list[list[frozenset[str]]] = [[]]
+            for c in self.text:
+                if c == _OR:
+                    alternatives.append([])
+                else:
+                    alternatives[-1].append(frozenset(c.split()))
+            sets = self._sets = tuple(tuple(a) for a in alternatives)
+        return any(not any(map(words.isdisjoint, a)) for a in sets)
 
 
 def possible(clauses: Clauses, words: frozenset[str]) -> bool:
-    """Whether a text with these ``words`` meets every clause."""
+    """Whether a text with these ``words`` meets every clause of some alternative."""
     return clauses.met_by(words)
 
 
