@@ -60,7 +60,7 @@ def test_clauses_weaken_the_need_and_leave_out_the_first_word() -> None:
 
 def test_a_top_level_alternation_keeps_its_alternatives_apart() -> None:
     need = need_of(r"th(?:is[\W_]++cat|e[\W_]++dog)(?![^\W_])")
-    assert need == ("|", (("&", ({"this"}, {"cat"})), ("&", ({"the"}, {"dog"}))))
+    assert need == _frozen(("|", (("&", ({"this"}, {"cat"})), ("&", ({"the"}, {"dog"})))))
     gate = clauses(need, "the")
     assert gate.text == ("this", "cat", "|", "dog")
     assert possible(gate, frozenset({"the", "dog"}))
