@@ -363,41 +363,65 @@ def parse_normalised(text: str) -> Document:
     return Document(tuple(text.split("\n")), tuple(_blocks(tokens)), text)
 
 
+#: Container tokens: (quote depth change, list item depth change).
+_NESTING: Final = {
+    "blockquote_open": (1, 0),
+    "blockquote_close": (-1, 0),
+    "list_item_open": (0, 1),
+    "list_item_close": (0, -1),
+}
+#: Leaf blocks without inline content, by token type.
+_LEAVES: Final[dict[str, BlockKind]] = {
+    "fence": "code",
+    "code_block": "code",
+    "html_block": "html",
+    "hr": "hr",
+}
+
+
 def _blocks(tokens: Sequence[object]) -> Iterator[Block]:
     quoted = 0
     listed = 0
     pending: tuple[BlockKind, int, bool, int, int] | None = None
     for tok in tokens:
         ttype: str = tok.type  # type: ignore[attr-defined]
+        # the most frequent types first: inline, then the openers of paragraphs and headings
+        if ttype == "inline":
+            if pending is not None:
+                kind, level, atx, start, stop = pending
+                pending = None
+                content: str = tok.content  # type: ignore[attr-defined]
+                keys = _keys(content, start + 1) if kind == "paragraph" and not quoted else ()
+                yield Block(
+                    kind, level, content, start + 1, stop, quoted > 0, listed > 0, atx, False, keys
+                )
+            continue
         tmap: list[int] | None = tok.map  # type: ignore[attr-defined]
-        if ttype == "blockquote_open":
-            quoted += 1
-        elif ttype == "blockquote_close":
-            quoted -= 1
-        elif ttype == "list_item_open":
-            listed += 1
-        elif ttype == "list_item_close":
-            listed -= 1
-        elif ttype == "heading_open" and tmap is not None:
-            markup: str = tok.markup  # type: ignore[attr-defined]
-            tag: str = tok.tag  # type: ignore[attr-defined]
-            pending = ("heading", int(tag[1:]), markup.startswith("#"), tmap[0], tmap[1])
-        elif ttype == "paragraph_open" and tmap is not None:
-            pending = ("paragraph", 0, False, tmap[0], tmap[1])
-        elif ttype == "inline" and pending is not None:
-            kind, level, atx, start, stop = pending
-            pending = None
-            content: str = tok.content  # type: ignore[attr-defined]
-            keys = _keys(content, start + 1) if kind == "paragraph" and not quoted else ()
-            yield Block(
-                kind, level, content, start + 1, stop, quoted > 0, listed > 0, atx, False, keys
-            )
-        elif ttype in ("fence", "code_block", "html_block", "hr") and tmap is not None:
-            kind = "hr" if ttype == "hr" else "html" if ttype == "html_block" else "code"
+        if ttype == "paragraph_open":
+            if tmap is not None:
+                pending = ("paragraph", 0, False, tmap[0], tmap[1])
+        elif ttype == "heading_open":
+            if tmap is not None:
+                markup: str = tok.markup  # type: ignore[attr-defined]
+                tag: str = tok.tag  # type: ignore[attr-defined]
+                pending = ("heading", int(tag[1:]), markup.startswith("#"), tmap[0], tmap[1])
+        elif ttype in _NESTING:
+            dq, dl = _NESTING[ttype]
+            quoted += dq
+            listed += dl
+        elif ttype in _LEAVES and tmap is not None:
             content = tok.content  # type: ignore[attr-defined]
             end = max(tmap[1], tmap[0] + 1)
             yield Block(
-                kind, 0, content, tmap[0] + 1, end, quoted > 0, listed > 0, False, ttype == "fence"
+                _LEAVES[ttype],
+                0,
+                content,
+                tmap[0] + 1,
+                end,
+                quoted > 0,
+                listed > 0,
+                False,
+                ttype == "fence",
             )
 
 
