@@ -434,7 +434,7 @@ def sections(blocks: Sequence[Block], level: int) -> tuple[tuple[Block, ...], li
     current: list[Block] = head
     heading: Block | None = None
     for block in blocks:
-        if block.structural and block.level == level:
+        if block.kind == "heading" and block.level == level and block.structural:
             if heading is not None:
                 out.append(Section(heading, tuple(current)))
             heading = block
@@ -451,11 +451,14 @@ def _keys(text: str, line: int) -> tuple[KeyValue, ...]:
     if ":" not in text:
         return ()
     found: list[KeyValue] = []
+    match = _KEY_VALUE.fullmatch
     for i, raw in enumerate(text.split("\n")):
-        m = _KEY_VALUE.fullmatch(raw.strip(" \t"))
+        if ":" not in raw:
+            continue
+        m = match(raw.strip(" \t"))
         if m is not None:
-            key = m.group("k1") or m.group("k2") or m.group("k3")
-            found.append(KeyValue(key, m.group("value").strip(" \t"), line + i))
+            k1, k2, k3, value = m.groups()
+            found.append(KeyValue(k1 or k2 or k3, value.strip(" \t"), line + i))
     return tuple(found)
 
 
