@@ -788,6 +788,8 @@ class _Phrases(NamedTuple):
 
     parts: tuple[_Part, ...]
     finders: Mapping[str, _Finder]
+    #: The finders' first words (a set: intersected with a text's words, the smaller is read).
+    firsts: frozenset[str] = frozenset()
 
 
 class _Rule(NamedTuple):
@@ -849,7 +851,7 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
         finders[w] = _Finder(
             regex, members, _seconds(heads_of[w]), clauses(need_of(regex.source), w)
         )
-    return _Phrases(tuple(parts), finders)
+    return _Phrases(tuple(parts), finders, frozenset(finders))
 
 
 def _seconds(heads: Sequence[str]) -> frozenset[str] | None:
@@ -908,7 +910,7 @@ def _phrases_from_data(data: Any) -> _Phrases:
             None if seconds is None else frozenset(seconds),
             Clauses(need),
         )
-    return _Phrases(parts, finders)
+    return _Phrases(parts, finders, frozenset(finders))
 
 
 @functools.cache
@@ -1074,9 +1076,10 @@ def _raw(
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
     for rule in _RULES:
-        name, category, starts = rule.name, rule.category, rule.starts
+        category = rule.category
         if category not in wanted:
             continue
+        name, starts = rule.name, rule.starts
         if words is None and (rule.parts is not None or rule.words):
             words = _words(sk_text)
         matches: Iterable[re.Match[str]]
@@ -1109,7 +1112,7 @@ def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
     """A plain rule's gate: ``False`` when its regex cannot match ``sk_text``."""
     if rule.words and (words is None or words.isdisjoint(rule.words)):
         return False
-    return not rule.pieces or any(piece in sk_text for piece in rule.pieces)
+    return not rule.pieces or any(map(sk_text.__contains__, rule.pieces))
 
 
 def _phrase_matches(
@@ -1119,7 +1122,7 @@ def _phrase_matches(
     has: each word's finder gives the places where a part can match, then each part's cut
     regex is tried there and its matches are kept as ``_matches`` would keep them."""
     found: dict[int, list[re.Match[str]]] = {}
-    for w in words.intersection(phrases.finders):
+    for w in words & phrases.firsts:
         finder, members, seconds, need = phrases.finders[w]
         if seconds is not None and seconds.isdisjoint(words):
             continue
@@ -1136,6 +1139,8 @@ def _phrase_matches(
                 m = hit if cut is finder else cut().match(text, at)
                 if m is not None:
                     found.setdefault(i, []).append(m)
+    if not found:
+        return []
     out = []
     for i in sorted(found):
         pos = 0
