@@ -1075,6 +1075,7 @@ def _raw(
     when a rule needed them (``words``: a known superset of them, else built on need)."""
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
+    plain: bool | None = None  # whether any plain rule's gate can open (known on first need)
     for rule in _RULES:
         category = rule.category
         if category not in wanted:
@@ -1088,7 +1089,9 @@ def _raw(
             matches = _phrase_matches(rule.parts(), words, sk_text, starts)
         else:
             assert rule.regex is not None
-            if not _may_match(rule, sk_text, words):
+            if plain is None:
+                plain = _any_plain(sk_text, words)
+            if not plain or not _may_match(rule, sk_text, words):
                 continue
             if name == "download-pipe":
                 downloads = [d.start() for d in _DOWNLOAD().finditer(sk_text)]
@@ -1106,6 +1109,26 @@ def _raw(
             if start is not None:
                 found.append((category, start, m.end()))
     return found, words
+
+
+@functools.cache
+def _plain_gates() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every plain rule's gate words, and its pieces (``""``, found in every text, when a
+    rule has no gate)."""
+    plain = [r for r in _RULES if r.parts is None]
+    pieces = {p for r in plain for p in r.pieces}
+    if any(not r.words and not r.pieces for r in plain):
+        pieces.add("")
+    return frozenset().union(*(r.words for r in plain)), tuple(sorted(pieces))
+
+
+def _any_plain(sk_text: str, words: frozenset[str] | None) -> bool:
+    """``False`` when no plain rule's gate can open: every gate needs one of the gate words
+    or one of the pieces."""
+    gate_words, pieces = _plain_gates()
+    if words is None or not words.isdisjoint(gate_words):
+        return True
+    return any(map(sk_text.__contains__, pieces))
 
 
 def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
