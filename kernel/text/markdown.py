@@ -290,10 +290,18 @@ def structure_units(text: str, *, limit: int | None = None) -> int:
     return lines + _MARKER_UNITS * markers
 
 
+_MARKS: Final = ">-+*.)#["
+_MARK_BYTES: Final = _MARKS.encode("ascii")
+
+
 def check_structure(text: str, *, limit: int = MAX_STRUCTURE_UNITS) -> str | None:
     """``None`` when ``text`` (normalised) is within the work bound, else what is over it."""
     # Every marker holds one of these characters: counting them all bounds the units.
-    if text.count("\n") + 1 + _MARKER_UNITS * sum(map(text.count, ">-+*.)#[")) <= limit:
+    if text.isascii():  # one deleting pass over the bytes counts them all
+        marks = len(text) - len(text.encode("ascii").translate(None, _MARK_BYTES))
+    else:
+        marks = sum(map(text.count, _MARKS))
+    if text.count("\n") + 1 + _MARKER_UNITS * marks <= limit:
         return None
     units = structure_units(text, limit=limit)
     if units <= limit:

@@ -204,3 +204,18 @@ def test_block_tokens_equal_a_parse_with_markdown_its_own_normalize_step(text: s
     if text.isascii() and not any(c in text for c in "\x0b\x0c\x1c\x1d\x1e\x1f"):
         plain = MarkdownIt("commonmark").disable("inline")  # the benchmark's peer
         assert ours == [t.as_dict() for t in plain.parse(text)]
+
+
+@given(st.text(alphabet=st.sampled_from("#>-+*.)[ab\n\u00e9"), max_size=80), st.integers(1, 40))
+@example("- a\n- b\n> c", 5)
+def test_check_structure_counts_markers_the_same_way_for_ascii_and_other_text(
+    text: str, limit: int
+) -> None:
+    from kernel.text.markdown import _MARKER_UNITS, _MARKS, check_structure, structure_units
+
+    bound = text.count("\n") + 1 + _MARKER_UNITS * sum(map(text.count, _MARKS))
+    problem = check_structure(text, limit=limit)
+    if bound <= limit:
+        assert problem is None
+    else:
+        assert (problem is None) == (structure_units(text, limit=limit) <= limit)
