@@ -1073,6 +1073,15 @@ def _raw(
 ) -> tuple[list[tuple[str, int, int]], frozenset[str] | None]:
     """Every rule's matches in ``sk_text`` as (category, start, end), and the text's words
     when a rule needed them (``words``: a known superset of them, else built on need)."""
+    found, words, _ = _read(sk_text, wanted, words)
+    return found, words
+
+
+def _read(
+    sk_text: str, wanted: set[str], words: frozenset[str] | None = None
+) -> tuple[list[tuple[str, int, int]], frozenset[str] | None, bool]:
+    """``_raw``, and whether any rule's gate opened (a phrase finder or a plain rule ran)."""
+    opened = False
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
     plain: bool | None = None  # whether any plain rule's gate can open (known on first need)
@@ -1086,11 +1095,17 @@ def _raw(
         matches: Iterable[re.Match[str]]
         if rule.parts is not None:
             assert words is not None
-            matches = _phrase_matches(rule.parts(), words, sk_text, starts)
+            phrases = rule.parts()
+            firsts = _admitted(phrases, words)
+            if not firsts:
+                continue
+            opened = True
+            matches = _phrase_matches(phrases, words, sk_text, starts, firsts)
         else:
             assert rule.regex is not None
             if plain is None:
                 plain = _any_plain(sk_text, words)
+                opened = opened or plain
             if not plain or not _may_match(rule, sk_text, words):
                 continue
             if name == "download-pipe":
@@ -1108,7 +1123,7 @@ def _raw(
                 start = m.start()
             if start is not None:
                 found.append((category, start, m.end()))
-    return found, words
+    return found, words, opened
 
 
 @functools.cache
@@ -1138,19 +1153,34 @@ def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
     return not rule.pieces or any(map(sk_text.__contains__, rule.pieces))
 
 
-def _phrase_matches(
-    phrases: _Phrases, words: frozenset[str], text: str, starts: _Check
-) -> list[re.Match[str]]:
-    """What ``_matches`` finds with each part's whole regex, for the first words ``text``
-    has: each word's finder gives the places where a part can match, then each part's cut
-    regex is tried there and its matches are kept as ``_matches`` would keep them."""
-    found: dict[int, list[re.Match[str]]] = {}
+def _admitted(phrases: _Phrases, words: frozenset[str]) -> list[str]:
+    """The first words whose finders a text with ``words`` passes the gates of: the word
+    itself, one of the heads' second words, the need clauses."""
+    out = []
     for w in words & phrases.firsts:
-        finder, members, seconds, need = phrases.finders[w]
+        _, _, seconds, need = phrases.finders[w]
         if seconds is not None and seconds.isdisjoint(words):
             continue
         if need and not need.met_by(words):
             continue
+        out.append(w)
+    return out
+
+
+def _phrase_matches(
+    phrases: _Phrases,
+    words: frozenset[str],
+    text: str,
+    starts: _Check,
+    firsts: Iterable[str] | None = None,
+) -> list[re.Match[str]]:
+    """What ``_matches`` finds with each part's whole regex, for the first words ``text``
+    has (``firsts``: those ``_admitted`` gives): each word's finder gives the places where a
+    part can match, then each part's cut regex is tried there and its matches are kept as
+    ``_matches`` would keep them."""
+    found: dict[int, list[re.Match[str]]] = {}
+    for w in _admitted(phrases, words) if firsts is None else firsts:
+        finder, members, _, _ = phrases.finders[w]
         pos = 0
         while (hit := finder().search(text, pos)) is not None:
             at = hit.start()
@@ -1220,13 +1250,13 @@ def _scan(
     if unknown:
         raise KernelError(f"unknown injection categories: {sorted(unknown)}")
     sk = skeletonize(text)
-    raw, words = _raw(sk.text, wanted)
+    raw, words, opened = _read(sk.text, wanted)
     spans = sk.spans((s, e) for _, s, e in raw)
     found = {(cat, span) for (cat, _, _), span in zip(raw, spans, strict=True)}
     if FORGED_DELIMITER in wanted:
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
-    found.update(_second_reading(text, wanted, delimiters, found, words, full=full))
+    found.update(_second_reading(text, wanted, delimiters, found, words, full=full, opened=opened))
     merged = _merged(found)
     code = (_fenced(text) if fenced is None else list(fenced)) if merged else []
     firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
@@ -1249,6 +1279,7 @@ def _second_reading(
     words: frozenset[str] | None,
     *,
     full: bool,
+    opened: bool = True,
 ) -> list[tuple[str, tuple[int, int]]]:
     """What the reader's view of ``text`` adds to the first reading's ``found`` (R19): every
     rule reads the text again without the markup that renders as nothing (``ig**nore**``,
@@ -1279,7 +1310,10 @@ def _second_reading(
         return []
     same_words = emphasis_only and not (joins and joins_ascii_words(text))
     sk2 = skeletonize(plain.text)
-    raw2, _ = _raw(sk2.text, again, words if same_words else None)
+    # With the same words, the view opens no gate the text kept shut (``opened``: whether
+    # the first reading opened any): removing emphasis creates no word and no gate piece.
+    quiet = same_words and not opened and not full
+    raw2 = [] if quiet else _raw(sk2.text, again, words if same_words else None)[0]
     spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
     second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
     if FORGED_DELIMITER in again:
