@@ -133,6 +133,7 @@ def _block_parser() -> MarkdownIt:
 
 
 _BLOCK_MD: Final = functools.cache(_block_parser)
+_BARE_MD: Final = functools.cache(lambda: _block_parser().disable("text_join"))
 #: Inline parsing for words only: links, images and emphasis are left as text (their
 #: delimiters are punctuation to the tokeniser, and skipping them keeps pathological input
 #: such as 100k ``[`` fast); code spans, escapes, autolinks and inline HTML are still parsed.
@@ -236,13 +237,21 @@ def collapse(text: str) -> str:
 def block_tokens(text: str) -> list[Token]:
     """CommonMark block tokens of ``text`` (inline parsing off): the one Markdown reader that
     the lints and the consensus parser share."""
+    return _tokens(text, joined=True)
+
+
+def _tokens(text: str, *, joined: bool) -> list[Token]:
+    """``block_tokens``; without ``joined`` markdown-it's text_join step is left out, which
+    with inline parsing off only turns each inline token's ``children`` from ``None`` into
+    ``[]`` (what :func:`parse_normalised` never reads)."""
     # markdown-it's own normalize step (line endings to LF, NUL to U+FFFD) is done here, and
     # only when it changes something: the parsers below skip it.
     if "\r" in text or "\0" in text:
         text = _LINE_END.sub("\n", text).replace("\0", "\ufffd")
     if text.isascii() and not any(c in text for c in _ASCII_OTHER_BLANKS):
-        return _PLAIN_BLOCK_MD().parse(text)  # markdown-it trims nothing but spaces and tabs
-    return _BLOCK_MD().parse(text)
+        # markdown-it trims nothing but spaces and tabs
+        return (_PLAIN_BLOCK_MD if joined else _PLAIN_BARE_MD)().parse(text)
+    return (_BLOCK_MD if joined else _BARE_MD)().parse(text)
 
 
 #: The ASCII characters of ``_OTHER_BLANKS`` that can stand at the edge of a paragraph or
@@ -252,6 +261,9 @@ _ASCII_OTHER_BLANKS: Final = "".join(
 )
 _PLAIN_BLOCK_MD: Final = functools.cache(
     lambda: MarkdownIt("commonmark").disable(["inline", "normalize"])
+)
+_PLAIN_BARE_MD: Final = functools.cache(
+    lambda: MarkdownIt("commonmark").disable(["inline", "normalize", "text_join"])
 )
 
 
@@ -365,7 +377,7 @@ def parse_normalised(text: str) -> Document:
     documents are kept (a frozen value): a command line that detects a document's phase and
     then lints it, or lints a Phase 2 document against its Phase 1, parses each once."""
     try:
-        tokens = block_tokens(text)
+        tokens = _tokens(text, joined=False)
     except RecursionError:  # pragma: no cover - markdown-it bounds nesting itself
         raise KernelError("markdown nested too deeply") from None
     return Document(tuple(text.split("\n")), tuple(_blocks(tokens)), text)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import example, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from kernel.text.markdown import (
     collapse,
@@ -219,3 +220,20 @@ def test_check_structure_counts_markers_the_same_way_for_ascii_and_other_text(
         assert problem is None
     else:
         assert (problem is None) == (structure_units(text, limit=limit) <= limit)
+
+
+@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, st.text(max_size=40)))
+@example("# x\n\npara\n\n> q")
+def test_the_tokens_without_text_join_differ_only_in_empty_children(text: str) -> None:
+    from kernel.text.markdown import _tokens
+
+    def shown(tokens: list[Token]) -> list[dict[str, object]]:
+        out = []
+        for t in tokens:
+            d = t.as_dict()
+            assert not d.get("children")
+            d.pop("children", None)
+            out.append(d)
+        return out
+
+    assert shown(_tokens(text, joined=False)) == shown(_tokens(text, joined=True))
