@@ -231,6 +231,8 @@ def split_lines(text: str) -> list[str]:
 
 def collapse(text: str) -> str:
     """Trim and collapse runs of spaces and tabs (only those: NBSP and friends are text)."""
+    if "\t" not in text and "  " not in text:  # every run is one space already
+        return text.strip(" ")
     return _SPACE.sub(" ", text).strip(" \t")
 
 

@@ -120,6 +120,13 @@ def test_collapse_only_spaces_and_tabs() -> None:
     assert collapse("Review\u2003Body") == "Review\u2003Body"
 
 
+@given(st.text(alphabet=st.sampled_from(" \tab\u00a0\n"), max_size=20))
+def test_collapse_equals_its_general_path(text: str) -> None:
+    import re
+
+    assert collapse(text) == re.sub(r"[ \t]+", " ", text).strip(" \t")
+
+
 def test_key_values() -> None:
     text = (
         "- dimension_id: D1\n- **what_to_look_for**: a\n1. `what_triggers_block`:  b c  \n"
