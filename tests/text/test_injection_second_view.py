@@ -135,3 +135,14 @@ def test_a_view_with_the_same_words_opens_no_gate_the_text_kept_shut(text: str) 
     view = skeletonize(unmarked_emphasis(text).text).text
     assert _raw(view, everything)[0] == []
     assert _raw(view, everything, words)[0] == []
+
+
+@given(st.text(alphabet=st.sampled_from("[]()!x"), max_size=200))
+@example("]" * 100 + "(")
+@example("x" * 70 + "]" * 64 + "[")
+@example("!" + "[" * 65)
+def test_a_bracket_pair_is_found_from_the_brackets_as_by_a_substring_search(text: str) -> None:
+    from kernel.text.injection_markup import _after
+
+    assert _after("]", "([", text) == ("](" in text or "][" in text)
+    assert _after("[", "!", text, before=True) == ("![" in text)
