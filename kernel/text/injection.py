@@ -1256,7 +1256,11 @@ def _scan(
     if FORGED_DELIMITER in wanted:
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
-    found.update(_second_reading(text, wanted, delimiters, found, words, full=full, opened=opened))
+    found.update(
+        _second_reading(
+            text, wanted, delimiters, found, words, full=full, opened=opened, sk_text=sk.text
+        )
+    )
     merged = _merged(found)
     code = (_fenced(text) if fenced is None else list(fenced)) if merged else []
     firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
@@ -1280,6 +1284,7 @@ def _second_reading(
     *,
     full: bool,
     opened: bool = True,
+    sk_text: str | None = None,
 ) -> list[tuple[str, tuple[int, int]]]:
     """What the reader's view of ``text`` adds to the first reading's ``found`` (R19): every
     rule reads the text again without the markup that renders as nothing (``ig**nore**``,
@@ -1305,14 +1310,18 @@ def _second_reading(
     if not again:
         return []
     emphasis_only = not sites
+    same_words = emphasis_only and not (joins and joins_ascii_words(text))
+    # With the same words, the view opens no gate the text kept shut (``opened``: whether
+    # the first reading opened any): removing emphasis creates no word and no gate piece.
+    # Nor a "<" that a delimiter needs: the view's skeleton is the text's (``sk_text``) less
+    # the emphasis characters.
+    quiet = same_words and not opened and not full
+    if quiet and (FORGED_DELIMITER not in again or (sk_text is not None and "<" not in sk_text)):
+        return []
     plain = unmarked_emphasis(text) if emphasis_only else unmarked(text)
     if not plain.changed:
         return []
-    same_words = emphasis_only and not (joins and joins_ascii_words(text))
     sk2 = skeletonize(plain.text)
-    # With the same words, the view opens no gate the text kept shut (``opened``: whether
-    # the first reading opened any): removing emphasis creates no word and no gate piece.
-    quiet = same_words and not opened and not full
     raw2 = [] if quiet else _raw(sk2.text, again, words if same_words else None)[0]
     spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
     second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
