@@ -779,8 +779,9 @@ class _Finder(NamedTuple):
     regex: Callable[[], re.Pattern[str]]
     members: tuple[int, ...]
     seconds: frozenset[str] | None
-    #: Words every match holds one of each (``kernel.text.phrase_need``), space-separated.
-    need: Clauses = Clauses()
+    #: For each member, the words every match of its cut regex holds one of each
+    #: (``kernel.text.phrase_need``); empty: none known.
+    needs: tuple[Clauses, ...] = ()
 
 
 class _Phrases(NamedTuple):
@@ -848,10 +849,14 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
         )
         assert isinstance(regex, _Compiler)
         members = tuple(i for i, _ in alts)
-        finders[w] = _Finder(
-            regex, members, _seconds(heads_of[w]), clauses(need_of(regex.source), w)
-        )
+        needs = tuple(clauses(need_of(_source_of(parts[i].by_first[w])), w) for i in members)
+        finders[w] = _Finder(regex, members, _seconds(heads_of[w]), needs)
     return _Phrases(tuple(parts), finders, frozenset(finders))
+
+
+def _source_of(compiled: Callable[[], re.Pattern[str]]) -> str:
+    assert isinstance(compiled, _Compiler)
+    return compiled.source
 
 
 def _seconds(heads: Sequence[str]) -> frozenset[str] | None:
@@ -888,7 +893,7 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
                 source(f.regex),
                 list(f.members),
                 None if f.seconds is None else sorted(f.seconds),
-                list(f.need.text),
+                [list(n.text) for n in f.needs],
             ]
             for w, f in phrases.finders.items()
         },
@@ -901,14 +906,14 @@ def _phrases_from_data(data: Any) -> _Phrases:
         for p in data["parts"]
     )
     finders = {}
-    for w, (s, members, seconds, need) in data["finders"].items():
+    for w, (s, members, seconds, needs) in data["finders"].items():
         own = parts[members[0]].by_first.get(w) if len(members) == 1 else None
         regex = own if isinstance(own, _Compiler) and own.source == s else _compiler(s)
         finders[w] = _Finder(
             regex,
             tuple(members),
             None if seconds is None else frozenset(seconds),
-            Clauses(need),
+            tuple(Clauses(n) for n in needs),
         )
     return _Phrases(parts, finders, frozenset(finders))
 
@@ -1153,17 +1158,20 @@ def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
     return not rule.pieces or any(map(sk_text.__contains__, rule.pieces))
 
 
-def _admitted(phrases: _Phrases, words: frozenset[str]) -> list[str]:
-    """The first words whose finders a text with ``words`` passes the gates of: the word
-    itself, one of the heads' second words, the need clauses."""
+def _admitted(phrases: _Phrases, words: frozenset[str]) -> list[tuple[str, tuple[int, ...]]]:
+    """The first words whose finders a text with ``words`` passes the gates of (the word
+    itself, one of the heads' second words), each with the members whose need clauses it
+    meets (at least one)."""
     out = []
     for w in words & phrases.firsts:
-        _, _, seconds, need = phrases.finders[w]
+        _, members, seconds, needs = phrases.finders[w]
         if seconds is not None and seconds.isdisjoint(words):
             continue
-        if need and not need.met_by(words):
-            continue
-        out.append(w)
+        if needs:
+            members = tuple(i for i, n in zip(members, needs, strict=True) if n.met_by(words))
+            if not members:
+                continue
+        out.append((w, members))
     return out
 
 
@@ -1172,15 +1180,18 @@ def _phrase_matches(
     words: frozenset[str],
     text: str,
     starts: _Check,
-    firsts: Iterable[str] | None = None,
+    firsts: Iterable[tuple[str, tuple[int, ...]]] | None = None,
 ) -> list[re.Match[str]]:
     """What ``_matches`` finds with each part's whole regex, for the first words ``text``
-    has (``firsts``: those ``_admitted`` gives): each word's finder gives the places where a
-    part can match, then each part's cut regex is tried there and its matches are kept as
-    ``_matches`` would keep them."""
+    has (``firsts``: those ``_admitted`` gives, with the members that can match): each word's
+    finder gives the places where a part can match, then each part's cut regex is tried
+    there and its matches are kept as ``_matches`` would keep them. A word left with one
+    member searches with that member's cut regex (the others cannot match)."""
     found: dict[int, list[re.Match[str]]] = {}
-    for w in _admitted(phrases, words) if firsts is None else firsts:
-        finder, members, _, _ = phrases.finders[w]
+    for w, members in _admitted(phrases, words) if firsts is None else firsts:
+        finder = phrases.finders[w].regex
+        if len(members) == 1:
+            finder = phrases.parts[members[0]].by_first[w]
         pos = 0
         while (hit := finder().search(text, pos)) is not None:
             at = hit.start()

@@ -505,10 +505,14 @@ def test_a_finder_is_not_compiled_for_a_text_without_its_second_words() -> None:
             text = f"{w} qqq {w}"
             words = _words(text)
             _phrase_matches(phrases, words, text, rule.starts)
-            waits = finder.seconds is not None or not possible(finder.need, words)
-            assert (finder.regex._compiled is None) == waits, (rule.name, w)
+            waits = finder.seconds is not None or not any(possible(n, words) for n in finder.needs)
+            cuts = [phrases.parts[i].by_first[w] for i in finder.members]
+            compiled = [
+                c for c in [finder.regex, *cuts] if isinstance(c, _Compiler) and c._compiled
+            ]
+            assert (not compiled) == waits, (rule.name, w)
             gated += finder.seconds is not None
-            needy += bool(finder.need)
+            needy += all(finder.needs)
     assert gated > 10  # many first words have a second word to wait for
     assert needy > 100  # and most need more words
 
