@@ -132,8 +132,31 @@ def _block_parser() -> MarkdownIt:
     return md
 
 
-_BLOCK_MD: Final = functools.cache(_block_parser)
-_BARE_MD: Final = functools.cache(lambda: _block_parser().disable("text_join"))
+@functools.cache
+def _parser(plain: bool, joined: bool, idle: frozenset[str]) -> MarkdownIt:
+    """The block parser: ``plain`` without the space-and-tab trimming rules, ``joined`` with
+    markdown-it's text_join step, without the ``idle`` block rules (see ``_idle``)."""
+    md = MarkdownIt("commonmark").disable(["inline", "normalize"]) if plain else _block_parser()
+    return md.disable([*([] if joined else ["text_join"]), *sorted(idle)])
+
+
+def _idle(text: str) -> frozenset[str]:
+    """The block rules that cannot fire on ``text``: each needs a character (or run) at a
+    line start that ``text`` does not hold anywhere, and one that never fires changes no
+    token (it only tells another rule where a paragraph may end)."""
+    idle = []
+    if "<" not in text:
+        idle.append("html_block")
+    if "[" not in text:
+        idle.append("reference")
+    if ">" not in text:
+        idle.append("blockquote")
+    if ("`" not in text or "```" not in text) and ("~" not in text or "~~~" not in text):
+        idle.append("fence")
+    return frozenset(idle)
+
+
+_BLOCK_MD: Final = functools.partial(_parser, False, True, frozenset())
 #: Inline parsing for words only: links, images and emphasis are left as text (their
 #: delimiters are punctuation to the tokeniser, and skipping them keeps pathological input
 #: such as 100k ``[`` fast); code spans, escapes, autolinks and inline HTML are still parsed.
@@ -252,8 +275,8 @@ def _tokens(text: str, *, joined: bool) -> list[Token]:
         text = _LINE_END.sub("\n", text).replace("\0", "\ufffd")
     if text.isascii() and not any(c in text for c in _ASCII_OTHER_BLANKS):
         # markdown-it trims nothing but spaces and tabs
-        return (_PLAIN_BLOCK_MD if joined else _PLAIN_BARE_MD)().parse(text)
-    return (_BLOCK_MD if joined else _BARE_MD)().parse(text)
+        return _parser(True, joined, _idle(text)).parse(text)
+    return _parser(False, joined, _idle(text)).parse(text)
 
 
 #: The ASCII characters of ``_OTHER_BLANKS`` that can stand at the edge of a paragraph or
@@ -261,12 +284,7 @@ def _tokens(text: str, *, joined: bool) -> list[Token]:
 _ASCII_OTHER_BLANKS: Final = "".join(
     sorted({c for c in _OTHER_BLANKS if c.isascii()} - {"\n", "\r"})
 )
-_PLAIN_BLOCK_MD: Final = functools.cache(
-    lambda: MarkdownIt("commonmark").disable(["inline", "normalize"])
-)
-_PLAIN_BARE_MD: Final = functools.cache(
-    lambda: MarkdownIt("commonmark").disable(["inline", "normalize", "text_join"])
-)
+_PLAIN_BLOCK_MD: Final = functools.partial(_parser, True, True, frozenset())
 
 
 #: The most :func:`structure_units` a document may have (R13 work bound).

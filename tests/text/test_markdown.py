@@ -192,13 +192,23 @@ def test_code_and_html_blocks_are_quoted_only_inside_a_quote() -> None:
 
 
 _WITH_LINE_ENDS = st.text(
-    alphabet=st.sampled_from("#>-*1. \t\n\r\x00ab`~|\u00a0\u2028"), max_size=60
+    alphabet=st.sampled_from("#>-*1. \t\n\r\x00ab`~|\u00a0\u2028<[]:/!"), max_size=60
 )
+# Whole blocks of every kind whose rule ``_idle`` may leave out, in any order.
+_BLOCKS = st.lists(
+    st.sampled_from(
+        ["<div>\nx\n</div>", "[a]: /u", "[a]", "> q\n> r", "```\ncode\n```", "~~~\nx\n~~~",
+         "- a\n  > b", "para\ngraph", "# h", "    code", "<!-- c -->", "a\n===", "* * *", "``x``"]
+    ),
+    max_size=6,
+).map("\n".join)  # fmt: skip
 
 
-@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, st.text(max_size=40)))
+@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, _BLOCKS, st.text(max_size=40)))
 @example("a\r\nb\rc\x00d")
 @example("# x\u00a0\r\n\r\n- \x00")
+@example("para\n<div>\nx\n</div>\n> q\n[a]: /u\n```\nc\n```\n~~~\nx")
+@example("para\n``` and ~~ ~ `` `")
 def test_block_tokens_equal_a_parse_with_markdown_its_own_normalize_step(text: str) -> None:
     # block_tokens does markdown-it's normalize step itself, and only when it changes the
     # text; the tokens must be those of the parsers that normalize.
@@ -229,7 +239,7 @@ def test_check_structure_counts_markers_the_same_way_for_ascii_and_other_text(
         assert (problem is None) == (structure_units(text, limit=limit) <= limit)
 
 
-@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, st.text(max_size=40)))
+@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, _BLOCKS, st.text(max_size=40)))
 @example("# x\n\npara\n\n> q")
 def test_the_tokens_without_text_join_differ_only_in_empty_children(text: str) -> None:
     from kernel.text.markdown import _tokens
