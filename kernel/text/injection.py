@@ -34,8 +34,9 @@ the text has such markup; the phrase categories only when the markup can join or
 words (emphasis that only stands next to blanks or punctuation cannot hide a phrase, so a
 finding's span ends where the phrase ends). Every pattern is a fixed alternation with
 bounded, possessive repetition; a phrase rule runs one regex per first word of its phrases
-that the text holds as a word, a plain rule only when the words or characters every match
-needs are there: the scan is linear in the input.
+that the text holds as a word, and only when the text holds the other words every match of it
+needs (``kernel.text.phrase_need``), a plain rule only when the words or characters every
+match needs are there: the scan is linear in the input.
 """
 
 from __future__ import annotations
