@@ -1071,7 +1071,14 @@ def _words(sk_text: str) -> frozenset[str]:
     word next to a non-ASCII letter here is only an extra candidate, which the rule's regex
     and start check then judge."""
     blank = sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES)
-    return frozenset(blank.decode("ascii").split())
+    if len(blank) < _SHORT:  # few repeats: one decode, then str words
+        return frozenset(blank.decode("ascii").split())
+    return frozenset(map(bytes.decode, set(blank.split())))  # each distinct word decoded once
+
+
+#: Below this length ``_words`` splits the decoded text; above it, the bytes (a long text
+#: repeats its words, and a bytes word is cheaper to make).
+_SHORT = 16_384
 
 
 def _raw(

@@ -3,8 +3,11 @@ finder skipped by it could not have matched."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given
+from hypothesis import strategies as st
 from test_injection import _TEXTS
 
 from kernel.text.injection import _RULES, _matches, _phrase_matches, _words
@@ -111,3 +114,20 @@ def test_the_gated_search_finds_what_the_ungated_search_finds(text: str) -> None
         gated = [m.span() for m in _phrase_matches(phrases, words, sk, rule.starts)]
         whole = [m.span() for m in _phrase_matches(ungated, words, sk, rule.starts)]
         assert gated == whole, rule.name
+
+
+@given(st.text(max_size=40), st.integers(0, 3))
+@example("curl " * 10, 3)
+def test_words_are_the_same_split_either_way(text: str, repeat: int) -> None:
+    from kernel.text import injection
+
+    sk = skeletonize(text).text
+    long = (sk + " ") * (injection._SHORT // max(1, len(sk) + 1) + 1) * (repeat + 1)
+    assert len(long) >= injection._SHORT
+    assert (
+        _words(long)
+        == _words(sk)
+        == frozenset(
+            w for w in re.split(r"[^a-z0-9A-Z]+", sk.encode("ascii", "replace").decode()) if w
+        )
+    )
