@@ -34,8 +34,9 @@ the text has such markup; the phrase categories only when the markup can join or
 words (emphasis that only stands next to blanks or punctuation cannot hide a phrase, so a
 finding's span ends where the phrase ends). Every pattern is a fixed alternation with
 bounded, possessive repetition; a phrase rule runs one regex per first word of its phrases
-that the text holds as a word, a plain rule only when the words or characters every match
-needs are there: the scan is linear in the input.
+that the text holds as a word, and only when the text holds the other words every match of it
+needs (``kernel.text.phrase_need``), a plain rule only when the words or characters every
+match needs are there: the scan is linear in the input.
 """
 
 from __future__ import annotations
@@ -63,6 +64,7 @@ from kernel.text.injection_markup import (
     unmarked,
     unmarked_emphasis,
 )
+from kernel.text.phrase_need import Clauses, clauses, need_of
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -778,6 +780,9 @@ class _Finder(NamedTuple):
     regex: Callable[[], re.Pattern[str]]
     members: tuple[int, ...]
     seconds: frozenset[str] | None
+    #: For each member, the words every match of its cut regex holds one of each
+    #: (``kernel.text.phrase_need``); empty: none known.
+    needs: tuple[Clauses, ...] = ()
 
 
 class _Phrases(NamedTuple):
@@ -785,6 +790,8 @@ class _Phrases(NamedTuple):
 
     parts: tuple[_Part, ...]
     finders: Mapping[str, _Finder]
+    #: The finders' first words (a set: intersected with a text's words, the smaller is read).
+    firsts: frozenset[str] = frozenset()
 
 
 class _Rule(NamedTuple):
@@ -833,18 +840,24 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
         for w, us in firsts.items():
             rest = _trie(sorted(u[len(w) :] for u in us))
             after.setdefault(w, []).append((index, f"(?:{rest}){tail}"))
-    finders = {
-        w: _Finder(
-            # One part: its own cut regex finds it (one regex to compile, one call per hit).
+    finders = {}
+    for w, alts in after.items():
+        # One part: its own cut regex finds it (one regex to compile, one call per hit).
+        regex = (
             parts[alts[0][0]].by_first[w]
             if len(alts) == 1
-            else _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")"),
-            tuple(i for i, _ in alts),
-            _seconds(heads_of[w]),
+            else _compiler(re.escape(w) + "(?:" + "|".join(alt for _, alt in alts) + ")")
         )
-        for w, alts in after.items()
-    }
-    return _Phrases(tuple(parts), finders)
+        assert isinstance(regex, _Compiler)
+        members = tuple(i for i, _ in alts)
+        needs = tuple(clauses(need_of(_source_of(parts[i].by_first[w])), w) for i in members)
+        finders[w] = _Finder(regex, members, _seconds(heads_of[w]), needs)
+    return _Phrases(tuple(parts), finders, frozenset(finders))
+
+
+def _source_of(compiled: Callable[[], re.Pattern[str]]) -> str:
+    assert isinstance(compiled, _Compiler)
+    return compiled.source
 
 
 def _seconds(heads: Sequence[str]) -> frozenset[str] | None:
@@ -877,7 +890,12 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
             for p in phrases.parts
         ],
         "finders": {
-            w: [source(f.regex), list(f.members), None if f.seconds is None else sorted(f.seconds)]
+            w: [
+                source(f.regex),
+                list(f.members),
+                None if f.seconds is None else sorted(f.seconds),
+                [list(n.text) for n in f.needs],
+            ]
             for w, f in phrases.finders.items()
         },
     }
@@ -889,11 +907,16 @@ def _phrases_from_data(data: Any) -> _Phrases:
         for p in data["parts"]
     )
     finders = {}
-    for w, (s, members, seconds) in data["finders"].items():
+    for w, (s, members, seconds, needs) in data["finders"].items():
         own = parts[members[0]].by_first.get(w) if len(members) == 1 else None
         regex = own if isinstance(own, _Compiler) and own.source == s else _compiler(s)
-        finders[w] = _Finder(regex, tuple(members), None if seconds is None else frozenset(seconds))
-    return _Phrases(parts, finders)
+        finders[w] = _Finder(
+            regex,
+            tuple(members),
+            None if seconds is None else frozenset(seconds),
+            tuple(Clauses(n) for n in needs),
+        )
+    return _Phrases(parts, finders, frozenset(finders))
 
 
 @functools.cache
@@ -1048,7 +1071,14 @@ def _words(sk_text: str) -> frozenset[str]:
     word next to a non-ASCII letter here is only an extra candidate, which the rule's regex
     and start check then judge."""
     blank = sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES)
-    return frozenset(w.decode("ascii") for w in set(blank.split()))
+    if len(blank) < _SHORT:  # few repeats: one decode, then str words
+        return frozenset(blank.decode("ascii").split())
+    return frozenset(map(bytes.decode, set(blank.split())))  # each distinct word decoded once
+
+
+#: Below this length ``_words`` splits the decoded text; above it, the bytes (a long text
+#: repeats its words, and a bytes word is cheaper to make).
+_SHORT = 16_384
 
 
 def _raw(
@@ -1056,21 +1086,40 @@ def _raw(
 ) -> tuple[list[tuple[str, int, int]], frozenset[str] | None]:
     """Every rule's matches in ``sk_text`` as (category, start, end), and the text's words
     when a rule needed them (``words``: a known superset of them, else built on need)."""
+    found, words, _ = _read(sk_text, wanted, words)
+    return found, words
+
+
+def _read(
+    sk_text: str, wanted: set[str], words: frozenset[str] | None = None
+) -> tuple[list[tuple[str, int, int]], frozenset[str] | None, bool]:
+    """``_raw``, and whether any rule's gate opened (a phrase finder or a plain rule ran)."""
+    opened = False
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
+    plain: bool | None = None  # whether any plain rule's gate can open (known on first need)
     for rule in _RULES:
-        name, category, starts = rule.name, rule.category, rule.starts
+        category = rule.category
         if category not in wanted:
             continue
+        name, starts = rule.name, rule.starts
         if words is None and (rule.parts is not None or rule.words):
             words = _words(sk_text)
         matches: Iterable[re.Match[str]]
         if rule.parts is not None:
             assert words is not None
-            matches = _phrase_matches(rule.parts(), words, sk_text, starts)
+            phrases = rule.parts()
+            firsts = _admitted(phrases, words)
+            if not firsts:
+                continue
+            opened = True
+            matches = _phrase_matches(phrases, words, sk_text, starts, firsts)
         else:
             assert rule.regex is not None
-            if not _may_match(rule, sk_text, words):
+            if plain is None:
+                plain = _any_plain(sk_text, words)
+                opened = opened or plain
+            if not plain or not _may_match(rule, sk_text, words):
                 continue
             if name == "download-pipe":
                 downloads = [d.start() for d in _DOWNLOAD().finditer(sk_text)]
@@ -1087,27 +1136,70 @@ def _raw(
                 start = m.start()
             if start is not None:
                 found.append((category, start, m.end()))
-    return found, words
+    return found, words, opened
+
+
+@functools.cache
+def _plain_gates() -> tuple[frozenset[str], tuple[str, ...]]:
+    """Every plain rule's gate words, and its pieces (``""``, found in every text, when a
+    rule has no gate)."""
+    plain = [r for r in _RULES if r.parts is None]
+    pieces = {p for r in plain for p in r.pieces}
+    if any(not r.words and not r.pieces for r in plain):
+        pieces.add("")
+    return frozenset().union(*(r.words for r in plain)), tuple(sorted(pieces))
+
+
+def _any_plain(sk_text: str, words: frozenset[str] | None) -> bool:
+    """``False`` when no plain rule's gate can open: every gate needs one of the gate words
+    or one of the pieces."""
+    gate_words, pieces = _plain_gates()
+    if words is None or not words.isdisjoint(gate_words):
+        return True
+    return any(map(sk_text.__contains__, pieces))
 
 
 def _may_match(rule: _Rule, sk_text: str, words: frozenset[str] | None) -> bool:
     """A plain rule's gate: ``False`` when its regex cannot match ``sk_text``."""
     if rule.words and (words is None or words.isdisjoint(rule.words)):
         return False
-    return not rule.pieces or any(piece in sk_text for piece in rule.pieces)
+    return not rule.pieces or any(map(sk_text.__contains__, rule.pieces))
+
+
+def _admitted(phrases: _Phrases, words: frozenset[str]) -> list[tuple[str, tuple[int, ...]]]:
+    """The first words whose finders a text with ``words`` passes the gates of (the word
+    itself, one of the heads' second words), each with the members whose need clauses it
+    meets (at least one)."""
+    out = []
+    for w in words & phrases.firsts:
+        _, members, seconds, needs = phrases.finders[w]
+        if seconds is not None and seconds.isdisjoint(words):
+            continue
+        if needs:
+            members = tuple(i for i, n in zip(members, needs, strict=True) if n.met_by(words))
+            if not members:
+                continue
+        out.append((w, members))
+    return out
 
 
 def _phrase_matches(
-    phrases: _Phrases, words: frozenset[str], text: str, starts: _Check
+    phrases: _Phrases,
+    words: frozenset[str],
+    text: str,
+    starts: _Check,
+    firsts: Iterable[tuple[str, tuple[int, ...]]] | None = None,
 ) -> list[re.Match[str]]:
     """What ``_matches`` finds with each part's whole regex, for the first words ``text``
-    has: each word's finder gives the places where a part can match, then each part's cut
-    regex is tried there and its matches are kept as ``_matches`` would keep them."""
+    has (``firsts``: those ``_admitted`` gives, with the members that can match): each word's
+    finder gives the places where a part can match, then each part's cut regex is tried
+    there and its matches are kept as ``_matches`` would keep them. A word left with one
+    member searches with that member's cut regex (the others cannot match)."""
     found: dict[int, list[re.Match[str]]] = {}
-    for w in words.intersection(phrases.finders):
-        finder, members, seconds = phrases.finders[w]
-        if seconds is not None and seconds.isdisjoint(words):
-            continue
+    for w, members in _admitted(phrases, words) if firsts is None else firsts:
+        finder = phrases.finders[w].regex
+        if len(members) == 1:
+            finder = phrases.parts[members[0]].by_first[w]
         pos = 0
         while (hit := finder().search(text, pos)) is not None:
             at = hit.start()
@@ -1119,6 +1211,8 @@ def _phrase_matches(
                 m = hit if cut is finder else cut().match(text, at)
                 if m is not None:
                     found.setdefault(i, []).append(m)
+    if not found:
+        return []
     out = []
     for i in sorted(found):
         pos = 0
@@ -1175,13 +1269,17 @@ def _scan(
     if unknown:
         raise KernelError(f"unknown injection categories: {sorted(unknown)}")
     sk = skeletonize(text)
-    raw, words = _raw(sk.text, wanted)
+    raw, words, opened = _read(sk.text, wanted)
     spans = sk.spans((s, e) for _, s, e in raw)
     found = {(cat, span) for (cat, _, _), span in zip(raw, spans, strict=True)}
     if FORGED_DELIMITER in wanted:
         for name in delimiters:
             found.update((FORGED_DELIMITER, hit.span) for hit in delimiters_in(sk, name))
-    found.update(_second_reading(text, wanted, delimiters, found, words, full=full))
+    found.update(
+        _second_reading(
+            text, wanted, delimiters, found, words, full=full, opened=opened, sk_text=sk.text
+        )
+    )
     merged = _merged(found)
     code = (_fenced(text) if fenced is None else list(fenced)) if merged else []
     firsts = [start for start, _ in code]  # fenced blocks are disjoint and in text order
@@ -1204,6 +1302,8 @@ def _second_reading(
     words: frozenset[str] | None,
     *,
     full: bool,
+    opened: bool = True,
+    sk_text: str | None = None,
 ) -> list[tuple[str, tuple[int, int]]]:
     """What the reader's view of ``text`` adds to the first reading's ``found`` (R19): every
     rule reads the text again without the markup that renders as nothing (``ig**nore**``,
@@ -1229,12 +1329,19 @@ def _second_reading(
     if not again:
         return []
     emphasis_only = not sites
+    same_words = emphasis_only and not (joins and joins_ascii_words(text))
+    # With the same words, the view opens no gate the text kept shut (``opened``: whether
+    # the first reading opened any): removing emphasis creates no word and no gate piece.
+    # Nor a "<" that a delimiter needs: the view's skeleton is the text's (``sk_text``) less
+    # the emphasis characters.
+    quiet = same_words and not opened and not full
+    if quiet and (FORGED_DELIMITER not in again or (sk_text is not None and "<" not in sk_text)):
+        return []
     plain = unmarked_emphasis(text) if emphasis_only else unmarked(text)
     if not plain.changed:
         return []
-    same_words = emphasis_only and not (joins and joins_ascii_words(text))
     sk2 = skeletonize(plain.text)
-    raw2, _ = _raw(sk2.text, again, words if same_words else None)
+    raw2 = [] if quiet else _raw(sk2.text, again, words if same_words else None)[0]
     spans2 = plain.spans(sk2.spans((s, e) for _, s, e in raw2))
     second = [(cat, span) for (cat, _, _), span in zip(raw2, spans2, strict=True)]
     if FORGED_DELIMITER in again:

@@ -124,9 +124,29 @@ def emphasis_in_word(text: str) -> bool:
 def has_sites(text: str) -> bool:
     """Whether ``unmarked`` finds markup other than emphasis characters in ``text``: a tag,
     comment, character reference, link destination or label, or an image."""
-    if "](" in text or "][" in text or "![" in text:
+    if _after("]", "([", text) or _after("[", "!", text, before=True):
         return True
     return ("<" in text or "&" in text) and _SPLITTERS.search(text) is not None
+
+
+#: Up to this many places of a character, ``_after`` visits each (a memchr apiece); past it,
+#: a substring search is quicker.
+_FEW: Final = 64
+
+
+def _after(char: str, others: str, text: str, *, before: bool = False) -> bool:
+    """Whether ``char`` stands right before (``before``: right after) one of ``others`` in
+    ``text``: found from the places of ``char`` when it is rare (a pair's substring search
+    reads every character, a single character's is a memchr)."""
+    at = text.find(char)
+    for _ in range(_FEW):
+        if at < 0:
+            return False
+        near = text[at - 1 : at] if before else text[at + 1 : at + 2]
+        if near and near in others:
+            return True
+        at = text.find(char, at + 1)
+    return at >= 0 and any((o + char if before else char + o) in text for o in others)
 
 
 def joins_ascii_words(text: str) -> bool:

@@ -121,7 +121,7 @@ def _space_tab_trimmed_heading(rule: Any) -> Any:
 
 
 def _block_parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark").disable("inline")
+    md = MarkdownIt("commonmark").disable(["inline", "normalize"])
     ruler = md.block.ruler
     for name, wrap in (
         ("paragraph", _space_tab_trimmed_paragraph),
@@ -132,7 +132,31 @@ def _block_parser() -> MarkdownIt:
     return md
 
 
-_BLOCK_MD: Final = functools.cache(_block_parser)
+@functools.cache
+def _parser(plain: bool, joined: bool, idle: frozenset[str]) -> MarkdownIt:
+    """The block parser: ``plain`` without the space-and-tab trimming rules, ``joined`` with
+    markdown-it's text_join step, without the ``idle`` block rules (see ``_idle``)."""
+    md = MarkdownIt("commonmark").disable(["inline", "normalize"]) if plain else _block_parser()
+    return md.disable([*([] if joined else ["text_join"]), *sorted(idle)])
+
+
+def _idle(text: str) -> frozenset[str]:
+    """The block rules that cannot fire on ``text``: each needs a character (or run) at a
+    line start that ``text`` does not hold anywhere, and one that never fires changes no
+    token (it only tells another rule where a paragraph may end)."""
+    idle = []
+    if "<" not in text:
+        idle.append("html_block")
+    if "[" not in text:
+        idle.append("reference")
+    if ">" not in text:
+        idle.append("blockquote")
+    if ("`" not in text or "```" not in text) and ("~" not in text or "~~~" not in text):
+        idle.append("fence")
+    return frozenset(idle)
+
+
+_BLOCK_MD: Final = functools.partial(_parser, False, True, frozenset())
 #: Inline parsing for words only: links, images and emphasis are left as text (their
 #: delimiters are punctuation to the tokeniser, and skipping them keeps pathological input
 #: such as 100k ``[`` fast); code spans, escapes, autolinks and inline HTML are still parsed.
@@ -230,15 +254,29 @@ def split_lines(text: str) -> list[str]:
 
 def collapse(text: str) -> str:
     """Trim and collapse runs of spaces and tabs (only those: NBSP and friends are text)."""
+    if "\t" not in text and "  " not in text:  # every run is one space already
+        return text.strip(" ")
     return _SPACE.sub(" ", text).strip(" \t")
 
 
 def block_tokens(text: str) -> list[Token]:
     """CommonMark block tokens of ``text`` (inline parsing off): the one Markdown reader that
     the lints and the consensus parser share."""
+    return _tokens(text, joined=True)
+
+
+def _tokens(text: str, *, joined: bool) -> list[Token]:
+    """``block_tokens``; without ``joined`` markdown-it's text_join step is left out, which
+    with inline parsing off only turns each inline token's ``children`` from ``None`` into
+    ``[]`` (what :func:`parse_normalised` never reads)."""
+    # markdown-it's own normalize step (line endings to LF, NUL to U+FFFD) is done here, and
+    # only when it changes something: the parsers below skip it.
+    if "\r" in text or "\0" in text:
+        text = _LINE_END.sub("\n", text).replace("\0", "\ufffd")
     if text.isascii() and not any(c in text for c in _ASCII_OTHER_BLANKS):
-        return _PLAIN_BLOCK_MD().parse(text)  # markdown-it trims nothing but spaces and tabs
-    return _BLOCK_MD().parse(text)
+        # markdown-it trims nothing but spaces and tabs
+        return _parser(True, joined, _idle(text)).parse(text)
+    return _parser(False, joined, _idle(text)).parse(text)
 
 
 #: The ASCII characters of ``_OTHER_BLANKS`` that can stand at the edge of a paragraph or
@@ -246,7 +284,7 @@ def block_tokens(text: str) -> list[Token]:
 _ASCII_OTHER_BLANKS: Final = "".join(
     sorted({c for c in _OTHER_BLANKS if c.isascii()} - {"\n", "\r"})
 )
-_PLAIN_BLOCK_MD: Final = functools.cache(lambda: MarkdownIt("commonmark").disable("inline"))
+_PLAIN_BLOCK_MD: Final = functools.partial(_parser, True, True, frozenset())
 
 
 #: The most :func:`structure_units` a document may have (R13 work bound).
@@ -284,10 +322,18 @@ def structure_units(text: str, *, limit: int | None = None) -> int:
     return lines + _MARKER_UNITS * markers
 
 
+_MARKS: Final = ">-+*.)#["
+_MARK_BYTES: Final = _MARKS.encode("ascii")
+
+
 def check_structure(text: str, *, limit: int = MAX_STRUCTURE_UNITS) -> str | None:
     """``None`` when ``text`` (normalised) is within the work bound, else what is over it."""
     # Every marker holds one of these characters: counting them all bounds the units.
-    if text.count("\n") + 1 + _MARKER_UNITS * sum(map(text.count, ">-+*.)#[")) <= limit:
+    if text.isascii():  # one deleting pass over the bytes counts them all
+        marks = len(text) - len(text.encode("ascii").translate(None, _MARK_BYTES))
+    else:
+        marks = sum(map(text.count, _MARKS))
+    if text.count("\n") + 1 + _MARKER_UNITS * marks <= limit:
         return None
     units = structure_units(text, limit=limit)
     if units <= limit:
@@ -351,10 +397,26 @@ def parse_normalised(text: str) -> Document:
     documents are kept (a frozen value): a command line that detects a document's phase and
     then lints it, or lints a Phase 2 document against its Phase 1, parses each once."""
     try:
-        tokens = block_tokens(text)
+        tokens = _tokens(text, joined=False)
     except RecursionError:  # pragma: no cover - markdown-it bounds nesting itself
         raise KernelError("markdown nested too deeply") from None
     return Document(tuple(text.split("\n")), tuple(_blocks(tokens)), text)
+
+
+#: Container tokens: (quote depth change, list item depth change).
+_NESTING: Final = {
+    "blockquote_open": (1, 0),
+    "blockquote_close": (-1, 0),
+    "list_item_open": (0, 1),
+    "list_item_close": (0, -1),
+}
+#: Leaf blocks without inline content, by token type.
+_LEAVES: Final[dict[str, BlockKind]] = {
+    "fence": "code",
+    "code_block": "code",
+    "html_block": "html",
+    "hr": "hr",
+}
 
 
 def _blocks(tokens: Sequence[object]) -> Iterator[Block]:
@@ -363,35 +425,43 @@ def _blocks(tokens: Sequence[object]) -> Iterator[Block]:
     pending: tuple[BlockKind, int, bool, int, int] | None = None
     for tok in tokens:
         ttype: str = tok.type  # type: ignore[attr-defined]
+        # the most frequent types first: inline, then the openers of paragraphs and headings
+        if ttype == "inline":
+            if pending is not None:
+                kind, level, atx, start, stop = pending
+                pending = None
+                content: str = tok.content  # type: ignore[attr-defined]
+                keys = _keys(content, start + 1) if kind == "paragraph" and not quoted else ()
+                yield Block(
+                    kind, level, content, start + 1, stop, quoted > 0, listed > 0, atx, False, keys
+                )
+            continue
         tmap: list[int] | None = tok.map  # type: ignore[attr-defined]
-        if ttype == "blockquote_open":
-            quoted += 1
-        elif ttype == "blockquote_close":
-            quoted -= 1
-        elif ttype == "list_item_open":
-            listed += 1
-        elif ttype == "list_item_close":
-            listed -= 1
-        elif ttype == "heading_open" and tmap is not None:
-            markup: str = tok.markup  # type: ignore[attr-defined]
-            tag: str = tok.tag  # type: ignore[attr-defined]
-            pending = ("heading", int(tag[1:]), markup.startswith("#"), tmap[0], tmap[1])
-        elif ttype == "paragraph_open" and tmap is not None:
-            pending = ("paragraph", 0, False, tmap[0], tmap[1])
-        elif ttype == "inline" and pending is not None:
-            kind, level, atx, start, stop = pending
-            pending = None
-            content: str = tok.content  # type: ignore[attr-defined]
-            keys = _keys(content, start + 1) if kind == "paragraph" and not quoted else ()
-            yield Block(
-                kind, level, content, start + 1, stop, quoted > 0, listed > 0, atx, False, keys
-            )
-        elif ttype in ("fence", "code_block", "html_block", "hr") and tmap is not None:
-            kind = "hr" if ttype == "hr" else "html" if ttype == "html_block" else "code"
+        if ttype == "paragraph_open":
+            if tmap is not None:
+                pending = ("paragraph", 0, False, tmap[0], tmap[1])
+        elif ttype == "heading_open":
+            if tmap is not None:
+                markup: str = tok.markup  # type: ignore[attr-defined]
+                tag: str = tok.tag  # type: ignore[attr-defined]
+                pending = ("heading", int(tag[1:]), markup.startswith("#"), tmap[0], tmap[1])
+        elif ttype in _NESTING:
+            dq, dl = _NESTING[ttype]
+            quoted += dq
+            listed += dl
+        elif ttype in _LEAVES and tmap is not None:
             content = tok.content  # type: ignore[attr-defined]
             end = max(tmap[1], tmap[0] + 1)
             yield Block(
-                kind, 0, content, tmap[0] + 1, end, quoted > 0, listed > 0, False, ttype == "fence"
+                _LEAVES[ttype],
+                0,
+                content,
+                tmap[0] + 1,
+                end,
+                quoted > 0,
+                listed > 0,
+                False,
+                ttype == "fence",
             )
 
 
@@ -404,7 +474,7 @@ def sections(blocks: Sequence[Block], level: int) -> tuple[tuple[Block, ...], li
     current: list[Block] = head
     heading: Block | None = None
     for block in blocks:
-        if block.structural and block.level == level:
+        if block.kind == "heading" and block.level == level and block.structural:
             if heading is not None:
                 out.append(Section(heading, tuple(current)))
             heading = block
@@ -421,11 +491,14 @@ def _keys(text: str, line: int) -> tuple[KeyValue, ...]:
     if ":" not in text:
         return ()
     found: list[KeyValue] = []
+    match = _KEY_VALUE.fullmatch
     for i, raw in enumerate(text.split("\n")):
-        m = _KEY_VALUE.fullmatch(raw.strip(" \t"))
+        if ":" not in raw:
+            continue
+        m = match(raw.strip(" \t"))
         if m is not None:
-            key = m.group("k1") or m.group("k2") or m.group("k3")
-            found.append(KeyValue(key, m.group("value").strip(" \t"), line + i))
+            k1, k2, k3, value = m.groups()
+            found.append(KeyValue(k1 or k2 or k3, value.strip(" \t"), line + i))
     return tuple(found)
 
 

@@ -110,13 +110,13 @@ def test_a_document_whose_phase_is_detected_is_parsed_once(
     from kernel.text import markdown
 
     parsed: list[str] = []
-    parse = markdown.block_tokens
+    parse = markdown._tokens  # what parse_normalised and block_tokens both call
 
-    def counting(text: str) -> object:
+    def counting(text: str, *, joined: bool) -> object:
         parsed.append(text)
-        return parse(text)
+        return parse(text, joined=joined)
 
-    monkeypatch.setattr(markdown, "block_tokens", counting)
+    monkeypatch.setattr(markdown, "_tokens", counting)
     markdown.parse_normalised.cache_clear()
     doc = tmp_path / "r.md"
     doc.write_text(render_phase2(FULL, SCORES) + "\n<!-- a document no other test parsed -->\n")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 from kernel.text.markdown import (
     collapse,
@@ -119,6 +120,13 @@ def test_collapse_only_spaces_and_tabs() -> None:
     assert collapse("Review\u2003Body") == "Review\u2003Body"
 
 
+@given(st.text(alphabet=st.sampled_from(" \tab\u00a0\n"), max_size=20))
+def test_collapse_equals_its_general_path(text: str) -> None:
+    import re
+
+    assert collapse(text) == re.sub(r"[ \t]+", " ", text).strip(" \t")
+
+
 def test_key_values() -> None:
     text = (
         "- dimension_id: D1\n- **what_to_look_for**: a\n1. `what_triggers_block`:  b c  \n"
@@ -188,3 +196,68 @@ def test_a_no_break_space_before_trailing_blanks_stays_in_the_paragraph() -> Non
         "a\u00a0",
         "x \u00a0",
     ]
+
+
+_WITH_LINE_ENDS = st.text(
+    alphabet=st.sampled_from("#>-*1. \t\n\r\x00ab`~|\u00a0\u2028<[]:/!"), max_size=60
+)
+# Whole blocks of every kind whose rule ``_idle`` may leave out, in any order.
+_BLOCKS = st.lists(
+    st.sampled_from(
+        ["<div>\nx\n</div>", "[a]: /u", "[a]", "> q\n> r", "```\ncode\n```", "~~~\nx\n~~~",
+         "- a\n  > b", "para\ngraph", "# h", "    code", "<!-- c -->", "a\n===", "* * *", "``x``"]
+    ),
+    max_size=6,
+).map("\n".join)  # fmt: skip
+
+
+@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, _BLOCKS, st.text(max_size=40)))
+@example("a\r\nb\rc\x00d")
+@example("# x\u00a0\r\n\r\n- \x00")
+@example("para\n<div>\nx\n</div>\n> q\n[a]: /u\n```\nc\n```\n~~~\nx")
+@example("para\n``` and ~~ ~ `` `")
+def test_block_tokens_equal_a_parse_with_markdown_its_own_normalize_step(text: str) -> None:
+    # block_tokens does markdown-it's normalize step itself, and only when it changes the
+    # text; the tokens must be those of the parsers that normalize.
+    from kernel.text.markdown import _block_parser, block_tokens
+
+    reference = _block_parser()
+    reference.enable("normalize")
+    ours = [t.as_dict() for t in block_tokens(text)]
+    theirs = [t.as_dict() for t in reference.parse(text)]
+    assert ours == theirs
+    if text.isascii() and not any(c in text for c in "\x0b\x0c\x1c\x1d\x1e\x1f"):
+        plain = MarkdownIt("commonmark").disable("inline")  # the benchmark's peer
+        assert ours == [t.as_dict() for t in plain.parse(text)]
+
+
+@given(st.text(alphabet=st.sampled_from("#>-+*.)[ab\n\u00e9"), max_size=80), st.integers(1, 40))
+@example("- a\n- b\n> c", 5)
+def test_check_structure_counts_markers_the_same_way_for_ascii_and_other_text(
+    text: str, limit: int
+) -> None:
+    from kernel.text.markdown import _MARKER_UNITS, _MARKS, check_structure, structure_units
+
+    bound = text.count("\n") + 1 + _MARKER_UNITS * sum(map(text.count, _MARKS))
+    problem = check_structure(text, limit=limit)
+    if bound <= limit:
+        assert problem is None
+    else:
+        assert (problem is None) == (structure_units(text, limit=limit) <= limit)
+
+
+@given(st.one_of(_WITH_LINE_ENDS, _MARKDOWNISH, _BLOCKS, st.text(max_size=40)))
+@example("# x\n\npara\n\n> q")
+def test_the_tokens_without_text_join_differ_only_in_empty_children(text: str) -> None:
+    from kernel.text.markdown import _tokens
+
+    def shown(tokens: list[Token]) -> list[dict[str, object]]:
+        out = []
+        for t in tokens:
+            d = t.as_dict()
+            assert not d.get("children")
+            d.pop("children", None)
+            out.append(d)
+        return out
+
+    assert shown(_tokens(text, joined=False)) == shown(_tokens(text, joined=True))

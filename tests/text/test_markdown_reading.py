@@ -122,10 +122,11 @@ def test_structure_units_count_lines_and_markers(lines: list[str]) -> None:
 
 
 def test_over_the_bound_is_refused_before_parsing(monkeypatch: pytest.MonkeyPatch) -> None:
-    def no_parse(text: str) -> object:
+    def no_parse(text: str, **_: object) -> object:
         raise AssertionError("parsed a document over the work bound")
 
     monkeypatch.setattr(markdown, "block_tokens", no_parse)
+    monkeypatch.setattr(markdown, "_tokens", no_parse)
     many_lines = "## Review Body\n" + "a\n" * MAX_STRUCTURE_UNITS
     many_headings = "### F1\n" * (MAX_STRUCTURE_UNITS // 4 + 1)
     for text in (many_lines, many_headings, "a\n" * 500_000):

@@ -59,7 +59,7 @@ def _split(blocks: Sequence[Block], level: int) -> tuple[tuple[Block, ...], list
     current = head
     heading: Block | None = None
     for block in blocks:
-        if block.structural and block.atx and block.level == level:
+        if block.kind == "heading" and block.level == level and block.atx and block.structural:
             if heading is not None:
                 out.append(Section(heading, tuple(current)))
             heading, current = block, []

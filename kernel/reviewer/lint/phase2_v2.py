@@ -223,8 +223,10 @@ def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) 
         for title in RETIRED
         if title in by_title
     ]
-    hidden = fenced_lines(doc)
-    bare = next((n for n in match_lines(doc, _BARE_DECISION) if n not in hidden), None)
+    # Every match holds a literal "=" (no case to fold): a text without one has none.
+    lines = match_lines(doc, _BARE_DECISION) if "=" in doc.source else []
+    hidden = fenced_lines(doc) if lines else set()
+    bare = next((n for n in lines if n not in hidden), None)
     if bare is not None:
         findings.append(
             Finding(
