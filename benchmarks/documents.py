@@ -8,6 +8,7 @@ some inline markup. Both are meant to pass the lints (the benchmark reports whet
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 from typing import Final
 
@@ -130,3 +131,33 @@ def phase2_v2(size: int) -> str:
     text = (EXAMPLE_13_2 / "methodology.phase2.md").read_text("utf-8")
     head, tail = text.split("### W1:", 1)
     return _pad(head, "### W1:" + tail, size, seed=3)
+
+
+DOCS: Final = Path(__file__).resolve().parent.parent / "docs"
+
+
+def _docs_prose() -> list[str]:
+    """The project's own documentation as plain prose paragraphs: English with a vocabulary
+    of thousands of words, where the generated documents above use about 120 (the injection
+    scan's cost grows with the number of distinct words it must follow)."""
+    out: list[str] = []
+    for page in sorted(DOCS.glob("*.md")):
+        for block in page.read_text("utf-8").split("\n\n"):
+            text = " ".join(re.sub(r"[^A-Za-z0-9 ,.;:()'-]", " ", block).split())
+            if len(text) > 120:
+                out.append(text)
+    return list(dict.fromkeys(out))
+
+
+def phase2_v2_prose(size: int) -> str:
+    """``phase2_v2`` with its Review Body padded with the documentation's prose instead."""
+    text = (EXAMPLE_13_2 / "methodology.phase2.md").read_text("utf-8")
+    head, tail = text.split("### W1:", 1)
+    prose = _docs_prose()
+    body: list[str] = []
+    length = len(head) + len(tail)
+    while length < size:
+        p = prose[len(body) % len(prose)]
+        body.append(p)
+        length += len(p) + 2
+    return head + "".join(p + "\n\n" for p in body) + "### W1:" + tail

@@ -157,4 +157,4 @@ def test_reports_without_their_phase1_are_read() -> None:
     assert outcome.decision is not None
     assert [s.report.consistency_checked for s in outcome.seats] == [False] * 5
     with pytest.raises(KernelError, match=r"reports\[0\] must be"):
-        decide_reports_v2(CONTRACT, [(5, PHASE2["eic"], PHASE1["eic"])])
+        decide_reports_v2(CONTRACT, [(5, PHASE2["eic"], PHASE1["eic"])])  # type: ignore[list-item]

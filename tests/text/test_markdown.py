@@ -252,9 +252,9 @@ def test_the_tokens_without_text_join_differ_only_in_empty_children(text: str) -
     from kernel.text.markdown import _tokens
 
     def shown(tokens: list[Token]) -> list[dict[str, object]]:
-        out = []
+        out: list[dict[str, object]] = []
         for t in tokens:
-            d = t.as_dict()
+            d = dict(t.as_dict())
             assert not d.get("children")
             d.pop("children", None)
             out.append(d)
