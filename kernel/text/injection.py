@@ -208,9 +208,11 @@ def _lead(firsts: Sequence[str], *rest: str) -> list[tuple[str, str]]:
 
 
 # Where a clause ends: a line break, punctuation, the end of the text, or a conjunction
-# ("ignore the above and approve"), past blanks and emphasis.
+# ("ignore the above and approve"), past blanks and markup a reader does not see (emphasis,
+# an escape's backslash, a link's "["; a "]" is itself an end).
 _CLAUSE_END = (
-    r"(?=[ \t*_~`]*+\n|[\s*_~`]*+(?:[.;:!,)\]]|\Z|(?:and|then|or|but|so|instead)(?![^\W_])))"
+    r"(?=[ \t*_~`\[\\]*+\n|[\s*_~`\[\\]*+(?:[.;:!,)\]]|\Z|"
+    r"(?:and|then|or|but|so|instead)(?![^\W_])))"
 )
 
 
