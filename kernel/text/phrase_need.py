@@ -188,67 +188,45 @@ class _Reader:
 
     def begins(self, seq: Sequence[tuple[Any, Any]], after: bool) -> bool:
         for item in reversed(seq):
-            after = self._begins(item, after)
+            after = self._edge(item, after, ahead=True)
         return after
 
     def ends(self, seq: Sequence[tuple[Any, Any]], before: bool) -> bool:
         for item in seq:
-            before = self._ends(item, before)
+            before = self._edge(item, before, ahead=False)
         return before
 
-    def _begins(self, item: tuple[Any, Any], after: bool) -> bool:
+    def _edge(self, item: tuple[Any, Any], outside: bool, *, ahead: bool) -> bool:
+        """Whether ``item`` begins (``ahead``) or ends with no letter or digit, given that
+        what stands past it on that side (``outside``) does."""
         c = self.c
         op, av = item
+        edge = self.begins if ahead else self.ends
         if op is c.LITERAL:
             return chr(av) not in _ALNUM
         if op is c.IN:
             return self._clear_class(av)
         if op is c.SUBPATTERN:
-            return self.begins(list(av[3]), after)
+            return edge(list(av[3]), outside)
         if op is c.ATOMIC_GROUP:
-            return self.begins(list(av), after)
+            return edge(list(av), outside)
         if op is c.BRANCH:
-            return all(self.begins(list(alt), after) for alt in av[1])
+            return all(edge(list(alt), outside) for alt in av[1])
         if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
             low, high, sub = av
             if high == 0:
-                return after
-            one = self.begins(list(sub), False)
-            return one if low >= 1 else one and after
-        if op is c.ASSERT_NOT and av[0] == 1:
+                return outside
+            one = edge(list(sub), False)
+            return one if low >= 1 else one and outside
+        if ahead and op is c.ASSERT_NOT and av[0] == 1:
             sub = list(av[1])
             if len(sub) == 1 and sub[0][0] is c.IN and self._fills_class(sub[0][1]):
                 return True  # (?![^\W_]): no letter or digit next
-            return after
+            return outside
         if op is c.AT:
-            return True if av is c.AT_END_STRING else after
+            return True if av is (c.AT_END_STRING if ahead else c.AT_BEGINNING_STRING) else outside
         if op in (c.ASSERT, c.ASSERT_NOT):
-            return after
-        return False
-
-    def _ends(self, item: tuple[Any, Any], before: bool) -> bool:
-        c = self.c
-        op, av = item
-        if op is c.LITERAL:
-            return chr(av) not in _ALNUM
-        if op is c.IN:
-            return self._clear_class(av)
-        if op is c.SUBPATTERN:
-            return self.ends(list(av[3]), before)
-        if op is c.ATOMIC_GROUP:
-            return self.ends(list(av), before)
-        if op is c.BRANCH:
-            return all(self.ends(list(alt), before) for alt in av[1])
-        if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
-            low, high, sub = av
-            if high == 0:
-                return before
-            one = self.ends(list(sub), False)
-            return one if low >= 1 else one and before
-        if op is c.AT:
-            return True if av is c.AT_BEGINNING_STRING else before
-        if op in (c.ASSERT, c.ASSERT_NOT):
-            return before
+            return outside
         return False
 
     # -- literal strings -----------------------------------------------------------------
@@ -292,10 +270,10 @@ class _Reader:
         n = len(seq)
         befores = [before]
         for item in seq:
-            befores.append(self._ends(item, befores[-1]))
+            befores.append(self._edge(item, befores[-1], ahead=False))
         afters = [after]
         for item in reversed(seq):
-            afters.append(self._begins(item, afters[-1]))
+            afters.append(self._edge(item, afters[-1], ahead=True))
         afters.reverse()  # afters[i]: at the start of item i; afters[n] == after
         needs: list[Need] = []
         i = 0
