@@ -146,6 +146,8 @@ def _docs_prose() -> list[str]:
             text = " ".join(re.sub(r"[^A-Za-z0-9 ,.;:()'-]", " ", block).split())
             if len(text) > 120:
                 out.append(text)
+    if not out:
+        raise FileNotFoundError(f"{DOCS}: no documentation prose to pad with (copy docs/ too)")
     return list(dict.fromkeys(out))
 
 
