@@ -233,3 +233,31 @@ def test_the_surrogate_line_counts_from_the_text_start() -> None:
         require_utf8("\n\ud800", "w")
     with pytest.raises(InputError, match=r"at character 5 \(line 3\)$"):
         require_utf8("a\nb\nc\ud800", "w")
+
+
+def test_a_read_error_after_the_file_is_open_is_an_input_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "doc.md"
+    path.write_text("text")
+    opened = os.fdopen
+
+    class Failing:
+        def __init__(self, fd: int, mode: str) -> None:
+            self.file = opened(fd, mode)
+
+        def __enter__(self) -> Failing:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.file.close()
+
+        def fileno(self) -> int:
+            return self.file.fileno()
+
+        def read(self, size: int) -> bytes:
+            raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(os, "fdopen", Failing)
+    with pytest.raises(InputError, match=r"doc\.md: cannot read: Input/output error$"):
+        read_text(path)

@@ -545,3 +545,10 @@ def test_a_round_index_going_backwards_is_non_compliant(d: Driven, data: st.Data
     i = data.draw(st.sampled_from(indexed))
     records[i]["round_index"] -= 1
     assert check_conformance(records).level == "Non-Compliant"
+
+
+def test_credentials_are_listed_in_text_order_not_by_kind() -> None:
+    github = "ghp_" + "a1" * 18
+    aws = "AKIA" + "B2" * 8
+    found = find_credentials(f"{github} and {aws}")
+    assert [kind for kind, _, _ in found] == ["GitHub token", "AWS access key id"]

@@ -15,6 +15,7 @@ from hypothesis.errors import NoSuchExample
 from kernel import decide, load_contract
 from kernel.errors import EmptyDirectory
 from kernel.expression.ast import DimensionScores, Expression
+from kernel.expression.parser import parse_expression
 from kernel.testing import (
     RoundV2,
     contracts,
@@ -160,3 +161,16 @@ def test_a_lazy_package_refuses_a_name_it_does_not_export() -> None:
 
     with pytest.raises(AttributeError, match="has no attribute 'no_such_name'"):
         kernel.contract.no_such_name  # noqa: B018
+
+
+def _most_atoms(data: dict[str, Any]) -> int:
+    return max(len(parse_expression(c["expression"]).atoms) for c in data["failure_conditions"])
+
+
+def test_a_13_condition_reaches_two_atoms() -> None:
+    _find(contracts(), lambda c: _most_atoms(c) == 2)
+
+
+@given(contracts())
+def test_a_13_condition_has_at_most_two_atoms(data: dict[str, Any]) -> None:
+    assert 1 <= _most_atoms(data) <= 2
