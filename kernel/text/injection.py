@@ -64,7 +64,7 @@ from kernel.text.injection_markup import (
     unmarked,
     unmarked_emphasis,
 )
-from kernel.text.phrase_need import Clauses, clauses, need_of
+from kernel.text.phrase_need import Clauses, clauses, need_of, word_led
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -674,7 +674,7 @@ _COMMANDS: tuple[tuple[str, str], ...] = (
 _COMMAND_GATES: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rm": (("rm",), ()), "git-push": (("push",), ()), "sql-drop": (("drop",), ()),
     "sql-truncate": (("truncate",), ()), "mkfs": (("mkfs",), ()), "dd": (("if",), ("=",)),
-    "download-pipe": ((), ("|",)), "download-subshell": (("curl", "wget"), ("(",)),
+    "download-pipe": ((), ("|",)), "download-subshell": (("curl", "wget"), ("<(", "$(")),
     "chmod": (("chmod",), ()), "git-reset": (("reset",), ()), "git-clean": (("clean",), ()),
     "shred": (("shred",), ()), "raw-disk": (("dev",), ()), "remove-item": (("recurse",), ()),
     "format-drive": (("format",), ()), "del-recursive": (("del",), ()),
@@ -852,6 +852,9 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
         )
         assert isinstance(regex, _Compiler)
         members = tuple(i for i, _ in alts)
+        for source in (regex.source, *(_source_of(parts[i].by_first[w]) for i in members)):
+            if not word_led(source, w):  # what _WordPlaces relies on
+                raise AssertionError(f"a phrase search must start with its first word: {w!r}")
         needs = tuple(clauses(need_of(_source_of(parts[i].by_first[w])), w) for i in members)
         finders[w] = _Finder(regex, members, _seconds(heads_of[w]), needs)
     return _Phrases(tuple(parts), finders, frozenset(finders))
@@ -1100,6 +1103,7 @@ def _read(
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
     plain: bool | None = None  # whether any plain rule's gate can open (known on first need)
+    places = _WordPlaces(sk_text)
     for rule in _RULES:
         category = rule.category
         if category not in wanted:
@@ -1115,7 +1119,10 @@ def _read(
             if not firsts:
                 continue
             opened = True
-            matches = _phrase_matches(phrases, words, sk_text, starts, firsts)
+            many = len(firsts) >= _PLACES_FROM
+            matches = _phrase_matches(
+                phrases, words, sk_text, starts, firsts, places if many else None
+            )
         else:
             assert rule.regex is not None
             if plain is None:
@@ -1191,23 +1198,20 @@ def _phrase_matches(
     text: str,
     starts: _Check,
     firsts: Iterable[tuple[str, tuple[int, ...]]] | None = None,
+    places: _WordPlaces | None = None,
 ) -> list[re.Match[str]]:
     """What ``_matches`` finds with each part's whole regex, for the first words ``text``
     has (``firsts``: those ``_admitted`` gives, with the members that can match): each word's
     finder gives the places where a part can match, then each part's cut regex is tried
     there and its matches are kept as ``_matches`` would keep them. A word left with one
-    member searches with that member's cut regex (the others cannot match)."""
+    member searches with that member's cut regex (the others cannot match). With
+    ``places``, a finder is tried only where its word stands (see ``_hits``)."""
     found: dict[int, list[re.Match[str]]] = {}
     for w, members in _admitted(phrases, words) if firsts is None else firsts:
         finder = phrases.finders[w].regex
         if len(members) == 1:
             finder = phrases.parts[members[0]].by_first[w]
-        pos = 0
-        while (hit := finder().search(text, pos)) is not None:
-            at = hit.start()
-            pos = at + 1
-            if not starts(text, at):
-                continue
+        for at, hit in _hits(finder(), w, text, starts, places):
             for i in members:
                 cut = phrases.parts[i].by_first[w]
                 m = hit if cut is finder else cut().match(text, at)
@@ -1223,6 +1227,66 @@ def _phrase_matches(
                 out.append(m)
                 pos = max(m.end(), m.start() + 1)
     return out
+
+
+#: From this many first words that a phrase rule searches a text for, their places are read
+#: from one split of the text instead of one regex search each.
+_PLACES_FROM = 8
+
+
+def _hits(
+    finder: re.Pattern[str], word: str, text: str, starts: _Check, places: _WordPlaces | None
+) -> Iterator[tuple[int, re.Match[str]]]:
+    """Each place where ``finder`` matches and ``starts`` holds, in text order. Every phrase
+    search starts with its first word as a whole word (``_phrase_parts`` checks it) and every
+    phrase rule's start check asks for a word start: so with ``places`` the finder is tried
+    only where the word stands, else the regex engine searches the whole text."""
+    if places is not None and word.isascii():
+        for at in places.of(word):
+            if starts(text, at) and (hit := finder.match(text, at)) is not None:
+                yield at, hit
+        return
+    pos = 0
+    while (hit := finder.search(text, pos)) is not None:
+        at = hit.start()
+        pos = at + 1
+        if starts(text, at):
+            yield at, hit
+
+
+class _WordPlaces:
+    """Where each phrase first word stands as a whole ASCII word of a skeleton text (a run of
+    letters and digits between characters that are not), found in one search of the text
+    the first time a word is asked for. A word start that the rules' start checks accept is
+    such a place."""
+
+    def __init__(self, sk_text: str) -> None:
+        self._text = sk_text
+        self._at: dict[bytes, list[int]] | None = None
+
+    def of(self, word: str) -> list[int]:
+        if self._at is None:
+            self._at = _places(self._text)
+        return self._at.get(word.encode("ascii"), [])
+
+
+def _places(sk_text: str) -> dict[bytes, list[int]]:
+    """The start of every whole word of ``sk_text`` that is an ASCII phrase first word."""
+    # One byte per code point (a non-ASCII one becomes "?"), every character but ASCII
+    # letters and digits a space, and a space at each end: a word follows a space.
+    blank = b" " + sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES) + b" "
+    out: dict[bytes, list[int]] = {}
+    for m in _first_word_finder().finditer(blank):
+        out.setdefault(m[0][1:], []).append(m.start())  # the space before is m.start() - 1
+    return out
+
+
+@functools.cache
+def _first_word_finder() -> re.Pattern[bytes]:
+    """A whole phrase first word after a space, its letters a prefix tree."""
+    words = {w for rule in _RULES if rule.parts is not None for w in rule.parts().firsts}
+    tree = _trie(sorted(tuple(w) for w in words if w.isascii() and w.isalnum()))
+    return re.compile(f" (?:{tree})(?= )".encode("ascii"))
 
 
 def _names(value: object, what: str) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
-__all__ = ["Clauses", "Need", "clauses", "need_of", "possible"]
+__all__ = ["Clauses", "Need", "clauses", "need_of", "possible", "word_led"]
 
 Need: TypeAlias = "frozenset[str] | tuple[str, tuple[Need, ...]] | None"
 
@@ -123,6 +123,27 @@ def need_of(source: str) -> Need:
     if parsed.state.flags & ~32:  # anything but re.UNICODE: read nothing
         return None
     return _Reader().need(list(parsed), True, False)
+
+
+def word_led(source: str, word: str) -> bool:
+    """Whether every match of the regex ``source`` starts with ``word`` as a whole word:
+    its letters, then a character that is not an ASCII letter or digit (or the end of the
+    text). ``False`` when the reading cannot tell."""
+    from re import _parser  # first use only
+
+    parsed = _parser.parse(source)
+    if parsed.state.flags & ~32 or not word:
+        return False
+    reader = _Reader()
+    items = list(parsed)
+    for ch in word:
+        # a plain group is its content: open groups until the next item is a character
+        while items and items[0][0] is reader.c.SUBPATTERN and not any(items[0][1][1:3]):
+            items = [*items[0][1][3], *items[1:]]
+        if not items or items[0] != (reader.c.LITERAL, ord(ch)):
+            return False
+        items = items[1:]
+    return reader.begins(items, False)
 
 
 def _both(op: str, items: Iterable[Need]) -> Need:
