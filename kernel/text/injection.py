@@ -1119,9 +1119,9 @@ def _read(
             if not firsts:
                 continue
             opened = True
-            many = len(firsts) >= _PLACES_FROM
+            use = places.read or len(firsts) >= _PLACES_FROM  # once read, they cost nothing
             matches = _phrase_matches(
-                phrases, words, sk_text, starts, firsts, places if many else None
+                phrases, words, sk_text, starts, firsts, places if use else None
             )
         else:
             assert rule.regex is not None
@@ -1230,7 +1230,7 @@ def _phrase_matches(
 
 
 #: From this many first words that a phrase rule searches a text for, their places are read
-#: from one split of the text instead of one regex search each.
+#: in one search of the text instead of one regex search each.
 _PLACES_FROM = 8
 
 
@@ -1243,7 +1243,8 @@ def _hits(
     only where the word stands, else the regex engine searches the whole text."""
     if places is not None and word.isascii():
         for at in places.of(word):
-            if starts(text, at) and (hit := finder.match(text, at)) is not None:
+            hit = finder.match(text, at)  # the cheaper test first: most places fail it
+            if hit is not None and starts(text, at):
                 yield at, hit
         return
     pos = 0
@@ -1263,6 +1264,10 @@ class _WordPlaces:
     def __init__(self, sk_text: str) -> None:
         self._text = sk_text
         self._at: dict[bytes, list[int]] | None = None
+
+    @property
+    def read(self) -> bool:
+        return self._at is not None
 
     def of(self, word: str) -> list[int]:
         if self._at is None:
