@@ -178,11 +178,12 @@ class _Reader:
         return not any(self._in_class(items, ch) for ch in _ALNUM)
 
     def _in_class(self, items: Sequence[tuple[Any, Any]], ch: str) -> bool:
+        """Whether the class matches ``ch``, an ASCII letter or digit (so a word character)."""
         c = self.c
         negate = hit = False
         tests: dict[Any, Callable[[str], bool]] = {
-            c.CATEGORY_WORD: lambda x: x.isalnum() or x == "_",
-            c.CATEGORY_NOT_WORD: lambda x: not (x.isalnum() or x == "_"),
+            c.CATEGORY_WORD: str.isalnum,
+            c.CATEGORY_NOT_WORD: lambda x: not x.isalnum(),
             c.CATEGORY_DIGIT: str.isdigit,
             c.CATEGORY_NOT_DIGIT: lambda x: not x.isdigit(),
             c.CATEGORY_SPACE: str.isspace,

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from test_injection import _TEXTS
 
 from kernel.text.injection import _RULES, _matches, _phrase_matches, _words
-from kernel.text.phrase_need import Need, clauses, need_of, possible
+from kernel.text.phrase_need import Need, clauses, need_of, possible, word_led
 from kernel.text.skeleton import skeletonize
 
 
@@ -38,6 +38,8 @@ def _holds(need: Need, words: frozenset[str]) -> bool:
         (r"ignore[\W_]++above(?=[\s]*+(?:\Z|and))", {"ignore"}),
         (r"x[\W_]++y", {"x"}),  # nothing after y: it may be part of a longer word
         (r"(?i)abc", None),
+        # a class of letters spells its words out
+        (r"the[\W_]++[ab]c(?![^\W_])", ("&", ({"the"}, {"ac", "bc"}))),
     ],
 )  # fmt: skip
 def test_the_need_of_a_regex(source: str, need: object) -> None:
@@ -135,3 +137,21 @@ def test_words_are_the_same_split_either_way(text: str, repeat: int) -> None:
             w for w in re.split(r"[^a-z0-9A-Z]+", sk.encode("ascii", "replace").decode()) if w
         )
     )
+
+
+@pytest.mark.parametrize(
+    ("source", "led"),
+    [
+        (r"(?:the)[\W_]++x", True),
+        (r"th(?:e)(?![^\W_])", True),
+        (r"the\Z", True),
+        (r"(?:the)(?:[\W_]++x){0,1}", False),  # "ther..." may follow: not a whole word
+        (r"the[a-z ]", False),
+        (r"(?i:the)[\W_]", False),  # a group that changes flags is not read
+        (r"(?-i:the)[\W_]", False),
+        (r"(?i)the[\W_]", False),
+        (r"tha[\W_]", False),
+    ],
+)  # fmt: skip
+def test_a_search_led_by_its_word(source: str, led: bool) -> None:
+    assert word_led(source, "the") is led
