@@ -24,7 +24,7 @@ import attrs
 
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import threshold
-from kernel.decision.matrix import entries
+from kernel.decision.matrix import entries, named
 from kernel.errors import ContractError, MatrixError
 from kernel.expression.ast import SEAT_VALUES
 from kernel.strict import shown
@@ -150,11 +150,8 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
             value = seats[role]
             at = f"{where}[{shown(role)}]"
             if type(value) is not str or value not in _ALL:
-                what = shown(value)
-                if type(value) is not str and isinstance(value, str):
-                    what += f" (a {type(value).__name__})"
                 raise MatrixError(
-                    f"{at}: {what} is not a seat value "
+                    f"{at}: {named(value)} is not a seat value "
                     "(pass|warn|block|block:fatal|block:repairable|not_assessed)"
                 )
             if not eligible:

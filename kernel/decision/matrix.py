@@ -20,7 +20,7 @@ from kernel.errors import MatrixError, PanelShrunk
 from kernel.expression.ast import SCORE_RANK
 from kernel.strict import shown
 
-__all__ = ["Rows", "entries", "read_matrix"]
+__all__ = ["Rows", "entries", "named", "read_matrix"]
 
 #: A matrix as read: per dimension, in contract order, the reviewers' scores.
 Rows = tuple[tuple[str, ...], ...]
@@ -103,6 +103,14 @@ def _diagnosed(matrix: object, ids: Sequence[str], panel_size: int) -> Rows:
     return rows
 
 
+def named(value: object) -> str:
+    """``value`` as a message quotes it, with its class when it is a ``str`` subclass (which
+    reads like a score but is refused: a matrix holds exact ``str`` values)."""
+    if type(value) is not str and isinstance(value, str):
+        return f"{shown(value)} (a {type(value).__name__})"
+    return shown(value)
+
+
 def entries(mapping: Mapping[Any, Any], where: str, size: int) -> list[tuple[Any, Any]]:
     """The (key, value) pairs of a caller's mapping, read once through its own iteration (a
     plain ``dict`` through its C-level items). Reading stops after ``size + 1`` keys (past
@@ -155,10 +163,7 @@ def _row(dimension: str, row: object, panel_size: int) -> tuple[str, ...]:
         return scores
     for j, score in enumerate(scores):
         if type(score) is not str or score not in _SCORES:
-            what = shown(score)
-            if type(score) is not str and isinstance(score, str):
-                what += f" (a {type(score).__name__})"
             raise MatrixError(
-                f"matrix[{shown(dimension)}][{j}]: {what} is not a score (block|warn|pass)"
+                f"matrix[{shown(dimension)}][{j}]: {named(score)} is not a score (block|warn|pass)"
             )
     raise AssertionError("unreachable")  # pragma: no cover

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Mapping
 from typing import Final
 
@@ -31,6 +32,10 @@ __all__ = [
 #: The role set of each reviewer mode that has one, in the order seats are listed (the
 #: 13.2 dialect's own table, 13.2 §B3).
 ROLE_SETS: Final[Mapping[str, tuple[str, ...]]] = dialect_named("13.2").role_sets
+
+
+#: A scoring subsection's title: ``Dn: name``.
+_TITLE: Final = re.compile(r"(?P<dim>D\d+): (?P<name>.+)")
 
 
 @attrs.frozen
@@ -60,6 +65,13 @@ class RoleScope:
 
     def dimension(self, dim_id: str) -> ScopedDimension | None:
         return next((d for d in self.dimensions if d.id == dim_id), None)
+
+    def titled(self, title: str) -> tuple[ScopedDimension, str] | None:
+        """The dimension a ``### Dn: name`` subsection names, with the name as written
+        (``None`` when the title has another shape or names no dimension)."""
+        m = _TITLE.fullmatch(title)
+        dim = self.dimension(m.group("dim")) if m else None
+        return None if m is None or dim is None else (dim, m.group("name"))
 
     def eligible(self, role: str) -> tuple[ScopedDimension, ...]:
         """The dimensions ``role`` may score, in contract order."""

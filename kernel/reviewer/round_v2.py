@@ -151,14 +151,7 @@ def decide_reports_v2(
         analysed = analyse_phase2_v2(
             text, scope, phase1, source=name, phase1_source=f"{name} (Phase 1)", max_bytes=max_bytes
         )
-        report = LintReport(
-            phase=2,
-            findings=analysed.findings,
-            multi_dissent=len(analysed.dissent) >= 2,
-            scores=analysed.scores,
-            consistency_checked=phase1 is not None,
-        )
-        seats.append(SeatV2(name, analysed.role, report))
+        seats.append(SeatV2(name, analysed.role, analysed.lint_report(bound=phase1 is not None)))
     unusable = [s for s in seats if not s.report.ok]
     tags += [s.report.errors[0].message for s in unusable]
     tags += [

@@ -63,26 +63,23 @@ def scan(doc: Document | str) -> list[AdvisoryHit]:
 
 def phase1_findings(doc: Document) -> list[Finding]:
     """The Phase 1 advisory check (P1-090), the same under every dialect."""
-    return [
-        Finding(
-            "P1-090",
-            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where}; "
-            "Phase 1 output is data for Phase 2 and must not address instructions to it",
-            hit.line,
-            "advisory",
-            "warning",
-        )
-        for hit in scan(doc)
-    ]
+    return _findings(
+        doc,
+        "P1-090",
+        "; Phase 1 output is data for Phase 2 and must not address instructions to it",
+    )
 
 
 def phase2_findings(doc: Document) -> list[Finding]:
     """The Phase 2 advisory check (P2-090), the same under every dialect."""
+    return _findings(doc, "P2-090", " in reviewer output")
+
+
+def _findings(doc: Document, code: str, said: str) -> list[Finding]:
     return [
         Finding(
-            "P2-090",
-            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where} in "
-            "reviewer output",
+            code,
+            f"advisory: {hit.category.replace('_', ' ')} text {hit.excerpt!r}{hit.where}{said}",
             hit.line,
             "advisory",
             "warning",

@@ -52,7 +52,6 @@ _PATTERNS: Final = {
     "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)"),
     **{f: re.compile(rf"{f}: (?P<value>\S.*)") for f in PLAN_FIELDS[1:]},
 }
-_TITLE: Final = re.compile(r"(?P<dim>D\d+): (?P<name>.+)")
 #: A trimmed paraphrase line that ends a paragraph without counting (13.2 §E4).
 _SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
 SHINGLE: Final = 12
@@ -208,13 +207,13 @@ def _plan(
     for sub in subs:
         assert sub.heading is not None
         title = sub.heading.title
-        m = _TITLE.fullmatch(title)
-        dim = scope.dimension(m.group("dim")) if m else None
-        if m is None or dim is None:
+        titled = scope.titled(title)
+        if titled is None:
             findings.append(
                 _grammar(source, f"invalid subsection '### {title}'", sub.line, "P1-105")
             )
             continue
+        dim, name = titled
         planned.add(dim.id)
         if dim.id not in eligible:
             findings.append(
@@ -226,7 +225,7 @@ def _plan(
                 )
             )
             continue
-        if m.group("name") != dim.name:
+        if name != dim.name:
             findings.append(_grammar(source, f"{dim.id} name mismatch", sub.line, "P1-105"))
             continue
         if title in repeated:

@@ -58,7 +58,6 @@ _DISSENT_FIELDS: Final = {
     "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)\s*"),
     "rationale": re.compile(r"rationale: (?P<value>\S.*?)\s*"),
 }
-_TITLE: Final = re.compile(r"(?P<dim>D\d+): (?P<name>.+)")
 _FINDING_TITLE: Final = re.compile(r"W[1-9]\d*: \S.*")
 #: ``\s`` of upstream's per-line pattern, minus the line break: it is searched in the whole
 #: text at once.
@@ -86,6 +85,16 @@ class ReportV2:
     scores: Mapping[str, str] | None
     dissent: tuple[str, ...]
 
+    def lint_report(self, *, bound: bool) -> LintReport:
+        """The report as a lint's result; ``bound``: it was read with its seat's Phase 1."""
+        return LintReport(
+            phase=2,
+            findings=self.findings,
+            multi_dissent=len(self.dissent) >= 2,
+            scores=self.scores,
+            consistency_checked=bound,
+        )
+
 
 def lint_phase2_v2(
     text: str,
@@ -109,13 +118,7 @@ def lint_phase2_v2(
         phase1_source=phase1_source,
         max_bytes=max_bytes,
     )
-    return LintReport(
-        phase=2,
-        findings=report.findings,
-        multi_dissent=len(report.dissent) >= 2,
-        scores=report.scores,
-        consistency_checked=phase1 is not None,
-    )
+    return report.lint_report(bound=phase1 is not None)
 
 
 def analyse_phase2_v2(
@@ -318,14 +321,14 @@ def _scores(
     for sub in subs:
         assert sub.heading is not None
         title = sub.heading.title
-        m = _TITLE.fullmatch(title)
-        dim = scope.dimension(m.group("dim")) if m else None
-        if m is None or dim is None:
+        titled = scope.titled(title)
+        if titled is None:
             findings.append(
                 _parse(source, f"unknown Dimension Scores subsection '### {title}'", sub.line)
             )
             continue
-        if m.group("name") != dim.name:
+        dim, name = titled
+        if name != dim.name:
             findings.append(_parse(source, f"{dim.id} name mismatch", sub.line))
             continue
         if title in repeated:
