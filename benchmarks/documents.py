@@ -151,10 +151,7 @@ def _docs_prose() -> list[str]:
     return list(dict.fromkeys(out))
 
 
-def phase2_v2_prose(size: int) -> str:
-    """``phase2_v2`` with its Review Body padded with the documentation's prose instead."""
-    text = (EXAMPLE_13_2 / "methodology.phase2.md").read_text("utf-8")
-    head, tail = text.split("### W1:", 1)
+def _pad_prose(head: str, tail: str, size: int) -> str:
     prose = _docs_prose()
     body: list[str] = []
     length = len(head) + len(tail)
@@ -162,4 +159,17 @@ def phase2_v2_prose(size: int) -> str:
         p = prose[len(body) % len(prose)]
         body.append(p)
         length += len(p) + 2
-    return head + "".join(p + "\n\n" for p in body) + "### W1:" + tail
+    return head + "".join(p + "\n\n" for p in body) + tail
+
+
+def phase2_v2_prose(size: int) -> str:
+    """``phase2_v2`` with its Review Body padded with the documentation's prose instead."""
+    text = (EXAMPLE_13_2 / "methodology.phase2.md").read_text("utf-8")
+    head, tail = text.split("### W1:", 1)
+    return _pad_prose(head, "### W1:" + tail, size)
+
+
+def phase2_prose(size: int) -> str:
+    """``phase2`` (dialect 13) with its Review Body padded with the documentation's prose."""
+    head, tail = phase2(0).split("## Editorial Decision", 1)
+    return _pad_prose(head, "## Editorial Decision" + tail, size)

@@ -35,8 +35,9 @@ words (emphasis that only stands next to blanks or punctuation cannot hide a phr
 finding's span ends where the phrase ends). Every pattern is a fixed alternation with
 bounded, possessive repetition; a phrase rule runs one regex per first word of its phrases
 that the text holds as a word, and only when the text holds the other words every match of it
-needs (``kernel.text.phrase_need``), a plain rule only when the words or characters every
-match needs are there: the scan is linear in the input.
+needs (``kernel.text.phrase_need``); with many such words, each regex is tried only where its
+word stands and the next word may continue it. A plain rule runs only when the words or
+characters every match needs are there: the scan is linear in the input.
 """
 
 from __future__ import annotations
@@ -56,6 +57,7 @@ from kernel.io import package_data
 from kernel.text import DEFAULT_DELIMITERS
 from kernel.text.delimit import delimiters_in
 from kernel.text.injection_markup import (
+    COLON_MAY_FOLLOW,
     emphasis_in_word,
     has_markup,
     has_sites,
@@ -64,7 +66,7 @@ from kernel.text.injection_markup import (
     unmarked,
     unmarked_emphasis,
 )
-from kernel.text.phrase_need import Clauses, clauses, need_of, word_led
+from kernel.text.phrase_need import Clauses, clauses, need_of, next_words, word_led
 from kernel.text.skeleton import char_skeleton, skeletonize
 
 __all__ = [
@@ -118,7 +120,7 @@ class InjectionFinding:
 
 _SEP = r"[\W_]++"  # one run of non-letters between words (possessive: never backtracks)
 # A colon after a phrase, past blanks and emphasis ("**New instructions**:").
-_COLON = r"[\s*~`]*+:"
+_COLON = rf"[\s{re.escape(COLON_MAY_FOLLOW)}]*+:"
 
 
 class _Compiler:
@@ -785,6 +787,9 @@ class _Finder(NamedTuple):
     #: For each member, the words every match of its cut regex holds one of each
     #: (``kernel.text.phrase_need``); empty: none known.
     needs: tuple[Clauses, ...] = ()
+    #: The words that may stand right after ``w`` in a match (``phrase_need.next_words``):
+    #: a place of ``w`` followed by another word is not tried. ``None``: not known.
+    nexts: frozenset[bytes] | None = None
 
 
 class _Phrases(NamedTuple):
@@ -853,11 +858,17 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
         assert isinstance(regex, _Compiler)
         members = tuple(i for i, _ in alts)
         for source in (regex.source, *(_source_of(parts[i].by_first[w]) for i in members)):
-            if not word_led(source, w):  # what _WordPlaces relies on
+            if not word_led(source, w):  # what _Tokens.of relies on
                 raise AssertionError(f"a phrase search must start with its first word: {w!r}")
         needs = tuple(clauses(need_of(_source_of(parts[i].by_first[w])), w) for i in members)
-        finders[w] = _Finder(regex, members, _seconds(heads_of[w]), needs)
+        finders[w] = _Finder(
+            regex, members, _seconds(heads_of[w]), needs, _ascii(next_words(regex.source, w))
+        )
     return _Phrases(tuple(parts), finders, frozenset(finders))
+
+
+def _ascii(words: Iterable[str] | None) -> frozenset[bytes] | None:
+    return None if words is None else frozenset(w.encode("ascii") for w in words)
 
 
 def _source_of(compiled: Callable[[], re.Pattern[str]]) -> str:
@@ -900,6 +911,7 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
                 list(f.members),
                 None if f.seconds is None else sorted(f.seconds),
                 [list(n.text) for n in f.needs],
+                None if f.nexts is None else sorted(n.decode("ascii") for n in f.nexts),
             ]
             for w, f in phrases.finders.items()
         },
@@ -912,7 +924,7 @@ def _phrases_from_data(data: Any) -> _Phrases:
         for p in data["parts"]
     )
     finders = {}
-    for w, (s, members, seconds, needs) in data["finders"].items():
+    for w, (s, members, seconds, needs, nexts) in data["finders"].items():
         own = parts[members[0]].by_first.get(w) if len(members) == 1 else None
         regex = own if isinstance(own, _Compiler) and own.source == s else _compiler(s)
         finders[w] = _Finder(
@@ -920,6 +932,7 @@ def _phrases_from_data(data: Any) -> _Phrases:
             tuple(members),
             None if seconds is None else frozenset(seconds),
             tuple(Clauses(n) for n in needs),
+            _ascii(nexts),
         )
     return _Phrases(parts, finders, frozenset(finders))
 
@@ -1062,28 +1075,31 @@ def _download_pipe(text: str, match: re.Match[str], downloads: list[int]) -> int
     return start if text.count("|", start, match.start()) <= 2 else None
 
 
-#: Below this length the rule's gate also tells which parts' first words occur, so a short
-#: text compiles only those parts; longer texts compile them all.
-
 # ASCII bytes that are not letters or digits (``?`` included: it stands for every non-ASCII
-# character in ``_words``) read as spaces.
+# character) read as spaces.
 _ASCII_BLANK_BYTES = bytes(b if chr(b).isalnum() else 0x20 for b in range(128)) + bytes(128)
 
 
 def _words(sk_text: str) -> frozenset[str]:
-    """The ASCII words of a skeleton text: runs of ASCII letters and digits, with every
-    other character read as a separator. Every word the rules look for is ASCII, and a
-    word next to a non-ASCII letter here is only an extra candidate, which the rule's regex
-    and start check then judge."""
-    blank = sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES)
-    if len(blank) < _SHORT:  # few repeats: one decode, then str words
-        return frozenset(blank.decode("ascii").split())
-    return frozenset(map(bytes.decode, set(blank.split())))  # each distinct word decoded once
+    """The words of a skeleton text that a gate asks about (see ``_Tokens.words``)."""
+    return _Tokens(sk_text).words()
 
 
-#: Below this length ``_words`` splits the decoded text; above it, the bytes (a long text
-#: repeats its words, and a bytes word is cheaper to make).
-_SHORT = 16_384
+@functools.cache
+def _gate_words() -> frozenset[bytes]:
+    """Every word a rule's gate asks about: the phrase rules' first and second words and the
+    words their needs name, and the plain rules' words."""
+    out: set[str] = set()
+    for rule in _RULES:
+        out |= rule.words
+        if rule.parts is None:
+            continue
+        for w, finder in rule.parts().finders.items():
+            out.add(w)
+            out |= finder.seconds or frozenset()
+            for need in finder.needs:
+                out.update(word for clause in need.text for word in clause.split() if clause != "|")
+    return frozenset(w.encode("ascii") for w in out if w.isascii())
 
 
 def _raw(
@@ -1103,26 +1119,32 @@ def _read(
     found: list[tuple[str, int, int]] = []
     downloads: list[int] | None = None
     plain: bool | None = None  # whether any plain rule's gate can open (known on first need)
-    places = _WordPlaces(sk_text)
+    tokens = _Tokens(sk_text)
+    if words is None and any(r.category in wanted and (r.parts or r.words) for r in _RULES):
+        words = tokens.words()
+    admitted = {
+        rule.name: _admitted(rule.parts(), words)
+        for rule in _RULES
+        if rule.parts is not None and rule.category in wanted and words is not None
+    }
+    searched = {w for firsts in admitted.values() for w, _ in firsts}
+    places = None
+    if len(searched) >= _PLACES_FROM:  # one reading of the text instead of a search a word
+        places = tokens
+        tokens.read(searched)
     for rule in _RULES:
         category = rule.category
         if category not in wanted:
             continue
         name, starts = rule.name, rule.starts
-        if words is None and (rule.parts is not None or rule.words):
-            words = _words(sk_text)
         matches: Iterable[re.Match[str]]
         if rule.parts is not None:
             assert words is not None
-            phrases = rule.parts()
-            firsts = _admitted(phrases, words)
+            firsts = admitted[name]
             if not firsts:
                 continue
             opened = True
-            use = places.read or len(firsts) >= _PLACES_FROM  # once read, they cost nothing
-            matches = _phrase_matches(
-                phrases, words, sk_text, starts, firsts, places if use else None
-            )
+            matches = _phrase_matches(rule.parts(), words, sk_text, starts, firsts, places)
         else:
             assert rule.regex is not None
             if plain is None:
@@ -1181,10 +1203,13 @@ def _admitted(phrases: _Phrases, words: frozenset[str]) -> list[tuple[str, tuple
     meets (at least one)."""
     out = []
     for w in words & phrases.firsts:
-        _, members, seconds, needs = phrases.finders[w]
+        _, members, seconds, needs, _ = phrases.finders[w]
         if seconds is not None and seconds.isdisjoint(words):
             continue
-        if needs:
+        if len(needs) == 1:
+            if not needs[0].met_by(words):
+                continue
+        elif needs:
             members = tuple(i for i, n in zip(members, needs, strict=True) if n.met_by(words))
             if not members:
                 continue
@@ -1198,7 +1223,7 @@ def _phrase_matches(
     text: str,
     starts: _Check,
     firsts: Iterable[tuple[str, tuple[int, ...]]] | None = None,
-    places: _WordPlaces | None = None,
+    places: _Tokens | None = None,
 ) -> list[re.Match[str]]:
     """What ``_matches`` finds with each part's whole regex, for the first words ``text``
     has (``firsts``: those ``_admitted`` gives, with the members that can match): each word's
@@ -1211,7 +1236,8 @@ def _phrase_matches(
         finder = phrases.finders[w].regex
         if len(members) == 1:
             finder = phrases.parts[members[0]].by_first[w]
-        for at, hit in _hits(finder(), w, text, starts, places):
+        nexts = phrases.finders[w].nexts
+        for at, hit in _hits(finder(), w, text, starts, places, nexts):
             for i in members:
                 cut = phrases.parts[i].by_first[w]
                 m = hit if cut is finder else cut().match(text, at)
@@ -1229,20 +1255,26 @@ def _phrase_matches(
     return out
 
 
-#: From this many first words that a phrase rule searches a text for, their places are read
-#: in one search of the text instead of one regex search each.
+#: From this many first words that the phrase rules search a text for, their places are
+#: read in one pass over the text's words instead of one regex search each.
 _PLACES_FROM = 8
 
 
 def _hits(
-    finder: re.Pattern[str], word: str, text: str, starts: _Check, places: _WordPlaces | None
+    finder: re.Pattern[str],
+    word: str,
+    text: str,
+    starts: _Check,
+    places: _Tokens | None,
+    nexts: frozenset[bytes] | None = None,
 ) -> Iterator[tuple[int, re.Match[str]]]:
     """Each place where ``finder`` matches and ``starts`` holds, in text order. Every phrase
     search starts with its first word as a whole word (``_phrase_parts`` checks it) and every
     phrase rule's start check asks for a word start: so with ``places`` the finder is tried
-    only where the word stands, else the regex engine searches the whole text."""
+    only where the word stands and the word after it is one of ``nexts`` (when known), else
+    the regex engine searches the whole text."""
     if places is not None and word.isascii():
-        for at in places.of(word):
+        for at in places.of(word, nexts):
             hit = finder.match(text, at)  # the cheaper test first: most places fail it
             if hit is not None and starts(text, at):
                 yield at, hit
@@ -1255,43 +1287,64 @@ def _hits(
             yield at, hit
 
 
-class _WordPlaces:
-    """Where each phrase first word stands as a whole ASCII word of a skeleton text (a run of
-    letters and digits between characters that are not), found in one search of the text
-    the first time a word is asked for. A word start that the rules' start checks accept is
-    such a place."""
+class _Tokens:
+    """A skeleton text read as ASCII words: runs of ASCII letters and digits, every other
+    character a separator (a non-ASCII one too: every word the rules look for is ASCII, and
+    a word next to a non-ASCII letter is only an extra candidate, which the rule's regex and
+    start check then judge). Split once, on first need; a word's places (where it stands as
+    a whole word) are read for the words asked for. A word start that the phrase rules'
+    start checks accept is such a place."""
 
     def __init__(self, sk_text: str) -> None:
         self._text = sk_text
-        self._at: dict[bytes, list[int]] | None = None
+        self._blank = b""
+        self._words: list[bytes] | None = None
+        self._at: dict[bytes, list[int]] = {}
+        self._next: dict[bytes, list[bytes]] = {}  # the word after each place ("" at the end)
 
-    @property
-    def read(self) -> bool:
-        return self._at is not None
+    def _split(self) -> list[bytes]:
+        if self._words is None:
+            # One byte per code point (a non-ASCII one becomes "?"), then blanks.
+            self._blank = self._text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES)
+            self._words = self._blank.split()
+        return self._words
 
-    def of(self, word: str) -> list[int]:
-        if self._at is None:
-            self._at = _places(self._text)
-        return self._at.get(word.encode("ascii"), [])
+    def words(self) -> frozenset[str]:
+        """The words of the text that a gate asks about (``_gate_words``)."""
+        return frozenset(map(bytes.decode, _gate_words().intersection(self._split())))
 
+    def read(self, words: Iterable[str]) -> None:
+        """Read the places of these ASCII words in one pass over the text's words: each
+        occurrence, in text order, is found by a substring search from the one before (no
+        whole word in between is one of them)."""
+        wanted = frozenset(w.encode("ascii") for w in words if w.isascii()) - self._at.keys()
+        if not wanted:
+            return
+        text_words = self._split()
+        padded = b" " + self._blank + b" "  # a word's start in the text: " word " in padded
+        at = 0
+        out: dict[bytes, list[int]] = {w: [] for w in wanted}
+        after: dict[bytes, list[bytes]] = {w: [] for w in wanted}
+        text_words.append(b"")  # what follows the last word
+        for i in itertools.compress(itertools.count(), map(wanted.__contains__, text_words)):
+            word = text_words[i]
+            at = padded.find(b" " + word + b" ", at)
+            out[word].append(at)
+            after[word].append(text_words[i + 1])
+            at += len(word) + 1
+        text_words.pop()
+        self._at.update(out)
+        self._next.update(after)
 
-def _places(sk_text: str) -> dict[bytes, list[int]]:
-    """The start of every whole word of ``sk_text`` that is an ASCII phrase first word."""
-    # One byte per code point (a non-ASCII one becomes "?"), every character but ASCII
-    # letters and digits a space, and a space at each end: a word follows a space.
-    blank = b" " + sk_text.encode("ascii", "replace").translate(_ASCII_BLANK_BYTES) + b" "
-    out: dict[bytes, list[int]] = {}
-    for m in _first_word_finder().finditer(blank):
-        out.setdefault(m[0][1:], []).append(m.start())  # the space before is m.start() - 1
-    return out
-
-
-@functools.cache
-def _first_word_finder() -> re.Pattern[bytes]:
-    """A whole phrase first word after a space, its letters a prefix tree."""
-    words = {w for rule in _RULES if rule.parts is not None for w in rule.parts().firsts}
-    tree = _trie(sorted(tuple(w) for w in words if w.isascii() and w.isalnum()))
-    return re.compile(f" (?:{tree})(?= )".encode("ascii"))
+    def of(self, word: str, nexts: frozenset[bytes] | None = None) -> list[int]:
+        """Where the ASCII ``word`` stands as a whole word, in order; with ``nexts``, only
+        the places where the next word is one of them."""
+        key = word.encode("ascii")
+        if key not in self._at:
+            self.read((word,))
+        if nexts is None:
+            return self._at[key]
+        return list(itertools.compress(self._at[key], map(nexts.__contains__, self._next[key])))
 
 
 def _names(value: object, what: str) -> tuple[str, ...]:

@@ -39,6 +39,7 @@ import attrs
 
 __all__ = [
     "BLOCK_TAGS",
+    "COLON_MAY_FOLLOW",
     "Unmarked",
     "emphasis_in_word",
     "has_markup",
@@ -62,6 +63,9 @@ BLOCK_TAGS: Final = frozenset(
 #: Characters removed wherever they stand: emphasis, code spans, link brackets and the
 #: backslash of an escape.
 _EMPHASIS: Final = "*~`[]\\"
+#: The emphasis characters a phrase's colon may follow in the scan ("**New instructions**:");
+#: brackets and backslashes stop it.
+COLON_MAY_FOLLOW: Final = "*~`"
 _HINT: Final = re.compile(r"<[!/A-Za-z]|&[#A-Za-z]")
 # A link destination: <…> or a run without blanks, with balanced parentheses one level deep
 # (a "(" inside a nested pair ends the run, so a failed tail reads at most to the next "(").
@@ -108,17 +112,21 @@ def has_markup(text: str) -> bool:
 
 def splits_words(text: str) -> bool:
     """Whether the phrase rules could read more in ``unmarked(text)`` than in ``text``: when
-    it holds a tag, comment, character reference, escape or link destination, or a run of
-    emphasis characters or brackets with a letter-like character on both sides
-    (``ig**nore**``, ``ig[nore]``). Emphasis next to a blank or punctuation only stands where
-    a phrase already allows a separator."""
+    it holds a tag, comment, character reference, escape or link destination, or emphasis
+    that ``emphasis_in_word`` finds. Other emphasis stands next to a blank or punctuation,
+    where a phrase already allows a separator."""
     return has_sites(text) or emphasis_in_word(text)
 
 
 def emphasis_in_word(text: str) -> bool:
     """Whether a run of emphasis characters or brackets in ``text`` has a letter-like
-    character on both sides (``ig**nore**``, ``ig[nore]``)."""
-    return any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD)
+    character on both sides (``ig**nore**``, ``ig[nore]``), or a bracket or backslash stands
+    before a colon with only blanks and emphasis between (``new instructions [:``): a
+    phrase's colon may follow blanks and ``COLON_MAY_FOLLOW`` only. A run next to a colon is
+    otherwise clear (``**Severity**:``)."""
+    if any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD):
+        return True
+    return any(c in text and p.search(text) is not None for c, p in _BEFORE_COLON)
 
 
 def has_sites(text: str) -> bool:
@@ -157,13 +165,20 @@ def joins_ascii_words(text: str) -> bool:
 
 
 # Blanks and ASCII punctuation: what no skeleton reads as a letter.
-_CLEAR: Final = re.escape("".join(c for c in string.whitespace + string.punctuation if c != ":"))
+_CLEAR: Final = re.escape(string.whitespace + string.punctuation)
 _RUN: Final = re.escape(_EMPHASIS)
 # An emphasis run inside a word; each regex starts with its own character so that the
 # engine skips ahead to it.
 _INSIDE_WORD: Final = tuple(
     (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[{_RUN}]*+(?=[^{_CLEAR}])"))
     for c in _EMPHASIS
+)
+# A bracket or backslash, then blanks and emphasis, then a colon or a character whose
+# skeleton may be one (any non-ASCII character; no ASCII one reads as a colon).
+_BEFORE_COLON: Final = tuple(
+    (c, re.compile(f"{re.escape(c)}[\\s{_RUN}]*+[:\x80-\U0010ffff]"))
+    for c in _EMPHASIS
+    if c not in COLON_MAY_FOLLOW
 )
 
 

@@ -19,7 +19,7 @@ import string
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeAlias
 
-__all__ = ["Clauses", "Need", "clauses", "need_of", "possible", "word_led"]
+__all__ = ["Clauses", "Need", "clauses", "need_of", "next_words", "possible", "word_led"]
 
 Need: TypeAlias = "frozenset[str] | tuple[str, tuple[Need, ...]] | None"
 
@@ -107,6 +107,8 @@ class Clauses:
                 else:
                     alternatives[-1].append(frozenset(c.split()))
             sets = self._sets = tuple(tuple(a) for a in alternatives)
+        if len(sets) == 1:  # the usual case, without a generator
+            return not any(map(words.isdisjoint, sets[0]))
         return any(not any(map(words.isdisjoint, a)) for a in sets)
 
 
@@ -144,6 +146,24 @@ def word_led(source: str, word: str) -> bool:
             return False
         items = items[1:]
     return reader.begins(items, False)
+
+
+def next_words(source: str, word: str) -> frozenset[str] | None:
+    """The words that may stand right after ``word`` in a match of the regex ``source``, which
+    ``word`` leads (``word_led``): past the characters that are not ASCII letters or digits,
+    the first run of them, whole. ``None`` when the reading cannot tell (a match may end
+    after ``word``, or a part is not read); a superset otherwise."""
+    from re import _parser  # build time only
+
+    if not word_led(source, word):
+        return None
+    reader = _Reader()
+    items = list(_parser.parse(source))
+    for _ in word:  # the word's letters, out of their plain groups (as ``word_led`` reads)
+        while items[0][0] is reader.c.SUBPATTERN:
+            items = [*items[0][1][3], *items[1:]]
+        items = items[1:]
+    return reader.first(items)
 
 
 def _both(op: str, items: Iterable[Need]) -> Need:
@@ -250,6 +270,66 @@ class _Reader:
         if op in (c.ASSERT, c.ASSERT_NOT):
             return outside
         return False
+
+    # -- the next word -------------------------------------------------------------------
+
+    def first(self, seq: Sequence[tuple[Any, Any]]) -> frozenset[str] | None:
+        """The first whole word a match of ``seq`` holds, read past items that match no ASCII
+        letter or digit (a superset; ``None`` when unknown). ``seq`` runs to the end of the
+        regex: a word at its end is whole only if a lookahead says so."""
+        c = self.c
+        seq = self._distributed(seq)
+        for i, (op, av) in enumerate(seq):
+            if self._strings((op, av)) is not None:
+                j = i
+                while j < len(seq) and self._strings(seq[j]) is not None:
+                    j += 1
+                words = self.strings(seq[i:j])
+                if words is None or "" in words or not self.begins(seq[j:], False):
+                    return None
+                return words
+            rest = list(seq[i + 1 :])
+            if op is c.SUBPATTERN and not (av[1] or av[2]):
+                return self.first([*av[3], *rest])
+            if op is c.ATOMIC_GROUP:
+                return self.first([*av, *rest])
+            if op is c.BRANCH:
+                return self._union([[*alt, *rest] for alt in av[1]])
+            if op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+                if self._clear(list(av[2])):
+                    continue
+                return self._union([[*av[2], *rest], rest])  # one turn or none: a superset
+            if op in (c.ASSERT, c.ASSERT_NOT, c.AT) or self._clear([(op, av)]):
+                continue  # zero width, or no letter or digit
+            return None
+        return None  # the match may end with no word
+
+    def _union(self, seqs: Sequence[Sequence[tuple[Any, Any]]]) -> frozenset[str] | None:
+        out: set[str] = set()
+        for seq in seqs:
+            own = self.first(seq)
+            if own is None:
+                return None
+            out |= own
+        return frozenset(out)
+
+    def _clear(self, seq: Sequence[tuple[Any, Any]]) -> bool:
+        """Whether every item of ``seq`` matches only characters that are not ASCII letters
+        or digits (single characters, classes and their repeats)."""
+        c = self.c
+        for op, av in seq:
+            if op is c.LITERAL:
+                if chr(av) in _ALNUM:
+                    return False
+            elif op is c.IN:
+                if not self._clear_class(av):
+                    return False
+            elif op in (c.MAX_REPEAT, c.MIN_REPEAT, c.POSSESSIVE_REPEAT):
+                if not self._clear(list(av[2])):
+                    return False
+            else:
+                return False
+        return True
 
     # -- literal strings -----------------------------------------------------------------
 
