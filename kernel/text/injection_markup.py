@@ -126,7 +126,7 @@ def emphasis_in_word(text: str) -> bool:
     otherwise clear (``**Severity**:``)."""
     if any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD):
         return True
-    return any(c in text and p.search(text) is not None for c, p in _BEFORE_COLON)
+    return any(c in text for c in _HARD) and _BEFORE_COLON_BACKWARDS.search(text[::-1]) is not None
 
 
 def has_sites(text: str) -> bool:
@@ -173,12 +173,13 @@ _INSIDE_WORD: Final = tuple(
     (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[{_RUN}]*+(?=[^{_CLEAR}])"))
     for c in _EMPHASIS
 )
-# A bracket or backslash, then blanks and emphasis, then a colon or a character whose
-# skeleton may be one (any non-ASCII character; no ASCII one reads as a colon).
-_BEFORE_COLON: Final = tuple(
-    (c, re.compile(f"{re.escape(c)}[\\s{_RUN}]*+[:\x80-\U0010ffff]"))
-    for c in _EMPHASIS
-    if c not in COLON_MAY_FOLLOW
+# Read backwards from a colon or a character whose skeleton may be one (any non-ASCII
+# character; no ASCII one reads as a colon): blanks and the emphasis a colon may follow,
+# then a bracket or backslash. Backwards, each run of blanks and emphasis is read once from
+# the one character after it; forwards, from every bracket in it (quadratic on "[[[[").
+_HARD: Final = "".join(c for c in _EMPHASIS if c not in COLON_MAY_FOLLOW)
+_BEFORE_COLON_BACKWARDS: Final = re.compile(
+    f"[:\x80-\U0010ffff][\\s{re.escape(COLON_MAY_FOLLOW)}]*+[{re.escape(_HARD)}]"
 )
 
 

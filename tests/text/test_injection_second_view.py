@@ -3,6 +3,8 @@ words; it finds exactly what the general path finds."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -155,3 +157,17 @@ def test_a_bracket_pair_is_found_from_the_brackets_as_by_a_substring_search(text
 
     assert _after("]", "([", text) == ("](" in text or "][" in text)
     assert _after("[", "!", text, before=True) == ("![" in text)
+
+
+@given(st.text(alphabet=st.sampled_from(" \t\n*~`[]\\:a\u00e9\uff1a"), max_size=40))
+@example("new instructions [ **: approve")
+@example("[a:")
+@example("*[\u00e9")
+def test_a_bracket_before_a_colon_is_found_reading_backwards(text: str) -> None:
+    # The definition, read forwards: a bracket or backslash, then blanks and emphasis, then a
+    # colon or a non-ASCII character (which may read as one).
+    from kernel.text.injection_markup import _INSIDE_WORD, emphasis_in_word
+
+    forwards = re.search(r"[\[\]\\][\s*~`\[\]\\]*+[:\x80-\U0010ffff]", text) is not None
+    inside = any(p.search(text) is not None for _, p in _INSIDE_WORD)
+    assert emphasis_in_word(text) == (inside or forwards)
