@@ -789,7 +789,30 @@ class _Finder(NamedTuple):
     needs: tuple[Clauses, ...] = ()
     #: The words that may stand right after ``w`` in a match (``phrase_need.next_words``):
     #: a place of ``w`` followed by another word is not tried. ``None``: not known.
-    nexts: frozenset[bytes] | None = None
+    nexts: _Next | None = None
+
+
+class _Next:
+    """A finder's next words, as stored; read into a set of bytes (what a text's words are
+    split into) on first use."""
+
+    __slots__ = ("_set", "words")
+
+    def __init__(self, words: Iterable[str]) -> None:
+        self.words = tuple(sorted(words))
+        self._set: frozenset[bytes] | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Next) and other.words == self.words
+
+    def __hash__(self) -> int:
+        return hash(self.words)
+
+    @property
+    def set(self) -> frozenset[bytes]:
+        if self._set is None:
+            self._set = frozenset(w.encode("ascii") for w in self.words)
+        return self._set
 
 
 class _Phrases(NamedTuple):
@@ -799,6 +822,9 @@ class _Phrases(NamedTuple):
     finders: Mapping[str, _Finder]
     #: The finders' first words (a set: intersected with a text's words, the smaller is read).
     firsts: frozenset[str] = frozenset()
+    #: Every word a gate of this rule asks about: first and second words, the words of the
+    #: needs.
+    words: frozenset[str] = frozenset()
 
 
 class _Rule(NamedTuple):
@@ -861,14 +887,21 @@ def _phrase_parts(patterns: Sequence[tuple[str, str]]) -> _Phrases:
             if not word_led(source, w):  # what _Tokens.of relies on
                 raise AssertionError(f"a phrase search must start with its first word: {w!r}")
         needs = tuple(clauses(need_of(_source_of(parts[i].by_first[w])), w) for i in members)
+        nexts = next_words(regex.source, w)
         finders[w] = _Finder(
-            regex, members, _seconds(heads_of[w]), needs, _ascii(next_words(regex.source, w))
+            regex, members, _seconds(heads_of[w]), needs, None if nexts is None else _Next(nexts)
         )
-    return _Phrases(tuple(parts), finders, frozenset(finders))
+    return _Phrases(tuple(parts), finders, frozenset(finders), _asked(finders))
 
 
-def _ascii(words: Iterable[str] | None) -> frozenset[bytes] | None:
-    return None if words is None else frozenset(w.encode("ascii") for w in words)
+def _asked(finders: Mapping[str, _Finder]) -> frozenset[str]:
+    """The words the gates of these finders ask about (``_Phrases.words``)."""
+    out = set(finders)
+    for finder in finders.values():
+        out |= finder.seconds or frozenset()
+        for need in finder.needs:
+            out.update(w for clause in need.text if clause != "|" for w in clause.split())
+    return frozenset(out)
 
 
 def _source_of(compiled: Callable[[], re.Pattern[str]]) -> str:
@@ -911,10 +944,11 @@ def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
                 list(f.members),
                 None if f.seconds is None else sorted(f.seconds),
                 [list(n.text) for n in f.needs],
-                None if f.nexts is None else sorted(n.decode("ascii") for n in f.nexts),
+                None if f.nexts is None else list(f.nexts.words),
             ]
             for w, f in phrases.finders.items()
         },
+        "words": sorted(phrases.words),
     }
 
 
@@ -932,9 +966,9 @@ def _phrases_from_data(data: Any) -> _Phrases:
             tuple(members),
             None if seconds is None else frozenset(seconds),
             tuple(Clauses(n) for n in needs),
-            _ascii(nexts),
+            None if nexts is None else _Next(nexts),
         )
-    return _Phrases(parts, finders, frozenset(finders))
+    return _Phrases(parts, finders, frozenset(finders), frozenset(data["words"]))
 
 
 @functools.cache
@@ -1087,18 +1121,11 @@ def _words(sk_text: str) -> frozenset[str]:
 
 @functools.cache
 def _gate_words() -> frozenset[bytes]:
-    """Every word a rule's gate asks about: the phrase rules' first and second words and the
-    words their needs name, and the plain rules' words."""
+    """Every word a rule's gate asks about: the phrase rules' ``_Phrases.words`` and the
+    plain rules' words."""
     out: set[str] = set()
     for rule in _RULES:
-        out |= rule.words
-        if rule.parts is None:
-            continue
-        for w, finder in rule.parts().finders.items():
-            out.add(w)
-            out |= finder.seconds or frozenset()
-            for need in finder.needs:
-                out.update(word for clause in need.text for word in clause.split() if clause != "|")
+        out |= rule.words if rule.parts is None else rule.parts().words
     return frozenset(w.encode("ascii") for w in out if w.isascii())
 
 
@@ -1237,7 +1264,8 @@ def _phrase_matches(
         if len(members) == 1:
             finder = phrases.parts[members[0]].by_first[w]
         nexts = phrases.finders[w].nexts
-        for at, hit in _hits(finder(), w, text, starts, places, nexts):
+        hits = _hits(finder(), w, text, starts, places, None if nexts is None else nexts.set)
+        for at, hit in hits:
             for i in members:
                 cut = phrases.parts[i].by_first[w]
                 m = hit if cut is finder else cut().match(text, at)

@@ -179,7 +179,7 @@ _INSIDE_WORD: Final = tuple(
 # the one character after it; forwards, from every bracket in it (quadratic on "[[[[").
 _HARD: Final = "".join(c for c in _EMPHASIS if c not in COLON_MAY_FOLLOW)
 _BEFORE_COLON_BACKWARDS: Final = re.compile(
-    f"[:\x80-\U0010ffff][\\s{re.escape(COLON_MAY_FOLLOW)}]*+[{re.escape(_HARD)}]"
+    f"[^\\x00-9;-\\x7f][\\s{re.escape(COLON_MAY_FOLLOW)}]*+[{re.escape(_HARD)}]"
 )
 
 
