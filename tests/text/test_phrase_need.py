@@ -167,6 +167,9 @@ def test_a_search_led_by_its_word(source: str, led: bool) -> None:
         (r"the[\W_]++x", "the", None),  # "x" may run on into letters
         (r"the[\W_]++(?:x(?![^\W_]))?", "the", None),  # the match may end after "the"
         (r"the[\W_]++\w+", "the", None),  # not read
+        (r"the[\W_]++[a-z]x(?![^\W_])", "the", None),  # a class of letters: not read either
+        # a lookahead before the word takes no character
+        (r"the[\W_]++(?=c)(?:code|change)(?![^\W_])", "the", {"code", "change"}),
         (r"then[\W_]++x(?![^\W_])", "the", None),  # not led by "the"
     ],
 )  # fmt: skip
