@@ -126,7 +126,12 @@ def emphasis_in_word(text: str) -> bool:
     otherwise clear (``**Severity**:``)."""
     if any(c in text and p.search(text) is not None for c, p in _INSIDE_WORD):
         return True
-    return any(c in text for c in _HARD) and _BEFORE_COLON_BACKWARDS.search(text[::-1]) is not None
+    if not any(c in text for c in _HARD):
+        return False
+    back = text[::-1]
+    if ":" in text and _COLON_BACKWARDS.search(back) is not None:
+        return True
+    return not text.isascii() and _NON_ASCII_BACKWARDS.search(back) is not None
 
 
 def has_sites(text: str) -> bool:
@@ -173,14 +178,15 @@ _INSIDE_WORD: Final = tuple(
     (c, re.compile(f"{re.escape(c)}(?<=[^{_CLEAR}]{re.escape(c)})[{_RUN}]*+(?=[^{_CLEAR}])"))
     for c in _EMPHASIS
 )
-# Read backwards from a colon or a character whose skeleton may be one (any non-ASCII
-# character; no ASCII one reads as a colon): blanks and the emphasis a colon may follow,
-# then a bracket or backslash. Backwards, each run of blanks and emphasis is read once from
-# the one character after it; forwards, from every bracket in it (quadratic on "[[[[").
+# Read backwards from a colon, or from a character whose skeleton may be one (any non-ASCII
+# character; no ASCII one reads as a colon): blanks and the emphasis a colon may follow, then
+# a bracket or backslash. Backwards, each run of blanks and emphasis is read once, from the
+# one character after it; forwards, from every bracket in it (quadratic on "[[[["). The colon
+# regex opens with its literal, so the engine skips ahead to each colon.
 _HARD: Final = "".join(c for c in _EMPHASIS if c not in COLON_MAY_FOLLOW)
-_BEFORE_COLON_BACKWARDS: Final = re.compile(
-    f"[^\\x00-9;-\\x7f][\\s{re.escape(COLON_MAY_FOLLOW)}]*+[{re.escape(_HARD)}]"
-)
+_PAST_COLON: Final = f"[\\s{re.escape(COLON_MAY_FOLLOW)}]*+[{re.escape(_HARD)}]"
+_COLON_BACKWARDS: Final = re.compile(":" + _PAST_COLON)
+_NON_ASCII_BACKWARDS: Final = re.compile("[^\\x00-\\x7f]" + _PAST_COLON)
 
 
 _APART: Final = re.escape("".join(chr(i) for i in range(128) if not chr(i).isalnum()))
