@@ -900,7 +900,7 @@ def _asked(finders: Mapping[str, _Finder]) -> frozenset[str]:
     for finder in finders.values():
         out |= finder.seconds or frozenset()
         for need in finder.needs:
-            out.update(w for clause in need.text if clause != "|" for w in clause.split())
+            out |= need.words
     return frozenset(out)
 
 
@@ -929,18 +929,17 @@ PHRASES = "data/injection_phrases.json"
 
 
 def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
-    def source(compiled: Callable[[], re.Pattern[str]]) -> str:
-        assert isinstance(compiled, _Compiler)
-        return compiled.source
-
     return {
         "parts": [
-            {"whole": source(p.regex), "by_first": {w: source(c) for w, c in p.by_first.items()}}
+            {
+                "whole": _source_of(p.regex),
+                "by_first": {w: _source_of(c) for w, c in p.by_first.items()},
+            }
             for p in phrases.parts
         ],
         "finders": {
             w: [
-                source(f.regex),
+                _source_of(f.regex),
                 list(f.members),
                 None if f.seconds is None else sorted(f.seconds),
                 [list(n.text) for n in f.needs],
@@ -1260,11 +1259,10 @@ def _phrase_matches(
     ``places``, a finder is tried only where its word stands (see ``_hits``)."""
     found: dict[int, list[re.Match[str]]] = {}
     for w, members in _admitted(phrases, words) if firsts is None else firsts:
-        finder = phrases.finders[w].regex
-        if len(members) == 1:
-            finder = phrases.parts[members[0]].by_first[w]
-        nexts = phrases.finders[w].nexts
-        hits = _hits(finder(), w, text, starts, places, None if nexts is None else nexts.set)
+        own = phrases.finders[w]
+        finder = own.regex if len(members) > 1 else phrases.parts[members[0]].by_first[w]
+        nexts = None if own.nexts is None else own.nexts.set
+        hits = _hits(finder(), w, text, starts, places, nexts)
         for at, hit in hits:
             for i in members:
                 cut = phrases.parts[i].by_first[w]

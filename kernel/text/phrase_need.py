@@ -96,6 +96,11 @@ class Clauses:
     def __repr__(self) -> str:
         return f"Clauses({self.text!r})"
 
+    @property
+    def words(self) -> frozenset[str]:
+        """Every word some clause names."""
+        return frozenset(w for c in self.text if c != _OR for w in c.split())
+
     def met_by(self, words: frozenset[str]) -> bool:
         """Whether a text with these ``words`` meets every clause of some alternative."""
         sets = self._sets
@@ -131,21 +136,8 @@ def word_led(source: str, word: str) -> bool:
     """Whether every match of the regex ``source`` starts with ``word`` as a whole word:
     its letters, then a character that is not an ASCII letter or digit (or the end of the
     text). ``False`` when the reading cannot tell."""
-    from re import _parser  # first use only
-
-    parsed = _parser.parse(source)
-    if parsed.state.flags & ~32 or not word:
-        return False
-    reader = _Reader()
-    items = list(parsed)
-    for ch in word:
-        # a plain group is its content: open groups until the next item is a character
-        while items and items[0][0] is reader.c.SUBPATTERN and not any(items[0][1][1:3]):
-            items = [*items[0][1][3], *items[1:]]
-        if not items or items[0] != (reader.c.LITERAL, ord(ch)):
-            return False
-        items = items[1:]
-    return reader.begins(items, False)
+    past = _past_word(source, word)
+    return past is not None and past[0].begins(past[1], False)
 
 
 def next_words(source: str, word: str) -> frozenset[str] | None:
@@ -153,17 +145,31 @@ def next_words(source: str, word: str) -> frozenset[str] | None:
     ``word`` leads (``word_led``): past the characters that are not ASCII letters or digits,
     the first run of them, whole. ``None`` when the reading cannot tell (a match may end
     after ``word``, or a part is not read); a superset otherwise."""
-    from re import _parser  # build time only
+    past = _past_word(source, word)
+    if past is None or not past[0].begins(past[1], False):  # not led by the whole word
+        return None
+    reader, items = past
+    return reader.first(items)
 
-    if not word_led(source, word):
+
+def _past_word(source: str, word: str) -> tuple[_Reader, list[tuple[Any, Any]]] | None:
+    """What the regex ``source`` reads after the letters of ``word``, when it starts with
+    them (``None`` otherwise, or when the reading cannot tell)."""
+    from re import _parser  # first use only
+
+    parsed = _parser.parse(source)
+    if parsed.state.flags & ~32 or not word:
         return None
     reader = _Reader()
-    items = list(_parser.parse(source))
-    for _ in word:  # the word's letters, out of their plain groups (as ``word_led`` reads)
-        while items[0][0] is reader.c.SUBPATTERN:
+    items = list(parsed)
+    for ch in word:
+        # a plain group is its content: open groups until the next item is a character
+        while items and items[0][0] is reader.c.SUBPATTERN and not any(items[0][1][1:3]):
             items = [*items[0][1][3], *items[1:]]
+        if not items or items[0] != (reader.c.LITERAL, ord(ch)):
+            return None
         items = items[1:]
-    return reader.first(items)
+    return reader, items
 
 
 def _both(op: str, items: Iterable[Need]) -> Need:
