@@ -208,6 +208,9 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 1", "13.2 §E9", _P1),
     ("P1-115", "error", "the document is over the work bound and was not parsed (13.2)",
      "Reviewer documents: work bounds", _P1),
+    ("P1-120", "error", "13.2: no seat for a Phase 1 document (its NAME is no role of the "
+     "mode and no Phase 2 report beside it declares one)", "13.2 §G6 (kernel reading)", _P1),
+    ("P1-121", "error", "13.2: two Phase 1 documents for one seat", "13.2 §G6", _P1),
     # --- Phase 2 lint ------------------------------------------------------------------
     ("P2-001", "error", "a Phase 2 section is missing", "Phase 2 check 1", _P2),
     ("P2-002", "error", "a Phase 2 section appears twice", "Phase 2 check 1", _P2),
@@ -321,6 +324,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("P2-133", "error", "[DA-MAJOR-PARSE]: the MAJOR table is malformed", "13.2 §F11.4", _P2),
     ("P2-134", "error", "[DA-CRITICAL-ID]: CRITICAL IDs are not C1..Cn in order",
      "13.2 §F11.7", _P2),
+    ("P2-140", "error", "[PANEL-CARDINALITY]: two Phase 2 reports declare one "
+     "contract_role", "13.2 §G6", _P2),
     # --- analyzer ----------------------------------------------------------------------
     ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
      "R5", _AN),

@@ -18,7 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
-from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, phase1_partners
+from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -30,6 +30,7 @@ from kernel.cli.scaffold import (
     emit,
     failure,
 )
+from kernel.cli.seating import Partners, add_verbose, partners
 from kernel.contract.model import Contract
 from kernel.decision.decision import Decision, decide
 from kernel.diagnostics import Diagnostic, from_error
@@ -130,7 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "documents",
         nargs="*",
         help="Phase 2 documents, each followed by its --phase1; or directories and "
-        "NAME.phase2.md / NAME.phase1.md files, paired by name",
+        "NAME.phase2.md / NAME.phase1.md files, paired by name (a NAME.phase1.md not given "
+        "is read from beside its Phase 2)",
     )
     parser.add_argument(
         "--phase1", action="append", default=[], help="Phase 1 document of the preceding reviewer"
@@ -149,13 +151,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="SYNTH.md",
         help="check a written synthesis against the decision (R17); exit 1 when it disagrees",
     )
+    add_verbose(parser)
     args = parser.parse_intermixed_args(argv)
     if (args.matrix is None) == (not args.documents):
         parser.error("give either --matrix M.json or Phase 2 documents with their --phase1")
     pairs: list[tuple[str, str]] = []
+    paired = partners([])
     if args.documents and not args.phase1:
         try:
-            pairs = _paired(expand(args.documents, PHASE_FILES, args.settings))
+            pairs, paired = _paired(expand(args.documents, PHASE_FILES, args.settings))
         except KernelError as exc:
             parser.error(exc.message)
     elif args.documents and len(args.phase1) != len(args.documents):
@@ -179,7 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.roles is not None and not (args.documents and contract.dialect == "13.2"):
         parser.error("--roles goes with the Phase 2 documents of a dialect 13.2 round")
     if args.documents and contract.dialect == "13.2":
-        return _decide_round_v2(args, reader, contract, pairs)
+        return _decide_round_v2(args, reader, contract, pairs, paired)
     if batch:
         try:
             lines = reader.text(args.matrix)
@@ -224,6 +228,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         body = outcome.to_dict()
         for entry, detail, (p2, p1) in zip(body["reviewers"], outcome.details, pairs, strict=True):
             entry["phase2_file"], entry["phase1_file"] = p2, p1
+            entry["phase1_from_disk"] = p2 in paired.from_disk
             if detail.phase1 is not None:
                 found += detail.phase1.diagnostics(p1)
             if detail.phase2 is not None:
@@ -248,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         explanation = sensitivity(contract, used)
     out: dict[str, Any] = {**decision.to_dict(), **extra}
     out.setdefault("tags", [])
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in out["tags"]]
+    text: list[tuple[Stream, str]] = _told(args, pairs, paired)
+    text += [("out", tag) for tag in out["tags"]]
     text.append(("out", format_decision(contract, decision)))
     if explanation is not None:
         out["explain"] = explanation.to_dict()
@@ -273,23 +279,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     return emit(args, Result(code, found, out, text))
 
 
-def _paired(files: list[str]) -> list[tuple[str, str]]:
-    """(Phase 2, Phase 1) for each reviewer among ``files``, paired by name."""
-    partners = phase1_partners(files)
-    matched = set(partners.values())
+def _paired(files: list[str]) -> tuple[list[tuple[str, str]], Partners]:
+    """(Phase 2, Phase 1) for each reviewer among ``files``, paired by name; a Phase 1 not
+    given is read from beside its Phase 2."""
+    paired = partners(files)
+    matched = set(paired.of.values())
     for path in files:
         if not path.endswith(PHASE_FILES):
             raise InputError(
                 f"{path}: not NAME{PHASE2} or NAME{PHASE1}; give each Phase 2 document "
                 "followed by --phase1 P1 instead"
             )
-        if path.endswith(PHASE2) and path not in partners:
+        if path.endswith(PHASE2) and path not in paired.of:
             partner = path[: -len(PHASE2)] + PHASE1
-            raise InputError(f"{path}: its Phase 1 document {partner} is not given with it")
+            raise InputError(f"{path}: its Phase 1 document {partner} is neither given nor there")
         if path.endswith(PHASE1) and path not in matched:
             partner = path[: -len(PHASE1)] + PHASE2
             raise InputError(f"{path}: its Phase 2 document {partner} is not given with it")
-    return [(p2, partners[p2]) for p2 in files if p2 in partners]
+    return [(p2, paired.of[p2]) for p2 in files if p2 in paired.of], paired
 
 
 def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out: TextIO) -> int:
@@ -340,8 +347,17 @@ def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
     return [format_decision(contract, outcome.decision), f"DA CRITICAL issues: {critical}"]
 
 
+def _told(args: Any, pairs: list[tuple[str, str]], paired: Partners) -> list[tuple[Stream, str]]:
+    """--verbose: the Phase 1 documents read from beside their Phase 2."""
+    return [("err", line) for p2, _ in pairs for line in paired.told(p2)] if args.verbose else []
+
+
 def _decide_round_v2(
-    args: Any, reader: Reader, contract: Contract, pairs: list[tuple[str, str]]
+    args: Any,
+    reader: Reader,
+    contract: Contract,
+    pairs: list[tuple[str, str]],
+    paired: Partners,
 ) -> int:
     """A 13.2 round: seats keyed by their reports' contract_role (13.2 §G6)."""
     from kernel.reviewer.round_v2 import decide_reports_v2
@@ -372,7 +388,10 @@ def _decide_round_v2(
     for seat in outcome.seats:
         found += seat.report.diagnostics(seat.name)
     body = outcome.to_dict()
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in outcome.tags]
+    for entry, (p2, p1) in zip(body["seats"], pairs, strict=True):
+        entry["phase1_file"], entry["phase1_from_disk"] = p1, p2 in paired.from_disk
+    text = _told(args, pairs, paired)
+    text += [("out", tag) for tag in outcome.tags]
     if outcome.decision is None:
         text.append(("out", "the round is aborted: no decision"))
         return emit(args, Result(EXIT_FAILED, found, body, text))

@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from kernel.cli.files import PHASE_FILES, expand, phase1_partners
+from kernel.cli.files import PHASE_FILES, expand
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -21,10 +21,12 @@ from kernel.cli.scaffold import (
     exit_for,
     failure,
 )
+from kernel.cli.seating import Partners, Seated, add_verbose, partners, seat_documents
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import EmptyDirectory, KernelError
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
+from kernel.reviewer.lint.report import LintReport
 
 __all__ = ["detect_phase", "main"]
 
@@ -39,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "sprint-kernel lint",
         "Lint reviewers' Phase 1 or Phase 2 markdown against a contract. A directory is "
         "searched for *.phase1.md and *.phase2.md; NAME.phase2.md is checked against the "
-        "NAME.phase1.md beside it when both are read.",
+        "NAME.phase1.md beside it, given or not.",
         exit_codes=EXIT_CODES,
         dialect=True,
     )
@@ -53,9 +55,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument(
         "--role",
-        help="dialect 13.2: the seat's role (eic, methodology, ...); the contract's dialect "
-        "decides whether documents have one",
+        help="dialect 13.2, one document: the seat it was dispatched as (eic, methodology, "
+        "...); without it each document's seat is read from its contract_role line (Phase 2) "
+        "or its Phase 2 partner and NAME.phase1.md name (Phase 1)",
     )
+    add_verbose(parser)
     parser.add_argument(
         "--manuscript",
         metavar="TEXT",
@@ -82,9 +86,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         contract = reader.contract(args.contract)
     except KernelError as exc:
         return failure(args, exc, args.contract)
-    if LINTS[dialect_of(contract)].roles:
-        if args.role is None:
-            parser.error(f"a dialect {dialect_of(contract)} contract: give the seat's --role")
+    seated = LINTS[dialect_of(contract)].roles
+    if seated:
+        if args.role is not None and len(docs) > 1:
+            parser.error(
+                "--role names the seat of one document; several documents take their seats "
+                "from their contract_role lines and NAME.phase1.md names"
+            )
     elif args.role is not None or args.manuscript is not None:
         parser.error("--role, --manuscript and --metadata are for dialect 13.2 contracts")
     try:
@@ -102,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             metadata = reader.json(args.metadata)
         except KernelError as exc:
             return failure(args, exc, args.metadata)
-    partners = phase1_partners(docs) if args.phase1 is None and args.phase != 1 else {}
+    paired = partners(docs) if args.phase1 is None and args.phase != 1 else partners([])
     texts: dict[str, str | KernelError] = {}
 
     def text_of(path: str) -> str:  # each file read once; - each time it is named
@@ -116,41 +124,46 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise found
         return found
 
+    read: dict[str, tuple[int, str, str | None] | KernelError] = {}
+    for doc in docs:
+        try:
+            text = text_of(doc)
+            before = phase1
+            if doc in paired.of:
+                with contextlib.suppress(KernelError):  # its own lint reports why
+                    before = text_of(paired.of[doc])
+            phase = args.phase or (
+                2 if before is not None else detect_phase(text, max_bytes=args.max_bytes)
+            )
+            read[doc] = (phase, text, before)
+        except KernelError as exc:
+            read[doc] = exc
+    seats = (
+        seat_documents(
+            contract,
+            {d: r for d, r in read.items() if not isinstance(r, KernelError)},
+            paired,
+            args.max_bytes,
+            phase1_name=args.phase1,
+            name_of=lambda d: (args.settings.stdin_filename or d) if d == "-" else d,
+        )
+        if seated and args.role is None
+        else None
+    )
+
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
     summary: list[tuple[Stream, str]] = []
     for doc in docs:
         try:
-            text = text_of(doc)
-            before = phase1
-            if doc in partners:
-                with contextlib.suppress(KernelError):  # its own lint reports why
-                    before = text_of(partners[doc])
-            phase = args.phase or (
-                2 if before is not None else detect_phase(text, max_bytes=args.max_bytes)
-            )
-            extra: dict[str, Any] = (
-                {"role": args.role, "source": doc} if args.role is not None else {}
-            )
-            report = (
-                lint_phase1(
-                    text,
-                    contract,
-                    manuscript=manuscript,
-                    metadata=metadata,
-                    max_bytes=args.max_bytes,
-                    **extra,
-                )
-                if phase == 1
-                else lint_phase2(
-                    text,
-                    contract,
-                    before,
-                    phase1_source=partners.get(doc, args.phase1) if args.role is not None else None,
-                    max_bytes=args.max_bytes,
-                    **extra,
-                )
+            found = read[doc]
+            if isinstance(found, KernelError):
+                raise found
+            phase, text, before = found
+            role = args.role if seats is None else seats.seating.roles.get(doc)
+            report = _lint(
+                args, contract, doc, phase, text, before, role, paired, seats, manuscript, metadata
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
@@ -160,10 +173,58 @@ def main(argv: Sequence[str] | None = None) -> int:
             continue
         worst = max(worst, EXIT_OK if report.ok else EXIT_FAILED)
         diagnostics += report.diagnostics(doc)
-        entry = {"file": doc, **report.to_dict()}
-        if doc in partners:
-            entry["phase1_file"] = partners[doc]
+        entry = {"file": doc, **report.to_dict(), **paired.entry(doc)}
+        if seated:
+            entry["role"] = role
         files.append(entry)
+        if args.verbose:
+            summary += [("err", line) for line in paired.told(doc)]
+            summary += [("err", line) for line in (seats.told(doc) if seats else [])]
         summary.append(("err", f"{doc}: phase {phase} lint {'OK' if report.ok else 'FAILED'}"))
     body = {"dialect": dialect_of(contract), "files": files}
     return emit(args, Result(worst, diagnostics, body, summary))
+
+
+def _lint(
+    args: Any,
+    contract: Any,
+    doc: str,
+    phase: int,
+    text: str,
+    before: str | None,
+    role: str | None,
+    paired: Partners,
+    seats: Seated | None,
+    manuscript: str | None,
+    metadata: Any,
+) -> LintReport:
+    """One document's report: under 13.2 for the seat it takes (its Phase 2 lint was run
+    while the seats were read), with the seating findings."""
+    if seats is not None and doc in seats.reports:
+        done = seats.reports[doc]
+        if isinstance(done, KernelError):
+            raise done
+        return seats.seating.report(doc, done)
+    if seats is not None and role is None:  # a Phase 1 no seat takes: nothing to lint it for
+        return seats.seating.report(doc, LintReport(phase=1, findings=()))
+    extra: dict[str, Any] = {"role": role, "source": doc} if role is not None else {}
+    report = (
+        lint_phase1(
+            text,
+            contract,
+            manuscript=manuscript,
+            metadata=metadata,
+            max_bytes=args.max_bytes,
+            **extra,
+        )
+        if phase == 1
+        else lint_phase2(
+            text,
+            contract,
+            before,
+            phase1_source=paired.of.get(doc, args.phase1) if role is not None else None,
+            max_bytes=args.max_bytes,
+            **extra,
+        )
+    )
+    return seats.seating.report(doc, report) if seats is not None else report

@@ -38,10 +38,14 @@ def sk(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedP
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    """A project holding the five reviewers' documents under reviews/ and a contract whose
-    panel of 3 draws an SC-11 warning."""
+    """A project holding the five reviewers' documents under reviews/, two Phase 2 documents
+    without their Phase 1 under solo/, and a contract whose panel of 3 draws an SC-11
+    warning."""
     root = tmp_path / "project"
     shutil.copytree(FULL, root / "reviews", ignore=shutil.ignore_patterns("synthesis.md"))
+    (root / "solo").mkdir()
+    for name in ("eic.phase2.md", "da.phase2.md"):
+        shutil.copy(FULL / name, root / "solo" / name)
     (root / "contracts").mkdir()
     shutil.copy(E / "contract_panel3.json", root / "contracts" / "panel3.json")
     return root
@@ -222,7 +226,7 @@ def test_select_and_ignore_take_codes_and_prefixes(
 
 
 def test_a_prefix_covers_p2_codes(project: Path) -> None:
-    doc = "reviews/eic.phase2.md"
+    doc = "solo/eic.phase2.md"
     done = sk("lint", doc, "--contract", "reviewer/full", cwd=project)
     assert "P2-043" in done.stdout
     assert (
@@ -248,9 +252,9 @@ def test_errors_are_reported_whatever_is_selected(project: Path) -> None:
 def test_per_file_ignores(project: Path) -> None:
     write(
         project / "sprint-kernel.toml",
-        'contract = "reviewer/full"\n[per-file-ignores]\n"reviews/eic.*" = ["P2-043"]\n',
+        'contract = "reviewer/full"\n[per-file-ignores]\n"solo/eic.*" = ["P2-043"]\n',
     )
-    done = sk("lint", "reviews/eic.phase2.md", "reviews/da.phase2.md", cwd=project)
+    done = sk("lint", "solo/eic.phase2.md", "solo/da.phase2.md", cwd=project)
     assert done.returncode == 0
     assert "eic.phase2.md:1:1: P2-043" not in done.stdout
     assert "da.phase2.md:1:1: P2-043" in done.stdout
@@ -269,7 +273,7 @@ def test_per_file_ignores_match_the_stdin_filename(project: Path) -> None:
 
 
 def test_strict_fails_on_a_reported_warning(project: Path) -> None:
-    doc = "reviews/eic.phase2.md"
+    doc = "solo/eic.phase2.md"
     args = ("lint", doc, "--contract", "reviewer/full")
     assert sk(*args, cwd=project).returncode == 0
     assert sk(*args, "--strict", cwd=project).returncode == 1
@@ -293,7 +297,7 @@ SUPPRESSIONS = (
 
 def test_a_comment_in_a_reviewer_document_switches_nothing_off(project: Path) -> None:
     """Reviewer documents are untrusted model output: no comment in one disables a check."""
-    plain = project / "reviews" / "eic.phase2.md"
+    plain = project / "solo" / "eic.phase2.md"
     text = plain.read_text("utf-8")
     commented = write(project / "c" / "eic.phase2.md", text + "\n" + "\n".join(SUPPRESSIONS) + "\n")
     args = ("--contract", "reviewer/full", "--format", "json")
@@ -333,16 +337,23 @@ def test_a_directory_is_recursed_sorted_and_pairs_phase_documents(project: Path)
     )
     pairs = {f["file"]: f.get("phase1_file") for f in body["files"]}
     assert pairs["reviews/eic.phase2.md"] == "reviews/eic.phase1.md"
-    # a Phase 2 without its Phase 1 in the call is checked without it
-    done = sk(
-        "lint",
-        "reviews/eic.phase2.md",
-        "reviews/da.phase1.md",
-        "--contract",
-        "reviewer/full",
-        cwd=project,
+    # a Phase 2 without its Phase 1 in the call is checked with the one beside it
+    args = ("lint", "reviews/eic.phase2.md", "reviews/da.phase1.md", "--contract", "reviewer/full")
+    done = sk(*args, "--strict", cwd=project)
+    assert done.returncode == 0 and "P2-043" not in done.stdout
+    body = json.loads(sk(*args, "--format", "json", cwd=project).stdout)
+    read = [(f["file"], f.get("phase1_file"), f.get("phase1_from_disk")) for f in body["files"]]
+    assert read == [
+        ("reviews/da.phase1.md", None, None),
+        ("reviews/eic.phase2.md", "reviews/eic.phase1.md", True),
+    ]
+    verbose = sk(*args, "--verbose", cwd=project)
+    assert "reviews/eic.phase2.md: read with reviews/eic.phase1.md, found beside it" in (
+        verbose.stderr
     )
-    assert "reviews/eic.phase2.md:1:1: P2-043" in done.stdout
+    # and without it when there is none
+    done = sk("lint", "solo/eic.phase2.md", "--contract", "reviewer/full", cwd=project)
+    assert "solo/eic.phase2.md:1:1: P2-043" in done.stdout
 
 
 def test_an_explicit_phase1_wins(project: Path) -> None:
@@ -390,9 +401,17 @@ def test_check_takes_the_json_files_of_a_directory(project: Path) -> None:
 
 
 def test_decide_on_a_directory_needs_every_pair(project: Path) -> None:
+    phase2 = sorted(str(p.relative_to(project)) for p in (project / "reviews").glob("*.phase2.md"))
+    done = sk("decide", *phase2, "--contract", "reviewer/full", "--format", "json", cwd=project)
+    assert done.returncode == 0, done.stderr  # each Phase 1 is read from beside its Phase 2
+    assert {r["phase1_from_disk"] for r in json.loads(done.stdout)["reviewers"]} == {True}
     (project / "reviews" / "da.phase1.md").unlink()
     done = sk("decide", "reviews", "--contract", "reviewer/full", cwd=project)
-    assert done.returncode == 2 and "reviews/da.phase1.md is not given" in done.stderr
+    assert done.returncode == 2
+    assert "reviews/da.phase1.md is neither given nor there" in done.stderr
+    (project / "reviews" / "eic.phase2.md").unlink()
+    done = sk("decide", "reviews/eic.phase1.md", "--contract", "reviewer/full", cwd=project)
+    assert done.returncode == 2 and "reviews/eic.phase2.md is not given" in done.stderr
 
 
 # --- output ------------------------------------------------------------------------------
@@ -410,8 +429,8 @@ def test_quiet_prints_findings_only_and_nothing_when_clean(project: Path) -> Non
 def test_statistics_counts_each_code(project: Path) -> None:
     done = sk(
         "lint",
-        "reviews/eic.phase2.md",
-        "reviews/da.phase2.md",
+        "solo/eic.phase2.md",
+        "solo/da.phase2.md",
         "--contract",
         "reviewer/full",
         "--statistics",
@@ -446,7 +465,7 @@ def test_junit(project: Path) -> None:
         "lint",
         "reviews/eic.phase2.md",
         "reviews/eic.phase1.md",
-        "reviews/da.phase2.md",
+        "solo/da.phase2.md",
         "--contract",
         "reviewer/full",
         "--format",
@@ -456,7 +475,7 @@ def test_junit(project: Path) -> None:
     root = ElementTree.fromstring(done.stdout)
     assert root.tag == "testsuites" and root.get("failures") == "1"
     (suite,) = root.findall("testsuite")
-    assert suite.get("name") == "reviews/da.phase2.md"
+    assert suite.get("name") == "solo/da.phase2.md"
     (case,) = suite.findall("testcase")
     assert case.get("line") == "1" and case.find("failure") is not None
     clean = sk(
@@ -477,8 +496,8 @@ def test_junit(project: Path) -> None:
 def test_gitlab_code_quality(project: Path) -> None:
     args = (
         "lint",
-        "reviews/eic.phase2.md",
-        "reviews/da.phase2.md",
+        "solo/eic.phase2.md",
+        "solo/da.phase2.md",
         "--contract",
         "reviewer/full",
         "--format",
@@ -489,8 +508,8 @@ def test_gitlab_code_quality(project: Path) -> None:
         ["check_name", "description", "fingerprint", "location", "severity"]
     ] * 2
     assert [r["location"] for r in report] == [
-        {"path": "reviews/da.phase2.md", "lines": {"begin": 1}},
-        {"path": "reviews/eic.phase2.md", "lines": {"begin": 1}},
+        {"path": "solo/da.phase2.md", "lines": {"begin": 1}},
+        {"path": "solo/eic.phase2.md", "lines": {"begin": 1}},
     ]
     assert {r["check_name"] for r in report} == {"P2-043"}
     assert {r["severity"] for r in report} == {"minor"}

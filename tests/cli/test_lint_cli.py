@@ -40,11 +40,22 @@ def test_phase2_ok(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_phase2_without_phase1_warns(
+    docs: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    alone = tmp_path / "alone.phase2.md"  # no alone.phase1.md beside it
+    alone.write_text(docs["p2"].read_text("utf-8"), "utf-8")
+    assert _run([str(alone), "--contract", "reviewer/full"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{alone}:1:1: P2-043 consistency with Phase 1 was not checked")
+
+
+def test_phase2_is_read_with_the_phase1_beside_it(
     docs: dict[str, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert _run([str(docs["p2"]), "--contract", "reviewer/full"]) == 0
-    out = capsys.readouterr().out
-    assert out.startswith(f"{docs['p2']}:1:1: P2-043 consistency with Phase 1 was not checked")
+    assert _run([str(docs["p2"]), "--contract", "reviewer/full", "--strict", "-v"]) == 0
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert f"{docs['p2']}: read with {docs['p1']}, found beside it" in err
 
 
 def test_failure_text(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

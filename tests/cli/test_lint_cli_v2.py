@@ -1,5 +1,5 @@
 """python -m kernel.lint on 13.2 documents: the dialect comes from the contract, the seat's
-role from --role, and the tags carry upstream's bracketed text."""
+role from --role or the documents, and the tags carry upstream's bracketed text."""
 
 from __future__ import annotations
 
@@ -36,9 +36,18 @@ def _usage(argv: list[str]) -> int:
     return exc.value.code
 
 
-def test_a_13_2_contract_needs_the_role(capsys: pytest.CaptureFixture[str]) -> None:
-    assert _usage([str(EXAMPLE / "eic.phase1.md"), "--contract", CONTRACT]) == 2
-    assert "give the seat's --role" in capsys.readouterr().err
+def test_a_13_2_document_takes_its_seat_from_its_name(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert _run([str(EXAMPLE / "eic.phase1.md"), "--contract", CONTRACT, "--format", "json"]) == 0
+    [entry] = json.loads(capsys.readouterr().out)["files"]
+    assert entry["role"] == "eic"
+
+
+def test_role_is_for_one_document(capsys: pytest.CaptureFixture[str]) -> None:
+    docs = [str(EXAMPLE / "eic.phase1.md"), str(EXAMPLE / "da.phase1.md")]
+    assert _usage([*docs, "--contract", CONTRACT, "--role", "eic"]) == 2
+    assert "--role names the seat of one document" in capsys.readouterr().err
 
 
 def test_a_13_contract_takes_no_role(capsys: pytest.CaptureFixture[str]) -> None:
