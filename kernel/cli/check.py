@@ -26,7 +26,7 @@ from kernel.cli.scaffold import (
     emit,
     reported,
 )
-from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.templates import TEMPLATE_NAMES, not_a_template_hint, shipped_template
 from kernel.contract.validator import parse_version
 from kernel.contract.warnings import checked
 from kernel.diagnostics import Diagnostic, from_error
@@ -55,6 +55,8 @@ def _check(
             data = loads_strict(text, source=source, max_bytes=reader.max_bytes)
     except InputError as exc:
         code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
+        if exc.code == "E-READ" and exc.message.endswith(": no such file"):
+            exc = InputError(exc.message + not_a_template_hint(source), code=exc.code)
         return code, None, [from_error(exc, source)]
     dialect, diagnostics = checked(data, ars, reader.dialect)
     found = [d.at(source) for d in diagnostics]

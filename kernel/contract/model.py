@@ -18,7 +18,7 @@ from kernel.contract.dialects import (
     paraphrase_minimum,
 )
 from kernel.contract.quantifiers import Quantifier, fallback_index, precedence_order, threshold
-from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.templates import TEMPLATE_NAMES, not_a_template_hint, shipped_template
 from kernel.contract.validator import Compiled, canonical_json
 from kernel.errors import ContractError, ContractInputError, ExpressionUnrecognised
 from kernel.expression.ast import Expression, Priority
@@ -122,8 +122,12 @@ def _read_source(source: object, max_bytes: int) -> Any:
         try:
             return load_json_file(source, max_bytes=max_bytes)
         except InputError as exc:
+            missing = exc.code == "E-READ" and exc.message.endswith(": no such file")
             raise ContractInputError(
-                exc.message, code=exc.code, line=exc.line, column=exc.column
+                exc.message + (not_a_template_hint(os.fspath(source)) if missing else ""),
+                code=exc.code,
+                line=exc.line,
+                column=exc.column,
             ) from None
     raise ContractError(
         f"a contract source must be a path, a template name or a mapping, "

@@ -13,10 +13,13 @@ from kernel.strict import shown
 __all__ = [
     "TEMPLATE_NAMES",
     "TEMPLATE_SHA256",
+    "closest_templates",
+    "not_a_template_hint",
     "schema",
     "schema_document",
     "shipped_template",
     "template_is_pristine",
+    "template_text",
 ]
 
 #: A name under ``13.2/`` is a dialect 13.2 template; the others are Schema 13 (v3.6.2).
@@ -75,12 +78,46 @@ def schema_document(file: str) -> dict[str, Any]:
     return copy.deepcopy(_read_data(file))
 
 
+def closest_templates(name: object, n: int = 3) -> list[str]:
+    """The shipped template names most like ``name``, closest first (none when no name is
+    close: difflib's ratio of at least 0.6)."""
+    import difflib  # only when a name is not found
+
+    if not isinstance(name, str):
+        return []
+    return difflib.get_close_matches(name, TEMPLATE_NAMES, n=n)
+
+
+def _did_you_mean(name: object) -> str:
+    close = closest_templates(name)
+    return f"did you mean {' or '.join(close)}?" if close else ""
+
+
+def not_a_template_hint(name: object) -> str:
+    """What to add to "no such file" when the missing file's name is close to a template
+    name: ``"; not a shipped template either: did you mean reviewer/full?"``, else ``""``."""
+    hint = _did_you_mean(name)
+    return f"; not a shipped template either: {hint}" if hint else ""
+
+
+def _require_name(name: object) -> str:
+    if not isinstance(name, str) or name not in TEMPLATE_NAMES:
+        hint = _did_you_mean(name)
+        raise ContractError(
+            f"no shipped template named {shown(name)}{f' ({hint})' if hint else ''}; "
+            f"known: {', '.join(TEMPLATE_NAMES)}"
+        )
+    return name
+
+
 def shipped_template(name: str) -> dict[str, Any]:
     """A fresh deep copy of a shipped template: ``"reviewer/full"``,
     ``"reviewer/methodology_focus"`` (Schema 13), or one of 13.2's under ``13.2/``
-    (``reviewer/full``, ``reviewer/methodology_focus``, ``writer/full``, ``evaluator/full``)."""
-    if not isinstance(name, str) or name not in TEMPLATE_NAMES:
-        raise ContractError(
-            f"no shipped template named {shown(name)}; known: {', '.join(TEMPLATE_NAMES)}"
-        )
-    return copy.deepcopy(_read_data(f"templates/{name}.json"))
+    (``reviewer/full``, ``reviewer/methodology_focus``, ``writer/full``, ``evaluator/full``).
+    An unknown name is a :class:`ContractError` that names the closest ones."""
+    return copy.deepcopy(_read_data(f"templates/{_require_name(name)}.json"))
+
+
+def template_text(name: str) -> str:
+    """A shipped template's file, as it ships (the text its SHA-256 pins)."""
+    return _read_text(f"templates/{_require_name(name)}.json")

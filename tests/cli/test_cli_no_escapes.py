@@ -147,6 +147,14 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
                 st.sampled_from(["1/2", "1/0", "0", "1", 0.5, 1, "nan", None]) | JSON,
             )
             argv += ["--prior-file", file("prior.json", prior.map(dump) | ANY_TEXT)]
+    elif command == "templates":
+        argv += draw(st.sampled_from([[], ["list"], ["show"]]))
+        if argv[-1] == "show":
+            argv += [draw(TEMPLATES | WORDS)]
+    elif command == "init":
+        argv += [INIT_DIR]  # only ever a directory of the test's own
+        if draw(st.booleans()):
+            argv += ["--template", draw(TEMPLATES | WORDS)]
     elif command == "codes":
         argv += draw(st.lists(st.sampled_from(["P1-001", "E-JSON", "SC-1"]) | WORDS, max_size=2))
         if draw(st.booleans()):
@@ -174,9 +182,18 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
         if sub == "route" and draw(st.booleans()):
             argv += ["--profile", draw(st.sampled_from(["code", "strategy"]) | WORDS)]
     argv += draw(options(formats=command != "codes" or draw(st.booleans())))
-    if draw(st.integers(0, 9)) == 0:
+    if command != "init" and draw(st.integers(0, 9)) == 0:
         argv.insert(draw(st.integers(1, len(argv))), draw(WORDS))  # a stray argument
     return argv, files
+
+
+#: Stands for the directory ``init`` writes in: one under the test's own work directory.
+INIT_DIR = "<init-project>"
+
+
+def _call(argv: list[str], files: dict[str, str], workdir: Path) -> None:
+    argv = [str(workdir / "init-project") if a == INIT_DIR else a for a in argv]
+    call_cli(sprint_kernel, argv, files, workdir)
 
 
 @pytest.fixture(scope="module")
@@ -201,7 +218,7 @@ def test_every_command_on_arbitrary_files_and_options(
     workdir: Path, invocation: tuple[list[str], dict[str, str]]
 ) -> None:
     argv, files = invocation
-    call_cli(sprint_kernel, argv, files, workdir)
+    _call(argv, files, workdir)
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -212,7 +229,7 @@ def test_each_command_on_arbitrary_files_and_options(
 ) -> None:
     """The same, command by command, so that every one gets its share of examples."""
     argv, files = data.draw(invocations(command))
-    call_cli(sprint_kernel, argv, files, workdir)
+    _call(argv, files, workdir)
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
@@ -231,10 +248,12 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "arena": ["verdict", str(bad)],
         "consensus": ["round", str(bad)],
         "panel": ["resolve", str(bad)],
+        "templates": ["show", str(bad)],
+        "init": [str(tmp_path / "project"), "--template", str(bad)],
     }[command] + ["--max-bytes", "1" + "0" * 5000]
     entry = module.get(command, f"kernel.{command}")
-    if command == "codes":
-        entry_argv = ["-m", "kernel.cli.main", "codes", *argv]
+    if command in ("codes", "templates", "init"):  # no python -m kernel.X of their own
+        entry_argv = ["-m", "kernel.cli.main", command, *argv]
     else:
         entry_argv = ["-m", entry, *argv]
     done = subprocess.run(
