@@ -159,7 +159,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     paired = partners([])
     if args.documents and not args.phase1:
         try:
-            pairs, paired = _paired(expand(args.documents, PHASE_FILES, args.settings))
+            pairs, paired = _paired(
+                expand(args.documents, PHASE_FILES, args.settings), args.settings
+            )
         except KernelError as exc:
             parser.error(exc.message)
     elif args.documents and len(args.phase1) != len(args.documents):
@@ -279,10 +281,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     return emit(args, Result(code, found, out, text))
 
 
-def _paired(files: list[str]) -> tuple[list[tuple[str, str]], Partners]:
+def _paired(files: list[str], settings: Any) -> tuple[list[tuple[str, str]], Partners]:
     """(Phase 2, Phase 1) for each reviewer among ``files``, paired by name; a Phase 1 not
     given is read from beside its Phase 2."""
-    paired = partners(files)
+    paired = partners(files, settings)
     matched = set(paired.of.values())
     for path in files:
         if not path.endswith(PHASE_FILES):

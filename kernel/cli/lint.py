@@ -110,7 +110,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             metadata = reader.json(args.metadata)
         except KernelError as exc:
             return failure(args, exc, args.metadata)
-    paired = partners(docs) if args.phase1 is None and args.phase != 1 else partners([])
+    paired = partners(docs if args.phase1 is None and args.phase != 1 else [], args.settings)
     texts: dict[str, str | KernelError] = {}
 
     def text_of(path: str) -> str:  # each file read once; - each time it is named

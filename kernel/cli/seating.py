@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kernel.cli.files import PHASE1, PHASE2, phase1_partners
+from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, phase1_partners
 from kernel.contract.model import Contract
 from kernel.errors import KernelError
 from kernel.reviewer.lint.report import LintReport
 
 if TYPE_CHECKING:  # the 13.2 lints load only when a 13.2 round is seated
+    from kernel.cli.config import Settings
     from kernel.reviewer.seating import Seating
 
 __all__ = ["Partners", "Seated", "add_verbose", "partners", "seat_documents"]
@@ -47,17 +48,19 @@ class Partners:
         return [f"{phase2}: read with {self.of[phase2]}, found beside it"]
 
 
-def partners(files: Sequence[str], *, disk: bool = True) -> Partners:
+def partners(files: Sequence[str], settings: Settings | None = None) -> Partners:
     """Each ``NAME.phase2.md`` among ``files`` paired with its ``NAME.phase1.md``: given in
-    ``files``, else (``disk``) the regular file of that name beside it."""
+    ``files``, else the regular file of that name beside it, unless the configuration's
+    ``exclude`` covers it (``settings``)."""
     given = phase1_partners(files)
     found: dict[str, str] = {}
-    if disk:
-        for path in files:
-            if path.endswith(PHASE2) and path not in given:
-                partner = path[: -len(PHASE2)] + PHASE1
-                if os.path.isfile(partner):
-                    found[path] = partner
+    for path in files:
+        if path.endswith(PHASE2) and path not in given:
+            partner = path[: -len(PHASE2)] + PHASE1
+            if os.path.isfile(partner) and (
+                settings is None or expand([partner], PHASE_FILES, settings)
+            ):
+                found[path] = partner
     return Partners({**given, **found}, frozenset(found))
 
 

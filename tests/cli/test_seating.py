@@ -95,8 +95,8 @@ def test_a_phase1_no_seat_takes_is_a_finding(
     assert lint(str(reviews), "--contract", CONTRACT, "--format", "json") == 1
     out = capsys.readouterr().out
     assert codes(out) == {"chair.phase1.md": ["P1-120"], "eic.phase2.md": ["P2-127"]}
-    [finding] = files(out)["chair.phase1.md"]["findings"]  # type: ignore[misc]
-    assert "its name 'chair' is not a role of reviewer_full" in finding["message"]
+    findings = json.loads(out)["diagnostics"]
+    assert "its name 'chair' is not a role of reviewer_full" in findings[0]["message"]
     assert files(out)["chair.phase1.md"]["role"] is None
 
 
@@ -226,3 +226,19 @@ def test_seat_rule() -> None:
     assert {n: [f.code for f in found] for n, found in seating.findings.items()} == {
         "x.phase1.md": ["P1-120"]
     }
+
+
+def test_an_excluded_phase1_is_not_read_from_disk(
+    reviews: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    project = reviews.parent
+    (project / "sprint-kernel.toml").write_text(
+        f'contract = "{CONTRACT}"\nexclude = ["reviews/da.phase1.md"]\n', "utf-8"
+    )
+    monkeypatch.chdir(project)
+    assert lint("reviews/da.phase2.md", "--format", "json") == 0
+    [entry] = json.loads(capsys.readouterr().out)["files"]
+    assert "phase1_file" not in entry and [f["code"] for f in entry["findings"]] == ["P2-127"]
+    assert lint("reviews/eic.phase2.md", "--format", "json") == 0
+    [entry] = json.loads(capsys.readouterr().out)["files"]
+    assert entry["phase1_from_disk"] is True
