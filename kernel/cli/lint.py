@@ -1,6 +1,9 @@
 """``sprint-kernel lint DOC|DIR... [--contract C] [--phase1 P1] [--phase 1|2]``.
 
-One report per document; the exit code is the worst of them.
+One report per document; the exit code is the worst of them. A ``NAME.phase2.md`` is read
+with its ``NAME.phase1.md`` (given, or beside it); under 13.2 each document is linted for
+the seat the documents give it (:mod:`kernel.cli.seating`), unless ``--role`` names the seat
+of the one document given.
 """
 
 from __future__ import annotations

@@ -108,12 +108,12 @@ def _unseated(scope: RoleScope, claim: Claim) -> Finding:
     named = (
         f"its name {claim.role!r} is not a role of {scope.mode}"
         if claim.role
-        else ("it has no NAME.phase1.md name")
+        else "its file is not named NAME.phase1.md"
     )
     return Finding(
         "P1-120",
-        f"no seat for this Phase 1 document: {named} ({', '.join(scope.roles)}), and no "
-        "Phase 2 report beside it declares one; name it ROLE.phase1.md or give --role",
+        f"no seat for this Phase 1 document: {named}, and no Phase 2 report beside it "
+        f"declares one; name it ROLE.phase1.md ({', '.join(scope.roles)}) or give --role",
         None,
         CHECK,
     )
