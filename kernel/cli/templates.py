@@ -60,17 +60,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "The contract templates that ship in the package: list them, or show one's JSON. "
         "Any command that takes a contract takes a template's name.",
         exit_codes=EXIT_CODES,
-        formats=None,
-        max_bytes=False,
-    )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
-    sub.add_parser(
-        "list",
-        help="list every template with its dialect, mode and panel size (the default)",
-        exit_codes=EXIT_CODES,
         formats=("text", "json"),
         max_bytes=False,
     )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    listing = sub.add_parser(
+        "list",
+        help="list every template with its dialect, mode and panel size (the default)",
+        exit_codes=EXIT_CODES,
+        formats=None,
+        max_bytes=False,
+    )
+    # --format before or after "list"; here it does not reset the one given before
+    listing.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
     show = sub.add_parser(
         "show",
         help="print a template's JSON",
@@ -89,6 +91,4 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         sys.stdout.write(text)
         return EXIT_OK
-    if args.command is None:
-        args.format = "text"
     return _list(args)

@@ -43,6 +43,8 @@ def test_templates_lists_every_shipped_template(capsys: pytest.CaptureFixture[st
     assert listed["13.2/writer/full"] == ["13.2", "writer_full", "-"]
     assert templates("list", "--format", "json") == 0
     rows = json.loads(capsys.readouterr().out)
+    assert templates("--format", "json") == 0
+    assert json.loads(capsys.readouterr().out) == rows
     for row in rows:  # each row says what loading the template says
         contract = load_contract(row["name"])
         assert (row["dialect"], row["mode"]) == (contract.dialect, contract.mode)
