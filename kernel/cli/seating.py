@@ -4,7 +4,7 @@
 A ``NAME.phase2.md`` goes with the ``NAME.phase1.md`` in the same directory: the one given
 in the same call, else the one on disk (so that a pre-commit hook, which passes only the
 files a commit changes, still checks a Phase 2 report against its Phase 1). Under 13.2 the
-seats are read from the documents (:mod:`kernel.reviewer.seating`).
+seats are read from the documents (:mod:`kernel.reviewer.lint.seating`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from kernel.reviewer.lint.report import LintReport
 
 if TYPE_CHECKING:  # the 13.2 lints load only when a 13.2 round is seated
     from kernel.cli.config import Settings
-    from kernel.reviewer.seating import Seating
+    from kernel.reviewer.lint.seating import Seating
 
 __all__ = ["Partners", "Seated", "add_verbose", "partners", "seat_documents"]
 
@@ -103,7 +103,7 @@ def seat_documents(
     seat it declares, then seat every document. ``phase1_name`` names a Phase 1 text that
     is not a partner (``--phase1``); ``name_of`` gives the name a document has in the reports
     (``-`` may have a --stdin-filename)."""
-    from kernel.reviewer.seating import Claim, lint_phase2_seat, seat
+    from kernel.reviewer.lint.seating import Claim, lint_phase2_seat, seat
 
     reports: dict[str, LintReport | KernelError] = {}
     declared: dict[str, str | None] = {}

@@ -15,7 +15,7 @@ from kernel.cli.decide import main as decide_main
 from kernel.cli.lint import main as lint_main
 from kernel.cli.scaffold import run
 from kernel.contract.model import load_contract
-from kernel.reviewer.seating import Claim, seat
+from kernel.reviewer.lint.seating import Claim, seat
 
 EXAMPLE = paths.ROOT / "examples" / "full-13.2"
 CONTRACT = str(EXAMPLE / "contract.json")
