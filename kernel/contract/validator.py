@@ -230,6 +230,9 @@ class Problem:
     code: str
     json_path: str
     message: str
+    #: The audit tag ``decide`` refuses the contract with (``[CONTRACT-INELIGIBLE: …]``),
+    #: when the problem is one; not part of ``str()``.
+    tag: str | None = None
 
     def __str__(self) -> str:
         code = "SC-12 " if self.code == "SC-12" else ""

@@ -284,10 +284,22 @@ def test_sc9_reads_the_modes_own_field() -> None:
     ]
 
 
-def test_sc11_is_for_reviewer_modes() -> None:
+def test_a_13_2_panel_that_does_not_fit_the_mode_is_invalid() -> None:
+    """Regression (issue 31): check said OK with an SC-11 warning, while decide refuses
+    every matrix of the contract with [CONTRACT-INELIGIBLE: …]."""
+    tag = "[CONTRACT-INELIGIBLE: panel_size=4 inconsistent with mode=reviewer_full; expected 5]"
     panel = _changed(FULL, lambda c: c.__setitem__("panel_size", 4))
-    assert "SC-11" in _codes(panel)
-    assert load_contract(panel).panel_size == 4  # valid; decide() refuses it
+    found = check_contract(panel)
+    assert [d.code for d in found] == ["E-INELIGIBLE"]
+    assert found[0].message.count(tag) == 1
+    with pytest.raises(ContractError) as info:
+        load_contract(panel)
+    assert info.value.tag == tag and tag not in info.value.message
+    # Schema 13 decides any panel size: there it stays the SC-11 warning
+    thirteen = template("reviewer/full")
+    thirteen["panel_size"] = 4
+    assert "SC-11" in _codes(thirteen)
+    assert load_contract(thirteen).panel_size == 4
 
 
 def test_a_priority_no_dimension_has_is_an_error_under_13_2_only() -> None:

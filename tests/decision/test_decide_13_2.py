@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -241,12 +242,16 @@ def test_a_str_subclass_is_not_a_score() -> None:
 def test_a_panel_that_does_not_fit_the_mode_is_ineligible() -> None:
     data = shipped_template(FULL)
     data["panel_size"] = 4
-    contract = load_contract(data)  # valid: the validator only warns (SC-11)
+    tag = "[CONTRACT-INELIGIBLE: panel_size=4 inconsistent with mode=reviewer_full; expected 5]"
+    for _ in range(2):  # refused when loaded, as check refuses it (E-INELIGIBLE)
+        with pytest.raises(ContractError) as info:
+            decide(data, _all_pass())
+        assert info.value.tag == tag
+    # a Contract value changed behind the loader's back is still refused by decide
+    contract = attrs.evolve(load_contract(FULL), panel_size=4)
     with pytest.raises(ContractError) as info:
         decide(contract, _all_pass())
-    assert info.value.tag == (
-        "[CONTRACT-INELIGIBLE: panel_size=4 inconsistent with mode=reviewer_full; expected 5]"
-    )
+    assert info.value.tag == tag
 
 
 @pytest.mark.parametrize("name", ["13.2/writer/full", "13.2/evaluator/full"])
