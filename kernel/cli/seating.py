@@ -100,10 +100,11 @@ def seat_documents(
     name_of: Callable[[str], str] = lambda path: path,
 ) -> Seated:
     """Lint each Phase 2 document of ``read`` (path → phase, text, Phase 1 text) for the
-    seat it declares, then seat every document. ``phase1_name`` names a Phase 1 text that
-    is not a partner (``--phase1``); ``name_of`` gives the name a document has in the reports
-    (``-`` may have a --stdin-filename)."""
-    from kernel.reviewer.lint.seating import Claim, lint_phase2_seat, seat
+    seat it declares (its report's ``role``), then seat every document. ``phase1_name``
+    names a Phase 1 text that is not a partner (``--phase1``); ``name_of`` gives the name a
+    document has in the reports (``-`` may have a --stdin-filename)."""
+    from kernel.reviewer.lint.dialects import lint_phase2
+    from kernel.reviewer.lint.seating import Claim, seat
 
     reports: dict[str, LintReport | KernelError] = {}
     declared: dict[str, str | None] = {}
@@ -111,7 +112,7 @@ def seat_documents(
         if phase != 2:
             continue
         try:
-            declared[doc], reports[doc] = lint_phase2_seat(
+            report = lint_phase2(
                 text,
                 contract,
                 before,
@@ -121,6 +122,8 @@ def seat_documents(
             )
         except KernelError as exc:
             reports[doc], declared[doc] = exc, None
+        else:
+            reports[doc], declared[doc] = report, report.role
     partner_of = {p1: p2 for p2, p1 in paired.of.items() if p2 in read}
     claims = [
         Claim(doc, 2, declared[doc])

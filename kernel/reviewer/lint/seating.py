@@ -1,6 +1,7 @@
 """Which seat each reviewer document of a 13.2 round fills, read from the documents.
 
-A Phase 2 report's seat is the ``contract_role`` it declares, as a round is decided
+A Phase 2 report's seat is the ``contract_role`` it declares (its lint's
+:attr:`~kernel.reviewer.lint.report.LintReport.role`), as a round is decided
 (:func:`~kernel.reviewer.round_v2.decide_reports_v2`, 13.2 §G6). A Phase 1 document's seat
 is that of the Phase 2 report it goes with, else the ``NAME`` of its file name
 (``NAME.phase1.md``) when that is a role of the mode. A Phase 1 document that no seat takes,
@@ -16,12 +17,10 @@ from typing import Final
 import attrs
 
 from kernel.contract.model import Contract
-from kernel.io import MAX_INPUT_BYTES
-from kernel.reviewer.lint.phase2_v2 import analyse_phase2_v2
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.roles import RoleScope, scope_of
 
-__all__ = ["Claim", "Seating", "lint_phase2_seat", "seat"]
+__all__ = ["Claim", "Seating", "seat"]
 
 #: The check name of the seating findings.
 CHECK: Final = "seat"
@@ -51,28 +50,6 @@ class Seating:
         """``report`` with the document's seating findings added."""
         extra = self.findings.get(name, ())
         return attrs.evolve(report, findings=report.findings + extra) if extra else report
-
-
-def lint_phase2_seat(
-    text: str,
-    contract: Contract,
-    phase1: str | None = None,
-    *,
-    source: str = "document",
-    phase1_source: str = "phase1",
-    max_bytes: int = MAX_INPUT_BYTES,
-) -> tuple[str | None, LintReport]:
-    """Lint a 13.2 Phase 2 report for the seat it declares; return that seat (``None`` when
-    it declares none the mode has) and the lint's report, read in one pass."""
-    analysed = analyse_phase2_v2(
-        text,
-        scope_of(contract),
-        phase1,
-        source=source,
-        phase1_source=phase1_source,
-        max_bytes=max_bytes,
-    )
-    return analysed.role, analysed.lint_report(bound=phase1 is not None)
 
 
 def seat(contract: Contract | RoleScope, claims: Sequence[Claim]) -> Seating:
