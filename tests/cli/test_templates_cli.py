@@ -109,7 +109,7 @@ def test_init_writes_a_contract_and_its_own_configuration(
     )
     config = tomllib.loads((tmp_path / "sprint-kernel.toml").read_text("utf-8"))
     assert config == {"contract": "contracts/sprint.json"}
-    assert run(check_main, []) == 0  # check takes the configured contract
+    assert run(check_main, ["--strict"]) == 0  # check takes the configured contract
     assert "OK: contracts/sprint.json (Schema 13.2" in capsys.readouterr().out
 
 
