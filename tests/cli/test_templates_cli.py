@@ -8,6 +8,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from jsonschema import Draft202012Validator
+from support import paths
 
 from kernel.cli.check import main as check_main
 from kernel.cli.init import main as init_main
@@ -45,6 +47,11 @@ def test_templates_lists_every_shipped_template(capsys: pytest.CaptureFixture[st
     rows = json.loads(capsys.readouterr().out)
     assert templates("--format", "json") == 0
     assert json.loads(capsys.readouterr().out) == rows
+    schema = json.loads(
+        (paths.ROOT / "kernel" / "data" / "output" / "templates.schema.json").read_text("utf-8")
+    )
+    Draft202012Validator.check_schema(schema)
+    assert list(Draft202012Validator(schema).iter_errors(rows)) == []
     for row in rows:  # each row says what loading the template says
         contract = load_contract(row["name"])
         assert (row["dialect"], row["mode"]) == (contract.dialect, contract.mode)
