@@ -12,6 +12,8 @@ __all__ = ["closest", "did_you_mean"]
 
 #: How alike (difflib's ratio, 0 to 1) a candidate must be to be offered.
 CUTOFF = 0.6
+#: Longer words get no suggestion (difflib's time grows with the product of the lengths).
+MAX_WORD = 200
 
 
 def closest(word: str, known: Iterable[str], *, cutoff: float = CUTOFF) -> str | None:
@@ -21,7 +23,7 @@ def closest(word: str, known: Iterable[str], *, cutoff: float = CUTOFF) -> str |
     import difflib  # only messages need it
 
     candidates = list(dict.fromkeys(known))
-    if not word or not candidates:
+    if not word or not candidates or len(word) > MAX_WORD:
         return None
     folded = {c.casefold(): c for c in reversed(candidates)}
     key = word.casefold()

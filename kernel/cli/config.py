@@ -26,6 +26,7 @@ import attrs
 from kernel.diagnostics import REGISTRY, Diagnostic
 from kernel.errors import ConfigError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT
+from kernel.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported only when a per-file-ignores glob is matched
     import pathspec
@@ -40,6 +41,7 @@ __all__ = [
     "parse_selectors",
     "read_config",
     "settle",
+    "shown_settings",
 ]
 
 #: The keys a configuration may hold.
@@ -93,7 +95,8 @@ def parse_selectors(values: Iterable[str], where: str, *, ignoring: bool) -> tup
         selector = raw.strip()
         covered = [c for c in REGISTRY.values() if _matches(selector, c.id)]
         if not covered:
-            raise ConfigError(f"{where}: {selector!r} is no code and no prefix of one")
+            hint = did_you_mean(selector, REGISTRY)
+            raise ConfigError(f"{where}: {selector!r} is no code and no prefix of one{hint}")
         if ignoring and all(c.severity == "error" for c in covered):
             what = "is an error" if covered[0].id == selector else "covers only errors"
             raise ConfigError(
@@ -125,6 +128,38 @@ class Settings:
     statistics: bool = False
     output_file: str | None = None
     stdin_filename: str | None = None
+    #: The configuration file the run's settings came from (``None``: none).
+    source: str | None = None
+    #: Where each shown value came from: key → ``default``, a file, or a flag.
+    origins: tuple[tuple[str, str], ...] = ()
+    #: Whether each file is reported under the configuration nearest it (no ``--config``,
+    #: no ``--isolated``); the command line's ``--select``/``--ignore`` apply to every file.
+    discover: bool = False
+    flag_select: tuple[str, ...] | None = None
+    flag_ignore: tuple[str, ...] = ()
+
+    def for_file(self, file: str | None) -> Settings:
+        """The settings that apply to ``file``: those of the configuration nearest it (found
+        from its directory upward, as ruff does), with the command line's selection on top;
+        these settings when it has none, or when it is ``-``."""
+        if not self.discover or file is None or file == "-":
+            return self
+        found = _nearest(os.path.dirname(os.path.abspath(file)))
+        if found is None or os.path.abspath(found) == _abspath(self.source):
+            return self
+        return self._under(_read_found(found))
+
+    def _under(self, config: Config) -> Settings:
+        select = config.select if self.flag_select is None else self.flag_select
+        return attrs.evolve(
+            self,
+            select=select,
+            ignore=config.ignore + self.flag_ignore,
+            per_file_ignores=config.per_file_ignores,
+            exclude=config.exclude,
+            root=config.root,
+            source=config.source,
+        )
 
     def _ignored(self, code: str, selectors: Sequence[str]) -> bool:
         best_select = max(
@@ -150,12 +185,30 @@ class Settings:
         that ``select``, ``ignore`` and ``per-file-ignores`` keep."""
         kept = []
         for d in diagnostics:
-            if d.severity != "error" and self._ignored(
-                d.code, (*self.ignore, *self._file_ignores(d.file))
-            ):
-                continue
+            if d.severity != "error":
+                own = self.for_file(d.file)
+                if own._ignored(d.code, (*own.ignore, *own._file_ignores(d.file))):
+                    continue
             kept.append(d)
         return kept
+
+
+def glob_error(pattern: str) -> str | None:
+    """Why a ``.gitignore``-style pattern cannot be used, or ``None`` when it can."""
+    try:
+        _glob(pattern)
+    except re.error as exc:  # a reversed range: [z-a]
+        return exc.msg
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _globs(values: Iterable[str], where: str) -> None:
+    for pattern in values:
+        problem = glob_error(pattern)
+        if problem is not None:
+            raise ConfigError(f"{where}: {pattern!r} is not a usable glob ({problem})")
 
 
 @functools.cache
@@ -186,6 +239,20 @@ def _has_table(path: str) -> bool:
         return False
     tool = _parse(path, data).get("tool")
     return isinstance(tool, dict) and TABLE in tool
+
+
+def _abspath(path: str | None) -> str | None:
+    return None if path is None else os.path.abspath(path)
+
+
+@functools.cache
+def _nearest(directory: str) -> str | None:
+    return find_config(directory)
+
+
+@functools.cache
+def _read_found(path: str) -> Config:
+    return read_config(os.path.relpath(path))
 
 
 def find_config(start: str | None = None) -> str | None:
@@ -245,7 +312,8 @@ def read_config(path: str, *, named: bool = False) -> Config:
 def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{prefix} {unknown[0]}: unknown key (known: {', '.join(KEYS)})")
+        hint = did_you_mean(unknown[0], KEYS)
+        raise ConfigError(f"{prefix} {unknown[0]}: unknown key{hint} (known: {', '.join(KEYS)})")
     root = os.path.dirname(path) or "."
     fields: dict[str, Any] = {"source": path, "root": root}
     for key, value in table.items():
@@ -263,6 +331,7 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: must be a table of glob = [codes]")
+            _globs(value, where)
             fields["per_file_ignores"] = tuple(
                 (
                     glob,
@@ -274,6 +343,7 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
             )
         elif key == "exclude":
             fields["exclude"] = _strings(value, where)
+            _globs(fields["exclude"], where)
         elif key == "strict":
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: must be true or false")
@@ -298,32 +368,64 @@ def _contract_path(value: str, root: str) -> str:
     return os.path.relpath(os.path.join(root, value))
 
 
-def load_config(named: str | None, *, isolated: bool) -> Config:
-    """The configuration a command runs under: ``--config FILE``, else the nearest one, else
-    none (``--isolated``: none at all)."""
+def _start(inputs: Sequence[str]) -> str | None:
+    """Where the search for the run's configuration starts: the first input's directory (a
+    directory input itself), else the working directory."""
+    for path in inputs:
+        if path == "-":
+            continue
+        return path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+    return None
+
+
+def load_config(named: str | None, *, isolated: bool, inputs: Sequence[str] = ()) -> Config:
+    """The configuration a command runs under: ``--config FILE``, else the one nearest the
+    first input (else nearest the working directory), else none (``--isolated``: none)."""
     if isolated:
         return Config()
     if named is not None:
         return read_config(named, named=True)
-    found = find_config()
-    return Config() if found is None else read_config(os.path.relpath(found))
+    start = _start(inputs)
+    found = find_config(start) if start is not None else None
+    if found is None:
+        found = find_config()
+    return Config() if found is None else _read_found(os.path.abspath(found))
 
 
 def _split(values: Sequence[str] | None) -> list[str]:
     return [part for value in values or () for part in value.split(",") if part.strip()]
 
 
-def settle(args: argparse.Namespace) -> None:
+def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
     """Resolve the configuration and the command line into ``args.settings``, and fill
     ``contract``, ``dialect`` and ``max_bytes`` from the configuration where the command line
-    left them out (flags win)."""
-    config = load_config(args.config, isolated=args.isolated)
+    left them out (flags win). ``inputs``: the paths the command was given (the run's
+    configuration is the one nearest the first)."""
+    _nearest.cache_clear()  # each run sees the files as they are now
+    _read_found.cache_clear()
+    config = load_config(args.config, isolated=args.isolated, inputs=inputs)
+    source = config.source or "default"
+    origins: dict[str, str] = {}
+
+    def origin(key: str, flag: str | None, value: object, default: object = None) -> None:
+        if flag is not None:
+            origins[key] = f"command line ({flag})"
+        else:
+            origins[key] = source if value != default else "default"
+
+    flag_select = flag_ignore = None
     select = config.select
     if args.select is not None:
-        select = parse_selectors(_split(args.select), "--select", ignoring=False)
+        select = flag_select = parse_selectors(_split(args.select), "--select", ignoring=False)
     ignore = config.ignore
     if args.ignore is not None:
-        ignore += parse_selectors(_split(args.ignore), "--ignore", ignoring=True)
+        flag_ignore = parse_selectors(_split(args.ignore), "--ignore", ignoring=True)
+        ignore += flag_ignore
+    origin("select", "--select" if flag_select is not None else None, select)
+    origin("ignore", "--ignore" if flag_ignore is not None else None, config.ignore, ())
+    origin("per-file-ignores", None, config.per_file_ignores, ())
+    origin("exclude", None, config.exclude, ())
+    origin("strict", "--strict" if args.strict is not None else None, config.strict)
     args.settings = Settings(
         select=select,
         ignore=ignore,
@@ -336,10 +438,57 @@ def settle(args: argparse.Namespace) -> None:
         statistics=args.statistics,
         output_file=args.output_file,
         stdin_filename=args.stdin_filename,
+        source=config.source,
+        discover=not args.isolated and args.config is None,
+        flag_select=flag_select,
+        flag_ignore=flag_ignore or (),
     )
     if getattr(args, "contract", "") is None:
         args.contract = config.contract
+        origin("contract", None, config.contract)
+    elif "contract" in args:
+        origin("contract", "--contract" if args.contract is not None else None, None)
     if getattr(args, "dialect", "") is None:
         args.dialect = config.dialect or "auto"
+        origin("dialect", None, config.dialect)
+    elif "dialect" in args:
+        origin("dialect", "--dialect", None)
     if getattr(args, "max_bytes", "") is None:
         args.max_bytes = config.max_bytes or MAX_INPUT_BYTES
+        origin("max-bytes", None, config.max_bytes)
+    elif "max_bytes" in args:
+        origin("max-bytes", "--max-bytes", None)
+    args.settings = attrs.evolve(args.settings, origins=tuple(origins.items()))
+
+
+def shown_settings(args: argparse.Namespace, file: str | None) -> dict[str, Any]:
+    """``--show-settings``: the settings that apply to ``file`` (the run's when ``None``),
+    each value with where it came from."""
+    settings: Settings = args.settings
+    own = settings.for_file(file)
+    origins = dict(settings.origins)
+    if own is not settings:  # a file under another configuration than the run's
+        for key in ("select", "ignore", "per-file-ignores", "exclude"):
+            if not origins[key].startswith("command line"):
+                origins[key] = own.source or "default"
+    values: dict[str, Any] = {
+        "contract": getattr(args, "contract", None),
+        "dialect": getattr(args, "dialect", None),
+        "select": None if own.select is None else list(own.select),
+        "ignore": list(own.ignore),
+        "per-file-ignores": {glob: list(codes) for glob, codes in own.per_file_ignores},
+        "exclude": list(own.exclude),
+        "strict": settings.strict,
+        "max-bytes": getattr(args, "max_bytes", None),
+    }
+    files = {f: os.path.abspath(f) for f in (settings.source, own.source) if f is not None}
+    return {
+        "file": file,
+        "configuration": files.get(own.source or ""),
+        "root": os.path.abspath(own.root),
+        "settings": {
+            key: {"value": value, "from": files.get(origins.get(key, ""), origins.get(key))}
+            for key, value in values.items()
+            if key in origins
+        },
+    }

@@ -134,6 +134,16 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
     add("--statistics", action="store_true", help="print one line per code with its count")
     add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
+    add(
+        "--show-settings",
+        action="store_true",
+        help="print the settings for the first file and where each came from, and exit",
+    )
+    add(
+        "--show-files",
+        action="store_true",
+        help="print the files a run would read (after exclude and .gitignore), and exit",
+    )
     if dialect:
         add(
             "--dialect",
@@ -141,6 +151,32 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
             default=None,
             help="contract dialect (default: from config, else auto)",
         )
+
+
+def _shown(args: argparse.Namespace, inputs: Sequence[str], walks: Sequence[str]) -> str:
+    """What ``--show-files`` (the files a run reads, after ``exclude`` and ``.gitignore``) or
+    ``--show-settings`` (the settings for the first of them, and where each came from)
+    prints."""
+    from kernel.cli.config import shown_settings
+    from kernel.cli.files import expand
+
+    paths = [p for p in inputs if p != "-" and os.path.exists(p)]
+    files = expand(paths, walks or ("",), args.settings) if paths else []
+    if args.show_files:
+        if args.format == "json":
+            return json.dumps(files, indent=2, ensure_ascii=False) + "\n"
+        return "".join(f"{f}\n" for f in files)
+    shown = shown_settings(args, files[0] if files else None)
+    if args.format == "json":
+        return json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
+    lines = [
+        f"Settings for: {shown['file'] or '(no file)'}",
+        f"Configuration: {shown['configuration'] or '(none)'}",
+    ]
+    for key, entry in shown["settings"].items():
+        value = json.dumps(entry["value"], ensure_ascii=False)
+        lines.append(f"  {key} = {value}  # {entry['from']}")
+    return "\n".join(lines) + "\n"
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -170,6 +206,7 @@ class Parser(argparse.ArgumentParser):
         max_bytes: bool = True,
         configured: bool | None = None,
         dialect: bool = False,
+        walks: Sequence[str] = (),
         **kwargs: Any,
     ) -> None:
         epilog = "exit codes:\n" + exit_codes.rstrip() if exit_codes else None
@@ -195,6 +232,8 @@ class Parser(argparse.ArgumentParser):
             )
         self._configured = bool(formats) and max_bytes if configured is None else configured
         self._needs_contract = False
+        #: The file name endings a directory argument is searched for (``--show-files``).
+        self._walks = tuple(walks)
         if self._configured:
             _configuration_options(self, dialect)
 
@@ -235,8 +274,11 @@ class Parser(argparse.ArgumentParser):
             if getattr(args, "max_bytes", 0) is None:
                 args.max_bytes = MAX_INPUT_BYTES
             return args
+        inputs = self._inputs(args)
         try:
-            settle(args)
+            settle(args, inputs)
+            if args.show_settings or args.show_files:
+                self.exit(EXIT_OK, _shown(args, inputs, self._walks))
         except KernelError as exc:  # the usage is no help with a configuration file
             self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")
         if args.statistics and args.format not in ("text", "json"):
@@ -248,6 +290,20 @@ class Parser(argparse.ArgumentParser):
                 "(or set contract in the configuration)"
             )
         return args
+
+    def _inputs(self, args: argparse.Namespace) -> list[str]:
+        """The paths given as positional arguments (a subcommand's too)."""
+        found: list[str] = []
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(args, action.dest, None) or "")
+                if isinstance(chosen, Parser):
+                    found += chosen._inputs(args)
+            elif not action.option_strings and action.dest != argparse.SUPPRESS:
+                value = getattr(args, action.dest, None)
+                values = value if isinstance(value, list) else [value]
+                found += [v for v in values if isinstance(v, str)]
+        return found
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
