@@ -278,7 +278,8 @@ class Parser(argparse.ArgumentParser):
         try:
             settle(args, inputs)
             if args.show_settings or args.show_files:
-                self.exit(EXIT_OK, _shown(args, inputs, self._walks))
+                sys.stdout.write(_shown(args, inputs, self._walks))
+                self.exit(EXIT_OK)
         except KernelError as exc:  # the usage is no help with a configuration file
             self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")
         if args.statistics and args.format not in ("text", "json"):
