@@ -81,8 +81,12 @@ GROUPS: Final = (
     ("AN", "Analyzer", "What a contract can decide over every scoring matrix."),
     ("ARENA", "Arena protocol", "Verdict parsing and the conformance checks of an audit trail."),
     ("CN", "Consensus protocol", "Model responses and consensus rounds."),
-    ("PANEL", "Review panel", "Votes documents, injection scans, guardrails, challenge "
-     "routing, delta mode and session logs."),
+    (
+        "PANEL",
+        "Review panel",
+        "Votes documents, injection scans, guardrails, challenge "
+        "routing, delta mode and session logs.",
+    ),
     ("SY", "Synthesis check", "A written editorial synthesis held against the decision (R17)."),
 )
 

@@ -39,6 +39,7 @@ __all__ = [
     "find_config",
     "load_config",
     "parse_selectors",
+    "selectors",
     "read_config",
     "settle",
     "shown_settings",
@@ -104,6 +105,18 @@ def parse_selectors(values: Iterable[str], where: str, *, ignoring: bool) -> tup
             )
         out.append(selector)
     return tuple(out)
+
+
+def selectors(*, ignoring: bool) -> tuple[str, ...]:
+    """Every selector :func:`parse_selectors` takes: each code and each prefix of whole parts
+    (for ``ignoring``, those covering a warning or info code), sorted."""
+    found: dict[str, bool] = {}
+    for code in REGISTRY.values():
+        parts = code.id.split("-")
+        for n in range(1, len(parts) + 1):
+            prefix = "-".join(parts[:n])
+            found[prefix] = found.get(prefix, False) or code.severity != "error"
+    return tuple(sorted(s for s, soft in found.items() if soft or not ignoring))
 
 
 def _specificity(selector: str) -> int:
@@ -288,6 +301,14 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _codes(value: Any, where: str) -> tuple[str, ...]:
+    codes = _strings(value, where)
+    for code in codes:
+        if code != code.strip():
+            raise ConfigError(f"{where}: {code!r} has spaces around it")
+    return codes
+
+
 def read_config(path: str, *, named: bool = False) -> Config:
     """The settings of one configuration file. ``named``: given with ``--config``, so a
     ``pyproject.toml`` without the table is an error rather than skipped."""
@@ -327,7 +348,7 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
                 raise ConfigError(f"{where}: must be one of {', '.join(DIALECTS)}")
             fields["dialect"] = value
         elif key in ("select", "ignore"):
-            fields[key] = parse_selectors(_strings(value, where), where, ignoring=key == "ignore")
+            fields[key] = parse_selectors(_codes(value, where), where, ignoring=key == "ignore")
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: must be a table of glob = [codes]")
@@ -336,7 +357,7 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
                 (
                     glob,
                     parse_selectors(
-                        _strings(codes, f"{where} {glob!r}"), f"{where} {glob!r}", ignoring=True
+                        _codes(codes, f"{where} {glob!r}"), f"{where} {glob!r}", ignoring=True
                     ),
                 )
                 for glob, codes in value.items()
