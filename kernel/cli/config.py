@@ -39,8 +39,8 @@ __all__ = [
     "find_config",
     "load_config",
     "parse_selectors",
-    "selectors",
     "read_config",
+    "selectors",
     "settle",
     "shown_settings",
 ]

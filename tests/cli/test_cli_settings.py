@@ -265,6 +265,6 @@ def test_a_misspelt_quantifier_gets_the_closest_word(
     contract = shipped_template("13.2/reviewer/full")
     contract["failure_conditions"][1]["cross_reviewer_quantifier"] = "majorty"
     write(tmp_path / "c.json", json.dumps(contract, indent=1))
-    code, out, err = sk(capsys, "check", "c.json")
+    code, _out, err = sk(capsys, "check", "c.json")
     assert code == 1
     assert "'majorty' is not one of ['any', 'majority', 'all']; did you mean 'majority'?" in err
