@@ -9,6 +9,7 @@ docs/codes.md``; a test fails when it is stale).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -36,14 +37,41 @@ __all__ = [
     "Diagnostic",
     "Severity",
     "codes_markdown",
+    "docs_url",
     "from_error",
     "sort_key",
 ]
 
-#: The project's home page; every link the kernel prints is built from it.
-HOME_URL: Final = "https://example.invalid/sprint-contract-kernel"
-#: ``docs/codes.md`` as published; each code has a stable anchor on it (:attr:`Code.url`).
-CODES_URL: Final = f"{HOME_URL}/blob/main/docs/codes.md"
+#: Kept for old imports: no page of the project is published at a known address, so there
+#: is no home page to link to. Links come from :func:`docs_url`.
+HOME_URL: Final[str | None] = None
+CODES_URL: Final[str | None] = None
+#: The distribution whose metadata may name a ``Documentation`` URL.
+DISTRIBUTION: Final = "sprint-contract-kernel"
+
+
+@functools.cache
+def _metadata_docs_url() -> str | None:
+    """The ``Documentation`` project URL of the installed distribution, if it names one."""
+    try:
+        from importlib.metadata import metadata
+
+        urls = metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except Exception:  # not installed, or unreadable metadata: no link
+        return None
+    for entry in urls:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() == "documentation" and url.strip().startswith("https://"):
+            return url.strip()
+    return None
+
+
+def docs_url(configured: str | None = None) -> str | None:
+    """Where the docs folder (holding ``codes.md``) is published: the configuration's
+    ``docs-url``, else the package metadata's ``Documentation`` URL, else ``None`` (then
+    every link is left out)."""
+    return configured or _metadata_docs_url()
+
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: Final[tuple[Severity, ...]] = get_args(Severity)
@@ -66,10 +94,15 @@ class Code:
         """Its anchor in ``docs/codes.md``: the code in lower case."""
         return self.id.lower()
 
+    def link(self, docs: str | None) -> str | None:
+        """Its anchor on ``codes.md`` under the docs URL ``docs`` (``None`` without one)."""
+        return None if not docs else f"{docs.rstrip('/')}/codes.md#{self.anchor}"
+
     @property
-    def url(self) -> str:
-        """Where the code is documented."""
-        return f"{CODES_URL}#{self.anchor}"
+    def url(self) -> str | None:
+        """Where the code is documented (:func:`docs_url`), or ``None`` when that is not
+        known."""
+        return self.link(docs_url())
 
 
 #: ``docs/codes.md`` sections, in order: (group, heading, one-line introduction).

@@ -55,6 +55,7 @@ KEYS: Final = (
     "exclude",
     "strict",
     "max-bytes",
+    "docs-url",
 )
 DIALECTS: Final = ("auto", "13", "13.2")
 PYPROJECT = "pyproject.toml"
@@ -82,6 +83,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     strict: bool | None = None
     max_bytes: int | None = None
+    docs_url: str | None = None
 
 
 def _matches(selector: str, code: str) -> bool:
@@ -141,6 +143,8 @@ class Settings:
     statistics: bool = False
     output_file: str | None = None
     stdin_filename: str | None = None
+    #: Where the docs (``codes.md``) are published; links are left out without it.
+    docs_url: str | None = None
     #: The configuration file the run's settings came from (``None``: none).
     source: str | None = None
     #: Where each shown value came from: key → ``default``, a file, or a flag.
@@ -369,6 +373,10 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: must be true or false")
             fields["strict"] = value
+        elif key == "docs-url":
+            if not isinstance(value, str) or not re.fullmatch(r"https?://[^\s/]+(/\S*)?", value):
+                raise ConfigError(f"{where}: must be an http(s) URL (where codes.md is published)")
+            fields["docs_url"] = value
         else:  # max-bytes
             if (
                 isinstance(value, bool)
@@ -447,6 +455,7 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
     origin("per-file-ignores", None, config.per_file_ignores, ())
     origin("exclude", None, config.exclude, ())
     origin("strict", "--strict" if args.strict is not None else None, config.strict)
+    origin("docs-url", None, config.docs_url)
     args.settings = Settings(
         select=select,
         ignore=ignore,
@@ -460,6 +469,7 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         output_file=args.output_file,
         stdin_filename=args.stdin_filename,
         source=config.source,
+        docs_url=config.docs_url,
         discover=not args.isolated and args.config is None,
         flag_select=flag_select,
         flag_ignore=flag_ignore or (),
@@ -501,6 +511,7 @@ def shown_settings(args: argparse.Namespace, file: str | None) -> dict[str, Any]
         "exclude": list(own.exclude),
         "strict": settings.strict,
         "max-bytes": getattr(args, "max_bytes", None),
+        "docs-url": settings.docs_url,
     }
     files = {f: os.path.abspath(f) for f in (settings.source, own.source) if f is not None}
     return {

@@ -22,7 +22,7 @@ import attrs
 
 from kernel._version import __version__
 from kernel.cli.config import DIALECTS, Settings, settle
-from kernel.diagnostics import HOME_URL, REGISTRY, Diagnostic, from_error, sort_key
+from kernel.diagnostics import REGISTRY, Diagnostic, docs_url, from_error, sort_key
 from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes
 
@@ -493,7 +493,7 @@ def _write(
     err: TextIO,
 ) -> None:
     if settings.statistics:
-        rows = statistics(diagnostics)
+        rows = statistics(diagnostics, settings.docs_url)
         if fmt == "json":
             dump_json(rows, out)
         for row in rows if fmt != "json" else ():
@@ -509,12 +509,12 @@ def _write(
             out,
         )
     elif fmt == "sarif":
-        dump_json(sarif_log(diagnostics), out)
+        dump_json(sarif_log(diagnostics, settings.docs_url), out)
     elif fmt == "github":
         for line in github_lines(diagnostics):
             print(line, file=out)
     elif fmt == "junit":
-        print(junit_xml(diagnostics), file=out)
+        print(junit_xml(diagnostics, settings.docs_url), file=out)
     elif fmt == "gitlab":
         dump_json(gitlab_report(diagnostics), out)
     else:
@@ -530,8 +530,10 @@ def _write(
             print(line, file=target)
 
 
-def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
-    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``."""
+def statistics(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> list[dict[str, Any]]:
+    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``
+    (``None`` when no docs URL is known: :func:`~kernel.diagnostics.docs_url`)."""
+    docs = docs_url(docs)
     counts: dict[str, int] = {}
     for d in diagnostics:
         counts[d.code] = counts.get(d.code, 0) + 1
@@ -541,15 +543,17 @@ def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
             "code": code,
             "severity": REGISTRY[code].severity,
             "summary": REGISTRY[code].summary,
-            "url": REGISTRY[code].url,
+            "url": REGISTRY[code].link(docs),
         }
         for code in sorted(counts)
     ]
 
 
-def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
+def junit_xml(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> str:
     """A JUnit XML report: a test suite per file, a test case per finding; errors and
-    warnings are failures, info passes."""
+    warnings are failures, info passes. A failure links to its code's page when the docs
+    URL is known."""
+    docs = docs_url(docs)
     from xml.etree import ElementTree
 
     diagnostics = list(diagnostics)
@@ -586,7 +590,8 @@ def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
                 failure = ElementTree.SubElement(
                     case, "failure", message=d.message, type=f"{d.code} ({d.severity})"
                 )
-                failure.text = f"{d}\n{REGISTRY[d.code].url}"
+                link = REGISTRY[d.code].link(docs)
+                failure.text = str(d) if link is None else f"{d}\n{link}"
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(
         root, encoding="unicode"
@@ -630,21 +635,25 @@ def _uri(file: str) -> str:
     return quote(file.replace("\\", "/"), safe="/:@!$&'()*+,;=-._~")
 
 
-def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one run of ``sprint-kernel``, a rule per code used."""
+def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one run of ``sprint-kernel``, a rule per code used. ``helpUri``
+    and ``informationUri`` are there only when the docs URL is known (both are optional)."""
     diagnostics = list(diagnostics)
+    docs = docs_url(docs)
     used = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(used)}
     rules = [
         {
             "id": code,
             "shortDescription": {"text": REGISTRY[code].summary},
-            "helpUri": REGISTRY[code].url,
             "properties": {"rule": REGISTRY[code].rule},
             "defaultConfiguration": {"level": _SARIF_LEVEL[REGISTRY[code].severity]},
         }
         for code in used
     ]
+    if docs:
+        for rule in rules:
+            rule["helpUri"] = REGISTRY[rule["id"]].link(docs)
     results = []
     for d in diagnostics:
         location: dict[str, Any] = {"artifactLocation": {"uri": _uri(d.file or "-")}}
@@ -675,7 +684,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
                     "driver": {
                         "name": PROG,
                         "version": __version__,
-                        "informationUri": HOME_URL,
+                        **({"informationUri": docs} if docs else {}),
                         "rules": rules,
                     }
                 },
