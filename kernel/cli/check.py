@@ -3,9 +3,9 @@
 Exit codes follow the seed's validator (§4.4): 0 valid (warnings allowed), 1 schema,
 structural or expression failure, or a file that cannot be read or parsed, 2 bad usage (and a
 directory, FIFO or other non-regular file). In a directory, only contracts are checked: the
-files the pre-commit hook's pattern names, and JSON objects with ``contract_id`` and
-``failure_conditions``; the others are counted as skipped. Errors and warnings go to stderr,
-``OK: …`` to stdout.
+files the pre-commit hook's pattern names, and JSON objects with ``contract_id``,
+``failure_conditions`` or ``acceptance_dimensions``; the others are counted as skipped.
+Errors and warnings go to stderr, ``OK: …`` to stdout.
 """
 
 from __future__ import annotations
@@ -59,9 +59,9 @@ def _check(
             data = loads_strict(text, source=source, max_bytes=reader.max_bytes)
     except InputError as exc:
         code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
-        found = from_error(exc, source)
+        error = from_error(exc, source)
         hint = template_hint(source) if exc.code == "E-READ" else ""
-        return code, None, [attrs.evolve(found, message=found.message + hint)]
+        return code, None, [attrs.evolve(error, message=error.message + hint)]
     dialect, diagnostics = checked(data, ars, reader.dialect)
     found = [d.at(source) for d in diagnostics]
     if text is not None and any(d.json_path for d in found):
@@ -160,21 +160,27 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"({len(skipped)} JSON file(s) that are not contracts skipped)",
             code=NOT_A_FILE,
         )
-        body = {"files": [], "skipped": skipped}
         return emit(
-            args, Result(EXIT_USAGE, [from_error(error, where)], body, diagnostics_to="err")
+            args,
+            Result(
+                EXIT_USAGE,
+                [from_error(error, where)],
+                {"files": [], "skipped": skipped},
+                diagnostics_to="err",
+            ),
         )
     if skipped:
         text.append(("out", f"Skipped {len(skipped)} JSON file(s) that are not contracts."))
-    body = {"files": files, "skipped": skipped}
+    body: dict[str, Any] = {"files": files, "skipped": skipped}
     return emit(args, Result(worst, diagnostics, body, text, diagnostics_to="err"))
 
 
 #: The files the pre-commit hook checks (.pre-commit-hooks.yaml): under a ``contract/`` or
 #: ``contracts/`` directory, or named ``*.contract.json``.
 HOOK_FILES = re.compile(r"(^|/)(contracts?/.*|.*\.contract)\.json$")
-#: The members every contract has, in both dialects.
-CONTRACT_KEYS = ("contract_id", "failure_conditions")
+#: Members only a contract has (both dialects): a JSON object with any of them is taken for
+#: one, so that a contract missing some required members is still checked, and fails.
+CONTRACT_KEYS = ("contract_id", "failure_conditions", "acceptance_dimensions")
 
 
 def _not_dirs(arguments: Sequence[str]) -> list[str]:
@@ -184,11 +190,11 @@ def _not_dirs(arguments: Sequence[str]) -> list[str]:
 def _is_contract(path: str, reader: Reader) -> bool:
     """Whether a JSON file found in a directory is taken for a contract: its path matches
     the hook's pattern (then it is checked even when broken), or it is a JSON object with a
-    contract's members."""
+    member only a contract has."""
     if HOOK_FILES.search(path.replace(os.sep, "/")):
         return True
     try:
         data = reader.json(path)
     except InputError:
         return False
-    return isinstance(data, dict) and all(key in data for key in CONTRACT_KEYS)
+    return isinstance(data, dict) and any(key in data for key in CONTRACT_KEYS)

@@ -642,7 +642,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dic
     docs = docs_url(docs)
     used = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(used)}
-    rules = [
+    rules: list[dict[str, Any]] = [
         {
             "id": code,
             "shortDescription": {"text": REGISTRY[code].summary},
@@ -652,8 +652,8 @@ def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dic
         for code in used
     ]
     if docs:
-        for rule in rules:
-            rule["helpUri"] = REGISTRY[rule["id"]].link(docs)
+        for code, rule in zip(used, rules, strict=True):
+            rule["helpUri"] = REGISTRY[code].link(docs)
     results = []
     for d in diagnostics:
         location: dict[str, Any] = {"artifactLocation": {"uri": _uri(d.file or "-")}}
