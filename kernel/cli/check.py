@@ -93,6 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         exit_codes=EXIT_CODES,
         dialect=True,
         walks=JSON_FILES,
+        keep=lambda path: _is_contract(path, Reader()),
     )
     parser.add_argument(
         "contracts",

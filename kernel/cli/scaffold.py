@@ -153,7 +153,12 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
         )
 
 
-def _shown(args: argparse.Namespace, inputs: Sequence[str], walks: Sequence[str]) -> str:
+def _shown(
+    args: argparse.Namespace,
+    inputs: Sequence[str],
+    walks: Sequence[str],
+    keep: Callable[[str], bool] | None,
+) -> str:
     """What ``--show-files`` (the files a run reads, after ``exclude`` and ``.gitignore``) or
     ``--show-settings`` (the settings for the first of them, and where each came from)
     prints."""
@@ -162,6 +167,9 @@ def _shown(args: argparse.Namespace, inputs: Sequence[str], walks: Sequence[str]
 
     paths = [p for p in inputs if p != "-" and os.path.exists(p)]
     files = expand(paths, walks or ("",), args.settings) if paths else []
+    if keep is not None:
+        named = set(expand([p for p in paths if not os.path.isdir(p)], ("",), args.settings))
+        files = [f for f in files if f in named or keep(f)]
     if args.show_files:
         if args.format == "json":
             return json.dumps(files, indent=2, ensure_ascii=False) + "\n"
@@ -207,6 +215,7 @@ class Parser(argparse.ArgumentParser):
         configured: bool | None = None,
         dialect: bool = False,
         walks: Sequence[str] = (),
+        keep: Callable[[str], bool] | None = None,
         **kwargs: Any,
     ) -> None:
         epilog = "exit codes:\n" + exit_codes.rstrip() if exit_codes else None
@@ -234,6 +243,8 @@ class Parser(argparse.ArgumentParser):
         self._needs_contract = False
         #: The file name endings a directory argument is searched for (``--show-files``).
         self._walks = tuple(walks)
+        #: Which files found in a directory the command reads (``None``: every one).
+        self._keep = keep
         if self._configured:
             _configuration_options(self, dialect)
 
@@ -278,7 +289,7 @@ class Parser(argparse.ArgumentParser):
         try:
             settle(args, inputs)
             if args.show_settings or args.show_files:
-                sys.stdout.write(_shown(args, inputs, self._walks))
+                sys.stdout.write(_shown(args, inputs, self._walks, self._keep))
                 self.exit(EXIT_OK)
         except KernelError as exc:  # the usage is no help with a configuration file
             self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")

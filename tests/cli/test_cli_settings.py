@@ -141,6 +141,8 @@ def test_check_dir_reads_contracts_only_and_counts_what_it_skipped(
     assert "Skipped 2 JSON file(s) that are not contracts." in out
     code, out, _ = sk(capsys, "check", ".", "--format", "json")
     assert sorted(json.loads(out)["skipped"]) == ["matrix.json", "votes.json"]
+    code, out, _ = sk(capsys, "check", ".", "--show-files")
+    assert out.splitlines() == ["contracts/broken.json", "mine.json"]
     code, _, err = sk(capsys, "check", "matrix.json")  # named: checked as a contract
     assert code == 1 and "E-SCHEMA" in err
 
