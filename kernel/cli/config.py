@@ -1,10 +1,12 @@
 """The project configuration and the code selection: read once, resolved into a frozen value.
 
 The configuration is ``[tool.sprint-kernel]`` in the nearest ``pyproject.toml`` that has
-that table, or a ``sprint-kernel.toml`` with the same keys at top level, searched upward from
-the working directory (in one directory, ``sprint-kernel.toml`` comes first). ``--config
-FILE`` names one; ``--isolated`` ignores them all. Paths and globs in it are relative to its
-directory. Command-line flags override it.
+that table, or a ``sprint-kernel.toml`` with the same keys at top level, searched upward, as
+ruff searches (in one directory, ``sprint-kernel.toml`` comes first): the run's from the
+first input's directory (else the working directory), and each file's selection and
+``exclude`` from that file's own directory (:meth:`Settings.for_file`). ``--config FILE``
+names one for every file; ``--isolated`` ignores them all. Paths and globs in it are
+relative to its directory. Command-line flags override it.
 
 Selection filters warnings and info only: errors are the protocol, and naming one in
 ``ignore`` or ``per-file-ignores`` is a configuration error. A selector is a code or a prefix
