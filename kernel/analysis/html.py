@@ -557,7 +557,7 @@ def _heat_map(d: Diff) -> str:
             parts.append(
                 _text(x + cell_w / 2, y + cell_h / 2 + 4, label, anchor="middle", size=12, fill=ink)
             )
-    return _svg(width, height, "transition heat map", parts)
+    return f'<div class="chart">{_svg(width, height, "transition heat map", parts)}</div>'
 
 
 def _actions(old: str | None, new: str | None) -> str:

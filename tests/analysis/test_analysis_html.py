@@ -304,6 +304,8 @@ def test_a_narrow_window_scrolls_tables_and_charts_not_the_page() -> None:
     assert "table { display: block; max-width: 100%; overflow-x: auto; }" in page
     assert ".chart { max-width: 100%; overflow-x: auto; }" in page
     assert page.count('<div class="chart"><svg') == 1
+    diff = html_diff(analyze_diff(load_contract(SWAP_OLD), load_contract(SWAP_NEW)), "a", "b")
+    assert diff.count('<div class="chart"><svg') == 2  # the heat map and the share chart
 
 
 def test_an_invalid_contract_writes_no_html_and_keeps_the_previous_report(
