@@ -369,6 +369,7 @@ def _finding(
     )
 
 
+
 def _same_seats(old: Contract, new: Contract) -> None:
     """Both contracts must score the same seats with the same values: same mode, and each
     dimension with the same eligible roles and priority class."""
@@ -378,9 +379,9 @@ def _same_seats(old: Contract, new: Contract) -> None:
             "a diff compares two contracts over the same matrices"
         )
     for a, b in zip(old.dimensions, new.dimensions, strict=True):
-        if set(a.eligible_roles) != set(b.eligible_roles) or seat_values(a.priority) != seat_values(
-            b.priority
-        ):
+        if set(a.eligible_roles) != set(b.eligible_roles) or seat_values(
+            a.priority
+        ) != seat_values(b.priority):
             raise KernelError(
                 f"{a.id} has other seats or seat values in {new.contract_id}; a diff compares "
                 "two contracts over the same matrices"

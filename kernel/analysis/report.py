@@ -40,7 +40,9 @@ def seat_grid(matrix: Matrix) -> tuple[list[str] | None, dict[str, tuple[str, ..
     by_role = {d: row for d, row in matrix.items() if isinstance(row, Mapping)}
     if by_role and len(by_role) == len(matrix):
         roles = [r for r in ROLES if any(r in row for row in by_role.values())]
-        return roles, {d: tuple(str(row.get(r, "-")) for r in roles) for d, row in by_role.items()}
+        return roles, {
+            d: tuple(str(row.get(r, "-")) for r in roles) for d, row in by_role.items()
+        }
     return None, {d: tuple(row) for d, row in matrix.items()}
 
 

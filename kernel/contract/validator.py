@@ -108,7 +108,9 @@ def is_valid_template(contract: object, dialect: str = "13") -> bool:
 _is_valid_template = is_valid_template
 
 
-def validate(contract: object, *, schema: Mapping[str, Any] | bool | None = None) -> list[str]:
+def validate(
+    contract: object, *, schema: Mapping[str, Any] | bool | None = None
+) -> list[str]:
     """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
     cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
     are reported first, alone.

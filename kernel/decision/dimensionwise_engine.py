@@ -192,7 +192,6 @@ def _decision(
         mine = [a for a in atoms if position in a[3]]
         for k, a in enumerate(mine):
             slot[a[0], a[1], position] = k
-
     def seats(condition: int, atom: int, position: int) -> tuple[int, int]:
         n, satisfied, _ = chosen[position]
         return n, satisfied[slot[condition, atom, position]]
