@@ -13,11 +13,10 @@ from kernel.strict import shown
 __all__ = [
     "TEMPLATE_NAMES",
     "TEMPLATE_SHA256",
-    "closest_templates",
-    "not_a_template_hint",
     "schema",
     "schema_document",
     "shipped_template",
+    "template_hint",
     "template_is_pristine",
     "template_text",
 ]
@@ -50,6 +49,15 @@ TEMPLATE_SHA256: Final = {
 
 
 @functools.cache
+def template_hint(name: str) -> str:
+    """For a contract file that does not exist: the closest template name, worded to follow
+    the read error (``""`` for a ``.json`` path, or when no name is close)."""
+    from kernel.suggest import closest
+
+    found = None if name.endswith(".json") else closest(name, TEMPLATE_NAMES)
+    return "" if found is None else f" and no template of that name; did you mean {found!r}?"
+
+
 def _read_text(relative: str) -> str:
     return package_data("kernel", f"data/{relative}").decode("utf-8")
 
@@ -78,34 +86,13 @@ def schema_document(file: str) -> dict[str, Any]:
     return copy.deepcopy(_read_data(file))
 
 
-def closest_templates(name: object, n: int = 3) -> list[str]:
-    """The shipped template names most like ``name``, closest first (none when no name is
-    close: difflib's ratio of at least 0.6)."""
-    import difflib  # only when a name is not found
-
-    if not isinstance(name, str):
-        return []
-    return difflib.get_close_matches(name, TEMPLATE_NAMES, n=n)
-
-
-def _did_you_mean(name: object) -> str:
-    close = closest_templates(name)
-    return f"did you mean {' or '.join(close)}?" if close else ""
-
-
-def not_a_template_hint(name: object) -> str:
-    """What to add to "no such file" when the missing file's name is close to a template
-    name: ``"; not a shipped template either: did you mean reviewer/full?"``, else ``""``."""
-    hint = _did_you_mean(name)
-    return f"; not a shipped template either: {hint}" if hint else ""
-
-
 def _require_name(name: object) -> str:
     if not isinstance(name, str) or name not in TEMPLATE_NAMES:
-        hint = _did_you_mean(name)
+        from kernel.suggest import did_you_mean
+
+        hint = did_you_mean(name, TEMPLATE_NAMES) if isinstance(name, str) else ""
         raise ContractError(
-            f"no shipped template named {shown(name)}{f' ({hint})' if hint else ''}; "
-            f"known: {', '.join(TEMPLATE_NAMES)}"
+            f"no shipped template named {shown(name)}; known: {', '.join(TEMPLATE_NAMES)}{hint}"
         )
     return name
 
@@ -114,7 +101,7 @@ def shipped_template(name: str) -> dict[str, Any]:
     """A fresh deep copy of a shipped template: ``"reviewer/full"``,
     ``"reviewer/methodology_focus"`` (Schema 13), or one of 13.2's under ``13.2/``
     (``reviewer/full``, ``reviewer/methodology_focus``, ``writer/full``, ``evaluator/full``).
-    An unknown name is a :class:`ContractError` that names the closest ones."""
+    An unknown name is a :class:`ContractError` that names the closest one."""
     return copy.deepcopy(_read_data(f"templates/{_require_name(name)}.json"))
 
 

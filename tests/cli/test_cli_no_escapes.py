@@ -155,8 +155,16 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
         argv += [INIT_DIR]  # only ever a directory of the test's own
         if draw(st.booleans()):
             argv += ["--template", draw(TEMPLATES | WORDS)]
+    elif command == "rule":
+        codes = st.sampled_from(["P1-001", "E-JSON", "CN-OK", "P2-04"]) | WORDS
+        argv += draw(st.lists(codes, min_size=1, max_size=2))
+        if draw(st.booleans()):
+            argv += ["--format", draw(st.sampled_from(["text", "json"]) | WORDS)]
+        return argv, files
     elif command == "codes":
         argv += draw(st.lists(st.sampled_from(["P1-001", "E-JSON", "SC-1"]) | WORDS, max_size=2))
+        if draw(st.booleans()):
+            argv += ["--explain"]
         if draw(st.booleans()):
             argv += [draw(st.sampled_from(["--check", "--write"])), file("codes.md", ANY_TEXT)]
     else:
@@ -245,6 +253,7 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "decide": ["--contract", "reviewer/full", "--matrix", str(bad)],
         "analyze": [str(bad)],
         "codes": ["--check", str(bad), "--max-bytes", "-1"],
+        "rule": ["P1-001"],
         "arena": ["verdict", str(bad)],
         "consensus": ["round", str(bad)],
         "panel": ["resolve", str(bad)],
@@ -252,7 +261,7 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "init": [str(tmp_path / "project"), "--template", str(bad)],
     }[command] + ["--max-bytes", "1" + "0" * 5000]
     entry = module.get(command, f"kernel.{command}")
-    if command in ("codes", "templates", "init"):  # no python -m kernel.X of their own
+    if command in ("codes", "rule", "templates", "init"):  # no python -m kernel.X of their own
         entry_argv = ["-m", "kernel.cli.main", command, *argv]
     else:
         entry_argv = ["-m", entry, *argv]

@@ -286,10 +286,9 @@ def test_shipped_templates() -> None:
     with pytest.raises(ContractError) as info:
         shipped_template("reviewer/none")
     assert info.value.message == (
-        "no shipped template named 'reviewer/none' (did you mean reviewer/full?); known: "
-        "reviewer/full, "
+        "no shipped template named 'reviewer/none'; known: reviewer/full, "
         "reviewer/methodology_focus, 13.2/reviewer/full, 13.2/reviewer/methodology_focus, "
-        "13.2/writer/full, 13.2/evaluator/full"
+        "13.2/writer/full, 13.2/evaluator/full; did you mean 'reviewer/full'?"
     )
 
 
