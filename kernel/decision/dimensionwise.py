@@ -119,7 +119,8 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
     """The matrix's seats are the mode's roles (13.2 §G6). A role the mode does not have (an
     extra seat) is a :class:`MatrixError`; a role with no value anywhere (a dropped seat) is
     a :class:`~kernel.errors.SeatDropped`, a ``PanelShrunk`` and a ``MatrixError``. Both
-    carry the tag ``[PANEL-CARDINALITY: roles … != required …]``."""
+    carry the tag ``[PANEL-CARDINALITY: roles … != required …]`` on ``.tag`` (not in the
+    message, as ``PanelShrunk``'s, so a command line prints it once)."""
     seated = {role for seats in by_dimension.values() for role in seats}
     required = sorted(contract.roles)
     tag = f"[PANEL-CARDINALITY: roles {sorted(seated)!r} != required {required!r}]"
@@ -128,7 +129,7 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
             if role not in contract.roles:
                 raise MatrixError(
                     f"matrix[{shown(d)}][{shown(role)}]: unknown role (roles of "
-                    f"{contract.mode}: {', '.join(contract.roles)}) {tag}",
+                    f"{contract.mode}: {', '.join(contract.roles)})",
                     tag=tag,
                 )
     dropped = [r for r in contract.roles if r not in seated]
@@ -136,7 +137,7 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
         raise SeatDropped(
             len(contract.roles) - len(dropped),
             contract.panel_size,
-            message=f"matrix: no value of the seat(s) {', '.join(dropped)} {tag}",
+            message=f"matrix: no value of the seat(s) {', '.join(dropped)} of {contract.mode}",
             tag=tag,
         )
 
