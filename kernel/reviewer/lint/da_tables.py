@@ -23,7 +23,7 @@ from kernel.text.markdown import Block, Document, Section
 __all__ = ["DaTables", "da_findings", "read_da_tables"]
 
 _SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?\s*:", re.IGNORECASE)
-_RAW_TABLE: Final = re.compile(r"<\s*/?\s*(?:table|thead|tbody|tr|th|td)\b", re.IGNORECASE)
+_RAW_TABLE: Final = re.compile(r"<\s*(?:/\s*)?(?:table|thead|tbody|tr|th|td)\b", re.IGNORECASE)
 _SEPARATOR_CELL: Final = re.compile(r":?-{3,}:?")
 _CRITICAL_ID: Final = re.compile(r"C[1-9]\d*")
 _SHADOW_ID: Final = re.compile(r"[cm][1-9]\d*")
