@@ -316,7 +316,8 @@ _METHODS = {**{m: "search" for m in _SEARCHING}, "match": "match", "fullmatch": 
 @functools.cache
 def _uses() -> dict[str, frozenset[str]]:
     """Name → the pattern methods called on something of that name anywhere in the kernel
-    (``NAME.search(…)``, ``obj.NAME.fullmatch(…)``), as ``search``/``match``/``fullmatch``."""
+    (``NAME.search(…)``, ``obj.NAME.fullmatch(…)``, ``NAME().match(…)``), as
+    ``search``/``match``/``fullmatch``."""
     uses: dict[str, set[str]] = {}
     root = Path(kernel.__file__).parent
     for path in root.rglob("*.py"):
@@ -324,6 +325,8 @@ def _uses() -> dict[str, frozenset[str]]:
             if not (isinstance(node, ast.Attribute) and node.attr in _METHODS):
                 continue
             target = node.value
+            if isinstance(target, ast.Call):  # a pattern compiled on first need: NAME().match
+                target = target.func
             name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
             if name is not None:
                 uses.setdefault(name, set()).add(_METHODS[node.attr])
