@@ -18,7 +18,7 @@ from kernel.contract.dialects import (
     paraphrase_minimum,
 )
 from kernel.contract.quantifiers import Quantifier, fallback_index, precedence_order, threshold
-from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_hint
 from kernel.contract.validator import Compiled, canonical_json
 from kernel.errors import ContractError, ContractInputError, ExpressionUnrecognised
 from kernel.expression.ast import Expression, Priority
@@ -111,6 +111,12 @@ class Contract:
         raise ContractError(f"{self.contract_id} has no dimension {shown(dim_id)}")
 
 
+def _template_hint(source: object, exc: InputError) -> str:
+    if exc.code != "E-READ" or not isinstance(source, str):
+        return ""
+    return template_hint(source)
+
+
 def _read_source(source: object, max_bytes: int) -> Any:
     if isinstance(source, Contract):
         return source.to_dict()
@@ -123,7 +129,10 @@ def _read_source(source: object, max_bytes: int) -> Any:
             return load_json_file(source, max_bytes=max_bytes)
         except InputError as exc:
             raise ContractInputError(
-                exc.message, code=exc.code, line=exc.line, column=exc.column
+                exc.message + _template_hint(source, exc),
+                code=exc.code,
+                line=exc.line,
+                column=exc.column,
             ) from None
     raise ContractError(
         f"a contract source must be a path, a template name or a mapping, "
@@ -160,11 +169,14 @@ def load_contract(
     compiled = used.compiled(data)
     problems = used.problems(data, compiled)
     if problems:
-        _raise_structural(compiled, [str(p) for p in problems], where)
+        tag = next((p.tag for p in problems if p.tag is not None), None)
+        _raise_structural(compiled, [str(p) for p in problems], where, tag)
     return _build(data, compiled, used)
 
 
-def _raise_structural(compiled: Compiled, errors: list[str], where: str) -> None:
+def _raise_structural(
+    compiled: Compiled, errors: list[str], where: str, tag: str | None = None
+) -> None:
     for _, cond, result in compiled:
         if isinstance(result, ExpressionUnrecognised):
             error = ExpressionUnrecognised(
@@ -175,7 +187,9 @@ def _raise_structural(compiled: Compiled, errors: list[str], where: str) -> None
             )
             error.errors = errors
             raise error from None
-    raise ContractError(f"{where}contract is structurally invalid: {errors[0]}", errors=errors)
+    raise ContractError(
+        f"{where}contract is structurally invalid: {errors[0]}", errors=errors, tag=tag
+    )
 
 
 def _build(data: Mapping[str, Any], compiled: Compiled, dialect: Dialect) -> Contract:
