@@ -38,8 +38,14 @@ RATIO = 3.0
 #: finds nothing fails here.
 MINIMUM = 350
 
-#: (pattern source, flags) → why it is not held to the budget. Empty: every pattern is.
-EXEMPT: dict[tuple[str | bytes, int], str] = {}
+#: (pattern source, flags) → why it is not held to the budget.
+EXEMPT: dict[tuple[str | bytes, int], str] = {
+    (r"(^|/)(contracts?/.*|.*\.contract)\.json$", re.UNICODE): (
+        "kernel.cli.check.HOOK_FILES reads file paths, never a document (the system bounds a "
+        "path to a few KB: 4 KB of '/' costs about 30 ms), and must equal the pre-commit "
+        "hook's files: pattern in .pre-commit-hooks.yaml character for character"
+    ),
+}
 
 #: Patterns the kernel only ever runs through a helper, held to the budget as they are run.
 THROUGH: dict[str, Callable[[Any, str], object]] = {

@@ -18,17 +18,19 @@ import importlib
 import inspect
 import pkgutil
 import re
-import re._constants as sre
-import re._parser as sre_parse
 import string
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
 import kernel
+
+# The regex parser's own modules (no type stubs): the parse tree is read as data.
+sre: Any = importlib.import_module("re._constants")
+sre_parse: Any = importlib.import_module("re._parser")
 
 __all__ = ["RUN_CHARS", "SHIMS", "Pattern", "collect", "distinct_chars", "methods_used", "prefixes"]
 
@@ -139,7 +141,7 @@ def collect() -> dict[tuple[str | bytes, int], tuple[Pattern, str]]:
             return
         if _ours(obj):
             if attrs.has(type(obj)):
-                for field in attrs.fields(type(obj)):
+                for field in attrs.fields(cast(Any, type(obj))):
                     walk(getattr(obj, field.name), f"{where}.{field.name}", depth + 1)
             else:
                 state = getattr(obj, "__dict__", None)
@@ -315,30 +317,46 @@ _METHODS = {**{m: "search" for m in _SEARCHING}, "match": "match", "fullmatch": 
 
 @functools.cache
 def _uses() -> dict[str, frozenset[str]]:
-    """Name → the pattern methods called on something of that name anywhere in the kernel
-    (``NAME.search(…)``, ``obj.NAME.fullmatch(…)``, ``NAME().match(…)``), as
-    ``search``/``match``/``fullmatch``."""
+    """Where a pattern is called → the methods called on it, as ``search``/``match``/
+    ``fullmatch``: ``module.NAME`` for ``NAME.search(…)`` or ``NAME().match(…)`` in a module
+    that defines or imports ``NAME``; ``.NAME`` for ``obj.NAME.fullmatch(…)`` anywhere."""
     uses: dict[str, set[str]] = {}
     root = Path(kernel.__file__).parent
     for path in root.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        module = ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {
+            alias.asname or alias.name: f"{node.module}.{alias.name}"
+            for node in ast.walk(tree)
+            if isinstance(node, ast.ImportFrom) and node.module
+            for alias in node.names
+        }
+        for node in ast.walk(tree):
             if not (isinstance(node, ast.Attribute) and node.attr in _METHODS):
                 continue
             target = node.value
             if isinstance(target, ast.Call):  # a pattern compiled on first need: NAME().match
                 target = target.func
-            name = target.id if isinstance(target, ast.Name) else getattr(target, "attr", None)
-            if name is not None:
-                uses.setdefault(name, set()).add(_METHODS[node.attr])
-    return {name: frozenset(found) for name, found in uses.items()}
+            if isinstance(target, ast.Name):
+                key = imported.get(target.id, f"{module}.{target.id}")
+            elif isinstance(target, ast.Attribute):
+                key = f".{target.attr}"
+            else:
+                continue
+            uses.setdefault(key, set()).add(_METHODS[node.attr])
+    return {key: frozenset(found) for key, found in uses.items()}
 
 
 def methods_used(where: str) -> frozenset[str]:
     """How the pattern found at ``where`` is called: read from the source when a module or
     class attribute holds it and is called by name; all three methods otherwise."""
-    name = where.split("[")[0].split("(")[0].rsplit(".", 1)[-1]
-    found = _uses().get(name) if ":" not in where else None
-    return found or frozenset({"search", "match", "fullmatch"})
+    held = where.split("[")[0].split("(")[0]
+    name = held.rsplit(".", 1)[-1]
+    found = _uses().get(held, frozenset()) | _uses().get(f".{name}", frozenset())
+    if ":" in where or not found:
+        return frozenset({"search", "match", "fullmatch"})
+    return found
 
 
 def _atoms(items: Any, out: list[tuple[Any, Any]]) -> None:
@@ -364,9 +382,9 @@ def _atoms(items: Any, out: list[tuple[Any, Any]]) -> None:
 
 def _reads(op: Any, arg: Any, c: str, flags: int) -> bool:
     if op is sre.LITERAL:
-        return ord(c) == arg
+        return bool(ord(c) == arg)
     if op is sre.NOT_LITERAL:
-        return ord(c) != arg
+        return bool(ord(c) != arg)
     if op is sre.ANY:
         return c != "\n" or bool(flags & re.DOTALL)
     if op is sre.CATEGORY:
