@@ -301,7 +301,7 @@ def _walk(
     return stops, heads
 
 
-def prefixes(pattern: Pattern, limit: int = 4) -> list[str]:
+def prefixes(pattern: Pattern, limit: int = 3) -> list[str]:
     """Up to ``limit`` distinct non-empty strings that ``pattern``'s leading items match,
     each ending where a repeat of no fixed count starts, or where the pattern ends."""
     source = pattern.pattern
