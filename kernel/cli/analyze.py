@@ -149,14 +149,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return write_report(args, html_analysis(analysis, args.contract, chances), code)
     body = analysis.to_dict()
-    text = [("out", format_analysis(analysis, args.contract))]
+    text = [format_analysis(analysis, args.contract)]
     if chances is not None:
         from kernel.analysis.report import format_probabilities
 
         body["probabilities"] = chances.to_dict()
-        text.append(("out", format_probabilities(chances)))
+        text.append(format_probabilities(chances))
     diagnostics = [f.to_diagnostic(args.contract) for f in analysis.findings]
-    return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]
+    return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))
 
 
 def _diff(old_source: str, new_source: str, args: argparse.Namespace, reader: Reader) -> int:
@@ -181,5 +181,5 @@ def _diff(old_source: str, new_source: str, args: argparse.Namespace, reader: Re
         from kernel.analysis.html import html_diff
 
         return write_report(args, html_diff(diff, old_source, new_source), EXIT_OK)
-    text = [("out", format_diff(diff, old_source, new_source))]
-    return emit(args, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))  # type: ignore[arg-type]
+    text = [format_diff(diff, old_source, new_source)]
+    return emit(args, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))

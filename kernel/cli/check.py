@@ -2,8 +2,8 @@
 
 Exit codes follow the seed's validator (§4.4): 0 valid (warnings allowed), 1 schema,
 structural or expression failure, or a file that cannot be read or parsed, 2 bad usage (and a
-directory, FIFO or other non-regular file). Errors and warnings go to stderr, ``OK: …`` to
-stdout.
+directory, FIFO or other non-regular file). The findings and the summary go to stdout, as for
+every command.
 """
 
 from __future__ import annotations
@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import attrs
-
 from kernel.cli.files import JSON_FILES, expand
+from kernel.cli.placed import contract_findings
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -22,16 +21,14 @@ from kernel.cli.scaffold import (
     Parser,
     Reader,
     Result,
-    Stream,
     emit,
     reported,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.contract.validator import parse_version
-from kernel.contract.warnings import checked
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import EmptyDirectory, InputError, KernelError
-from kernel.io import json_positions, loads_strict
+from kernel.io import loads_strict
 
 __all__ = ["main"]
 
@@ -56,28 +53,9 @@ def _check(
     except InputError as exc:
         code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
         return code, None, [from_error(exc, source)]
-    dialect, diagnostics = checked(data, ars, reader.dialect)
-    found = [d.at(source) for d in diagnostics]
-    if text is not None and any(d.json_path for d in found):
-        found = _placed(found, json_positions(text))
+    dialect, found = contract_findings(data, source, text, ars, reader.dialect)
     code = EXIT_FAILED if any(d.severity == "error" for d in found) else EXIT_OK
-    return code, dialect.name, found
-
-
-def _placed(found: list[Diagnostic], positions: dict[str, tuple[int, int]]) -> list[Diagnostic]:
-    """Each diagnostic with a JSONPath at the line and column where that value starts (or,
-    for a member that is missing, where the nearest enclosing value starts)."""
-    out = []
-    for d in found:
-        path = d.json_path
-        while path and path not in positions:
-            path = path[: max(path.rfind("."), path.rfind("["))] or None
-        if path is None:
-            out.append(d)
-        else:
-            line, column = positions[path]
-            out.append(attrs.evolve(d, line=line, column=column))
-    return out
+    return code, dialect, found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -114,14 +92,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 EXIT_USAGE,
                 [from_error(exc, exc.path)],
                 {"files": []},
-                diagnostics_to="err",
             ),
         )
     reader = Reader(args.max_bytes, dialect=args.dialect)
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
-    text: list[tuple[Stream, str]] = []
     for source in sources:
         code, dialect, found = _check(reader, source, args.ars_version)
         worst = max(worst, code)
@@ -137,10 +113,4 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "dialect": dialect,
             }
         )
-        if code == EXIT_OK:
-            said = f"Schema {dialect}" + (f", {warnings} warning(s)" if warnings else "")
-            text.append(("out", f"OK: {source} ({said})"))
-    return emit(
-        args,
-        Result(worst, diagnostics, {"files": files}, text, diagnostics_to="err"),
-    )
+    return emit(args, Result(worst, diagnostics, {"files": files}))

@@ -26,13 +26,14 @@ from kernel.cli.scaffold import (
     Parser,
     Reader,
     Result,
-    Stream,
     emit,
+    error_diagnostics,
     failure,
+    finding_dicts,
 )
 from kernel.contract.model import Contract
 from kernel.decision.decision import Decision, decide
-from kernel.diagnostics import Diagnostic, from_error
+from kernel.diagnostics import Diagnostic
 from kernel.errors import InputError, KernelError, PanelShrunk
 
 __all__ = ["format_decision", "main"]
@@ -91,6 +92,22 @@ def _dimensionwise_table(contract: Contract, decision: Decision) -> list[str]:
     return lines
 
 
+#: The decision keys of an aborted round (one JSON shape for both dialects).
+_NO_DECISION: dict[str, Any] = {
+    "action": None,
+    "condition_id": None,
+    "fallback": False,
+    "fired": {},
+    "counts": {},
+    "thresholds": {},
+}
+
+
+def _decision_body(decision: dict[str, Any] | None, dialect: str) -> dict[str, Any]:
+    """The decision's keys at the top level of the JSON output, in both dialects."""
+    return {**(decision if decision is not None else _NO_DECISION), "dialect": dialect}
+
+
 def _aborted(
     args: argparse.Namespace,
     error: KernelError,
@@ -99,18 +116,8 @@ def _aborted(
     found: list[Diagnostic],
 ) -> int:
     tags = [*extra.get("tags", []), *([error.tag] if error.tag else [])]
-    body = {
-        "action": None,
-        "condition_id": None,
-        "fallback": False,
-        "fired": {},
-        "counts": {},
-        **extra,
-        "tags": tags,
-        "error": error.message,
-    }
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in tags]
-    return emit(args, Result(EXIT_FAILED, [*found, from_error(error, where)], body, text))
+    body = {**_NO_DECISION, "dialect": None, **extra, "tags": tags, "error": error.message}
+    return emit(args, Result(EXIT_FAILED, [*found, *error_diagnostics(error, where)], body, tags))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -193,7 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:
             print(f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr)
             return EXIT_USAGE
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"dialect": contract.dialect}
     found: list[Diagnostic] = []
     if args.matrix is not None:
         try:
@@ -224,11 +231,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         body = outcome.to_dict()
         for entry, detail, (p2, p1) in zip(body["reviewers"], outcome.details, pairs, strict=True):
             entry["phase2_file"], entry["phase1_file"] = p2, p1
-            if detail.phase1 is not None:
-                found += detail.phase1.diagnostics(p1)
-            if detail.phase2 is not None:
-                found += detail.phase2.diagnostics(p2)
-        extra = {"reviewers": body["reviewers"], "tags": body["tags"]}
+            for key, report, path in (("phase1", detail.phase1, p1), ("phase2", detail.phase2, p2)):
+                if report is not None:
+                    found += report.diagnostics(path)
+                    entry[key]["findings"] = finding_dicts(args, report.diagnostics(path))
+        extra = {"dialect": contract.dialect, "reviewers": body["reviewers"], "tags": body["tags"]}
         if outcome.decision is None:
             usable = sum(d.state.usable for d in outcome.details)
             shrunk = PanelShrunk(
@@ -246,13 +253,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         used = matrix if args.matrix is not None else outcome.matrix
         assert used is not None  # a decision was made, so the matrix exists
         explanation = sensitivity(contract, used)
-    out: dict[str, Any] = {**decision.to_dict(), **extra}
+    out: dict[str, Any] = {**_decision_body(decision.to_dict(), contract.dialect), **extra}
     out.setdefault("tags", [])
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in out["tags"]]
-    text.append(("out", format_decision(contract, decision)))
+    text: list[str] = [*out["tags"], format_decision(contract, decision)]
     if explanation is not None:
         out["explain"] = explanation.to_dict()
-        text.append(("out", format_sensitivity(explanation)))
+        text.append(format_sensitivity(explanation))
     if args.explain and decision.trace is not None:
         text += _explained_13_2(
             contract, matrix if args.matrix is not None else outcome.matrix, out
@@ -268,7 +274,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         found += [f.to_diagnostic(args.synthesis) for f in synthesis.findings]
         out["synthesis"] = {"file": args.synthesis, **synthesis.to_dict()}
         verdict = "agrees with" if synthesis.ok else "DISAGREES with"
-        text.append(("out", f"synthesis: {args.synthesis} {verdict} the decision"))
+        text.append(f"synthesis: {args.synthesis} {verdict} the decision")
         code = EXIT_OK if synthesis.ok else EXIT_FAILED
     return emit(args, Result(code, found, out, text))
 
@@ -321,9 +327,7 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
     return EXIT_OK
 
 
-def _explained_13_2(
-    contract: Contract, matrix: object, out: dict[str, Any]
-) -> list[tuple[Stream, str]]:
+def _explained_13_2(contract: Contract, matrix: object, out: dict[str, Any]) -> list[str]:
     """--explain for dialect 13.2: every single-seat change that changes the action."""
     from kernel.decision.dimensionwise import seat_flips
 
@@ -331,7 +335,7 @@ def _explained_13_2(
     out["explain"] = {"flips": [f.to_dict() for f in flips]}
     lines = [f"{len(flips)} single-seat change(s) change the action:"]
     lines += [f"  {f}" for f in flips]
-    return [("out", line) for line in lines]
+    return lines
 
 
 def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
@@ -367,22 +371,24 @@ def _decide_round_v2(
     except InputError as exc:
         return failure(args, exc, "--roles")
     except KernelError as exc:
-        return _aborted(args, exc, args.contract, {}, [])
+        return _aborted(args, exc, args.contract, {"dialect": contract.dialect}, [])
     found: list[Diagnostic] = []
-    for seat in outcome.seats:
-        found += seat.report.diagnostics(seat.name)
     body = outcome.to_dict()
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in outcome.tags]
+    for seat, entry in zip(outcome.seats, body["seats"], strict=True):
+        found += seat.report.diagnostics(seat.name)
+        entry["findings"] = finding_dicts(args, seat.report.diagnostics(seat.name))
+    body = {**_decision_body(body.pop("decision"), contract.dialect), **body}
+    text: list[str] = list(outcome.tags)
     if outcome.decision is None:
-        text.append(("out", "the round is aborted: no decision"))
+        text.append("the round is aborted: no decision")
         return emit(args, Result(EXIT_FAILED, found, body, text))
-    text += [("out", line) for line in format_round_v2(contract, outcome)]
+    text += format_round_v2(contract, outcome)
     if args.explain:
         text += _explained_13_2(contract, outcome.matrix, body)
     code = EXIT_OK
     if outcome.synthesis is not None:
         found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]
         verdict = "agrees with" if outcome.synthesis.ok else "DISAGREES with"
-        text.append(("out", f"synthesis: {args.synthesis} {verdict} the recomputation"))
+        text.append(f"synthesis: {args.synthesis} {verdict} the recomputation")
         code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
     return emit(args, Result(code, found, body, text))
