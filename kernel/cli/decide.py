@@ -368,8 +368,9 @@ def _decide_round_v2(
             synthesis_source=args.synthesis or "synthesis",
             max_bytes=args.max_bytes,
         )
-    except InputError as exc:
-        return failure(args, exc, "--roles")
+    except InputError as exc:  # --roles does not fit the reports: a usage error
+        print(f"sprint-kernel decide: error: --roles: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
     except KernelError as exc:
         return _aborted(args, exc, args.contract, {"dialect": contract.dialect}, [])
     found: list[Diagnostic] = []

@@ -547,7 +547,6 @@ def _write(run: _Run, out: TextIO, *, color: bool) -> None:
             {
                 "version": __version__,
                 "ok": run.ok,
-                "summary": counts(diagnostics).to_dict(),
                 "diagnostics": [d.to_dict() for d in diagnostics],
                 **run.result.body,
             },
