@@ -479,7 +479,8 @@ def emit(
     finding at a line and a column, the selection, ``--strict``, ``--exit-zero``,
     ``--quiet``, ``--statistics``, ``--color``, ``--output-file``, ``--stdin-filename`` and
     the summary line. Findings and the summary go to standard output (or the report file);
-    ``err`` is unused, kept for callers that pass it."""
+    with a page format (``html``) that could not be made, they go to ``err`` (standard
+    error) and no file is written."""
     fmt, settings = _how(where)
     name = settings.stdin_filename
     diagnostics = sorted(
@@ -499,6 +500,11 @@ def emit(
     )
     run = _Run(fmt, settings, result, diagnostics, ok, failed, getattr(where, "color", "never"))
     report = io.StringIO()  # rendered whole first: a report that fails leaves nothing behind
+    if fmt not in FORMATS:  # a page (html) that could not be made: the findings say why
+        target = err or sys.stderr
+        _write(attrs.evolve(run, fmt="text"), report, color=use_color(run.color, target))
+        target.write(report.getvalue())
+        return code
     if out is None and settings.output_file is not None:
         _write(run, report, color=run.color == "always")
         try:
