@@ -262,7 +262,9 @@ class Parser(argparse.ArgumentParser):
         return self._settle(super().parse_intermixed_args(args))
 
     def _settle(self, args: argparse.Namespace) -> argparse.Namespace:
-        """Resolve the configuration and the command line into ``args.settings`` (once)."""
+        """Resolve the configuration and the command line into ``args.settings`` (once), and
+        name the command that runs in ``args.prog`` (``sprint-kernel panel scan``)."""
+        args.prog = " ".join([self.prog, *([args.command] if "command" in args else [])])
         if "isolated" not in args:  # a command that takes no configuration
             if getattr(args, "max_bytes", 0) is None:
                 args.max_bytes = MAX_INPUT_BYTES
@@ -466,6 +468,8 @@ class _Run:
     #: The run failed (its exit code before ``--exit-zero`` is not 0).
     failed: bool
     color: str
+    #: ``sprint-kernel check``, ``sprint-kernel panel scan``, … (``None``: a bare format).
+    command: str | None = None
 
 
 def emit(
@@ -498,7 +502,16 @@ def emit(
         body=printable(_renamed(dict(result.body), name) if name else dict(result.body)),
         text=[display(_renamed_line(line, name) if name else line) for line in result.text],
     )
-    run = _Run(fmt, settings, result, diagnostics, ok, failed, getattr(where, "color", "never"))
+    run = _Run(
+        fmt,
+        settings,
+        result,
+        diagnostics,
+        ok,
+        failed,
+        getattr(where, "color", "never"),
+        getattr(where, "prog", None),
+    )
     report = io.StringIO()  # rendered whole first: a report that fails leaves nothing behind
     if fmt not in FORMATS:  # a page (html) that could not be made: the findings say why
         target = err or sys.stderr
