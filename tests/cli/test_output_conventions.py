@@ -65,11 +65,33 @@ CASES: dict[str, list[Case]] = {
         _c("fail", "lint", str(E / "full" / "eic.phase2.md"), "--contract", "{tmp}/typo.json"),
     ],
     "decide": [
-        _c("clean", "decide", "--contract", "reviewer/full", "--matrix", str(E / "full_reject.json")),
+        _c(
+            "clean",
+            "decide",
+            "--contract",
+            "reviewer/full",
+            "--matrix",
+            str(E / "full_reject.json"),
+        ),
         _c("clean", "decide", "--contract", "reviewer/full", str(E / "full")),
-        _c("clean", "decide", "--contract", str(E / "full-13.2" / "contract.json"), str(E / "full-13.2")),
-        _c("fail", "decide", "--contract", "reviewer/full", "--matrix", str(E / "full_shrunk.json")),
-        _c("fail", "decide", "--contract", "{tmp}/typo.json", "--matrix", str(E / "full_reject.json")),
+        _c(
+            "clean",
+            "decide",
+            "--contract",
+            str(E / "full-13.2" / "contract.json"),
+            str(E / "full-13.2"),
+        ),
+        _c(
+            "fail", "decide", "--contract", "reviewer/full", "--matrix", str(E / "full_shrunk.json")
+        ),
+        _c(
+            "fail",
+            "decide",
+            "--contract",
+            "{tmp}/typo.json",
+            "--matrix",
+            str(E / "full_reject.json"),
+        ),
     ],
     "analyze": [
         _c("warn", "analyze", "reviewer/full"),
@@ -84,7 +106,14 @@ CASES: dict[str, list[Case]] = {
         _c("fail", "arena", "conformance", str(E / "panel" / "session.jsonl")),
     ],
     "consensus parse": [
-        _c("warn", "consensus", "parse", str(E / "consensus" / "critique.txt"), "--kind", "critique"),
+        _c(
+            "warn",
+            "consensus",
+            "parse",
+            str(E / "consensus" / "critique.txt"),
+            "--kind",
+            "critique",
+        ),
         _c(
             "fail",
             "consensus",
@@ -112,7 +141,13 @@ CASES: dict[str, list[Case]] = {
         _c("fail", "panel", "route", str(E / "panel" / "findings.json"), "--profile", "strategy"),
     ],
     "panel delta": [
-        _c("clean", "panel", "delta", str(E / "panel" / "changed.txt"), str(E / "panel" / "findings.json")),
+        _c(
+            "clean",
+            "panel",
+            "delta",
+            str(E / "panel" / "changed.txt"),
+            str(E / "panel" / "findings.json"),
+        ),
         _c("fail", "panel", "delta", "{tmp}/changed.txt", str(E / "panel" / "findings.json")),
     ],
     "panel audit": [
@@ -120,7 +155,7 @@ CASES: dict[str, list[Case]] = {
         _c("fail", "panel", "audit", str(E / "panel" / "session_illegal.jsonl")),
     ],
     "codes": [_c("listing", "codes"), _c("listing", "codes", "P2-043", "SC-11")],
-}  # fmt: skip
+}
 
 
 class _Captured(Exception):
