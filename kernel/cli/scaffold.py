@@ -416,12 +416,17 @@ def reported(
 
 def located(d: Diagnostic, stdin_name: str | None = None) -> Diagnostic:
     """``d`` as every format reports it: at a line and a column (a finding about a whole
-    document at 1:1, one about a line at its column 1), the ``-`` document named, and its
-    file name and message valid Unicode."""
+    document at 1:1, one about a line at its column 1), and the ``-`` document named."""
     if stdin_name is not None and d.file == "-":
         d = d.at(stdin_name)
     if d.file is not None and (d.line is None or d.column is None):
         d = attrs.evolve(d, line=d.line or 1, column=d.column or 1)
+    return d
+
+
+def _shown(d: Diagnostic) -> Diagnostic:
+    """``d`` with its file name and message valid Unicode (a byte of a name that is not
+    UTF-8 as ``\\xff``), for the formats that print text."""
     file = None if d.file is None else display(d.file)
     message = display(d.message)
     if file is not d.file or message is not d.message:
@@ -437,7 +442,7 @@ def finding_dicts(
     (``files[].findings``)."""
     settings = _how(where)[1]
     found = settings.reported(located(d, settings.stdin_filename) for d in diagnostics)
-    return [d.to_dict() for d in sorted(found, key=sort_key)]
+    return [_shown(d).to_dict() for d in sorted(found, key=sort_key)]
 
 
 def _renamed(value: Any, name: str) -> Any:
@@ -554,6 +559,9 @@ def write_report(where: argparse.Namespace, report: str, code: int) -> int:
 
 def _write(run: _Run, out: TextIO, *, color: bool) -> None:
     fmt, diagnostics = run.fmt, run.diagnostics
+    # sarif, junit and gitlab each escape what they cannot hold their own way
+    raw = fmt in ("sarif", "junit", "gitlab")
+    shown = diagnostics if raw else [_shown(d) for d in diagnostics]
     if run.settings.statistics:
         rows = statistics(diagnostics)
         if fmt == "json":
@@ -566,7 +574,7 @@ def _write(run: _Run, out: TextIO, *, color: bool) -> None:
             {
                 "version": __version__,
                 "ok": run.ok,
-                "diagnostics": [d.to_dict() for d in diagnostics],
+                "diagnostics": [d.to_dict() for d in shown],
                 **run.result.body,
             },
             out,
@@ -576,7 +584,7 @@ def _write(run: _Run, out: TextIO, *, color: bool) -> None:
         dump_json(sarif_log(diagnostics), out)
         return
     elif fmt == "github":
-        for line in github_lines(diagnostics):
+        for line in github_lines(shown):
             print(line, file=out)
         return
     elif fmt == "junit":
@@ -587,7 +595,7 @@ def _write(run: _Run, out: TextIO, *, color: bool) -> None:
         return
     else:
         if run.result.text_diagnostics or run.settings.quiet:
-            for d in diagnostics:
+            for d in shown:
                 print(styled(d, color), file=out)
         if run.settings.quiet:
             return
