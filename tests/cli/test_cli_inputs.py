@@ -97,7 +97,9 @@ def test_stdin_for_check_lint_and_contract() -> None:
     done = _sub([sys.executable, "-m", "kernel.lint", "-", "-", "--contract", "reviewer/full"], doc)
     assert done.returncode == 2 and b"standard input can be read only once" in done.stdout
     done = _sub([sys.executable, "-m", "kernel.arena", "verdict", "-"], b"VERDICT: REVISE\n")
-    assert done.returncode == 0 and done.stdout == b"-:1:1: ARENA-VERDICT REVISE\nAll checks passed.\n"
+    assert (
+        done.returncode == 0 and done.stdout == b"-:1:1: ARENA-VERDICT REVISE\nAll checks passed.\n"
+    )
 
 
 # --- FIFOs and directories: exit 2 at once, never a hang -----------------------------------

@@ -51,7 +51,9 @@ def test_failure_text(docs: dict[str, Path], capsys: pytest.CaptureFixture[str])
     code = _run([str(docs["bad"]), "--contract", "reviewer/full", "--phase1", str(docs["p1"])])
     assert code == 1
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == f"{docs['bad']}:9:1: P2-014 score 'meh' for D2 is not one of block, warn, pass"
+    assert (
+        lines[0] == f"{docs['bad']}:9:1: P2-014 score 'meh' for D2 is not one of block, warn, pass"
+    )
 
 
 def test_json(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

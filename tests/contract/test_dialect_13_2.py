@@ -182,8 +182,7 @@ def test_integers_beyond_json_are_refused_under_13_2() -> None:
             FULL,
             lambda c: c["acceptance_dimensions"][2].__setitem__("owner_role", "da"),
             "E-OWNER",
-            "$.acceptance_dimensions[2].owner_role: D3: owner_role 'da' must be in "
-            "eligible_roles",
+            "$.acceptance_dimensions[2].owner_role: D3: owner_role 'da' must be in eligible_roles",
         ),
         (
             FOCUS,
