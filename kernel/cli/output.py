@@ -7,6 +7,7 @@ terminal library, and each import costs a command line's cold start.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Mapping
@@ -125,15 +126,21 @@ def summary_line(c: Counts, failed: bool, color: bool = False) -> str:
     return f"{_BOLD}{text}{_RESET}" if color else text
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
 def display(text: str) -> str:
     """``text`` as valid Unicode: a lone surrogate (a byte of a file name or argument that is
-    not UTF-8, as Python decodes it) becomes ``\\xNN``."""
-    if _SURROGATE.search(text) is None:
-        return text
-    return _SURROGATE.sub(_escaped, text)
+    not UTF-8, as Python decodes it) becomes ``\\xNN`` (``\\uNNNN`` for one that stands for
+    no byte)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _pattern("[\ud800-\udfff]").sub(_escaped, text)
+    return text
+
+
+@functools.cache
+def _pattern(source: str) -> re.Pattern[str]:
+    # compiled when first needed: a class of surrogates costs a command line 1 ms to compile
+    return re.compile(source)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -153,10 +160,10 @@ def printable(value: Any) -> Any:
 
 
 #: What XML 1.0 cannot hold at all, not even as a character reference.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+_NOT_XML = "[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]"
 
 
 def xml_text(text: str) -> str:
     """``text`` with every character XML 1.0 forbids written visibly, ``\\x01``: a report
     stays well formed whatever its input held."""
-    return _NOT_XML.sub(lambda m: f"\\x{ord(m.group()):02x}", display(text))
+    return _pattern(_NOT_XML).sub(lambda m: f"\\x{ord(m.group()):02x}", display(text))

@@ -285,8 +285,8 @@ def test_every_finding_has_one_position_in_every_format(
     for file, line, column, _ in found:
         assert file and line >= 1 and column >= 1
     _, text, _ = _run(capsys, case, inputs, "--format", "text")
-    for file, line, column, code in found:
-        assert f"{file}:{line}:{column}: {code} " in text
+    for file, line, column, rule in found:
+        assert f"{file}:{line}:{column}: {rule} " in text
     _, sarif, _ = _run(capsys, case, inputs, "--format", "sarif")
     results = json.loads(sarif)["runs"][0]["results"]
     assert [
@@ -304,7 +304,7 @@ def test_every_finding_has_one_position_in_every_format(
     ] == [(line, column, c) for _, line, column, c in found]
     _, junit, _ = _run(capsys, case, inputs, "--format", "junit")
     cases = ElementTree.fromstring(junit).iter("testcase")
-    named = [c.get("name") for c in cases if c.get("name") != "no findings"]
+    named = [c.get("name", "") for c in cases if c.get("name") != "no findings"]
     assert sorted(named) == sorted(f"{c} at {line}:{column}" for _, line, column, c in found)
     _, gitlab, _ = _run(capsys, case, inputs, "--format", "gitlab")
     assert [(g["check_name"], g["location"]["lines"]["begin"]) for g in json.loads(gitlab)] == [
