@@ -276,7 +276,7 @@ def test_every_finding_has_one_position_in_every_format(
     path: str, case: Case, inputs: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     if case.kind == "listing":
-        code, out, _ = _run(capsys, case, inputs, "--format", "json")
+        _, out, _ = _run(capsys, case, inputs, "--format", "json")
         check_output("codes", out)
         return
     _, out, _ = _run(capsys, case, inputs, "--format", "json")
