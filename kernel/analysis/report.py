@@ -77,9 +77,10 @@ def _example(e: Example, label: str = "example") -> list[str]:
     return [f"  {label}: {_short(e.action)} ({who})", format_matrix(e.matrix)]
 
 
-def _finding(source: str, f: Finding) -> list[str]:
-    # A finding is about the whole contract: placed at its line 1, column 1, as check does.
-    lines = [f"{source}:1:1: {f.code} {f.message}"]
+def _finding(source: str, f: Finding, at: Mapping[str, tuple[int, int]] | None = None) -> list[str]:
+    # At its condition's id in the contract file when known, else at 1:1 (the whole contract).
+    line, column = (at or {}).get(f.condition_id or "", (1, 1))
+    lines = [f"{source}:{line}:{column}: {f.code} {f.message}"]
     if f.change is not None and len(f.examples) == 2:
         lines += _example(f.examples[0], "before")
         lines += _example(f.examples[1], f"after {f.change}")
@@ -89,8 +90,12 @@ def _finding(source: str, f: Finding) -> list[str]:
     return lines
 
 
-def format_analysis(a: Analysis, source: str) -> str:
-    """``source`` names the contract as the user gave it (file or template name)."""
+def format_analysis(
+    a: Analysis, source: str, positions: Mapping[str, tuple[int, int]] | None = None
+) -> str:
+    """``source`` names the contract as the user gave it (file or template name);
+    ``positions`` maps a condition id to the (line, column) of its ``condition_id`` in that
+    file, where a finding about the condition is placed (else at 1:1)."""
     if not isinstance(a, Analysis):
         raise KernelError(f"format_analysis needs an Analysis, got {shown(a)}")
     source = label(source, "source")
@@ -120,7 +125,7 @@ def format_analysis(a: Analysis, source: str) -> str:
         )
     )
     for f in a.findings:
-        lines += _finding(source, f)
+        lines += _finding(source, f, positions)
     return "\n".join(lines)
 
 

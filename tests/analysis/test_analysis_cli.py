@@ -81,11 +81,26 @@ def test_the_html_report_exits_as_the_text_report(
     assert code == 1 and out.lstrip().lower().startswith("<!doctype html>")
 
 
-# A finding about the whole contract file is placed at its line 1, column 1.
-def test_error_findings_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_finding_about_a_condition_stands_at_its_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """AN-2 names a condition: in text and JSON alike it stands where that condition's
+    condition_id value starts in the file (a finding about the whole contract: at 1:1)."""
+    from kernel.io import json_positions
+
     path = _write(tmp_path, SHADOWED)
     status, out, err = _run([path], capsys)
-    assert status == 1 and f"{path}:1:1: AN-2 " in out and err == ""
+    assert status == 1 and err == ""
+    _, body, _ = _run([path, "--format", "json"], capsys)
+    found = [d for d in json.loads(body)["diagnostics"] if d["code"] == "AN-2"]
+    ids = [c["condition_id"] for c in SHADOWED["failure_conditions"]]
+    positions = json_positions(Path(path).read_text("utf-8"))
+    assert len(found) == 2
+    for an2 in found:
+        cid = an2["message"].split()[0]  # "F2 never decides: …"
+        line, column = positions[f"$.failure_conditions[{ids.index(cid)}].condition_id"]
+        assert (an2["line"], an2["column"]) == (line, column) != (1, 1)
+        assert f"{path}:{line}:{column}: AN-2 {cid} " in out
 
 
 def test_an_invalid_contract_is_reported_as_check_reports_it(

@@ -95,6 +95,7 @@ CASES: dict[str, list[Case]] = {
     ],
     "analyze": [
         _c("warn", "analyze", "reviewer/full"),
+        _c("clean", "analyze", "reviewer/full", "--diff", str(E / "full_f2_any.json")),
         _c("fail", "analyze", "{tmp}/typo.json"),
     ],
     "arena verdict": [
