@@ -13,6 +13,7 @@ from xml.etree import ElementTree
 
 import pytest
 from support import paths
+from support.output_schemas import check_argv_output
 
 from kernel.diagnostics import REGISTRY
 
@@ -23,8 +24,8 @@ TIMEOUT = 120
 
 
 def sk(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``sprint-kernel ARGV`` in ``cwd``."""
-    return subprocess.run(
+    """``sprint-kernel ARGV`` in ``cwd`` (its JSON output checked against its schema)."""
+    done = subprocess.run(
         [SCRIPT, *argv],
         cwd=cwd,
         input=stdin,
@@ -34,6 +35,8 @@ def sk(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedP
         check=False,
         env={**os.environ, "COLUMNS": "200"},
     )
+    check_argv_output(argv, done.stdout)
+    return done
 
 
 @pytest.fixture

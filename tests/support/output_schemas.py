@@ -2,15 +2,15 @@
 (``kernel/data/output/*.schema.json``), and a check that an output fits its command's schema.
 
 ``tests/conftest.py`` runs :func:`check_output` on every JSON output a test produces in process
-(the scaffold's renderer is wrapped for the whole session), so a command whose JSON drifts from
-its shipped schema fails whichever test ran it.
+(the scaffold's renderer is wrapped for the whole session), and the command-line helpers that
+spawn ``sprint-kernel`` run :func:`check_argv_output` on what it printed, so a command whose
+JSON drifts from its shipped schema fails whichever test ran it.
 """
 
 from __future__ import annotations
 
 import json
 from functools import cache
-from pathlib import Path
 from typing import Any
 
 from jsonschema import Draft202012Validator
@@ -69,5 +69,15 @@ def check_output(name: str | None, text: str) -> None:
     assert found == [], f"the JSON output breaks {name}.schema.json: {found[:5]}"
 
 
-def load(path: Path) -> Any:
-    return json.loads(path.read_text(encoding="utf-8"))
+#: Commands whose first argument names a subcommand.
+GROUPS = ("arena", "consensus", "panel")
+
+
+def check_argv_output(argv: tuple[str, ...] | list[str], stdout: str) -> None:
+    """For a command line run in a subprocess: when ``argv`` asked for JSON and got some,
+    check it against its command's schema."""
+    args = list(argv)
+    if not stdout.strip() or "json" not in args or args[args.index("json") - 1] != "--format":
+        return
+    words = args[:2] if args and args[0] in GROUPS else args[:1]
+    check_output(schema_name(" ".join(["sprint-kernel", *words]), "--statistics" in args), stdout)
