@@ -448,3 +448,15 @@ def test_analyze_prints_huge_counts_compactly(
     cli_main.main(["analyze", str(path), "--format", "json"])
     body = json.loads(capsys.readouterr().out)
     assert body["space"] == 3 ** (5 * 200)  # exact in JSON
+
+
+def test_each_decision_line_of_a_jsonl_run_fits_its_schema(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    matrices = E / "full_matrices.jsonl"
+    assert cli_main.main(["decide", "--contract", "reviewer/full", "--matrix", str(matrices)]) == 0
+    out, err = capsys.readouterr()
+    lines = out.splitlines()
+    assert err == "" and len(lines) == len(matrices.read_text("utf-8").splitlines())
+    for line in lines:
+        check_output("decide-line", line)
