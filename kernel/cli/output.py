@@ -80,14 +80,6 @@ class Counts:
     def __init__(self, errors: int, warnings: int, info: int, files: int) -> None:
         self.errors, self.warnings, self.info, self.files = errors, warnings, info, files
 
-    def to_dict(self) -> dict[str, int]:
-        return {
-            "errors": self.errors,
-            "warnings": self.warnings,
-            "info": self.info,
-            "files": self.files,
-        }
-
 
 def counts(diagnostics: Iterable[Diagnostic]) -> Counts:
     """The counts of a run's reported diagnostics; ``files`` are those with an error or a
