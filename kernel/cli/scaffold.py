@@ -33,7 +33,7 @@ from kernel.cli.output import (
     use_color,
     xml_text,
 )
-from kernel.diagnostics import HOME_URL, REGISTRY, Diagnostic, from_error, sort_key
+from kernel.diagnostics import REGISTRY, Diagnostic, docs_url, from_error, sort_key
 from kernel.errors import ContractError, InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes
 
@@ -148,6 +148,16 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
     add("--statistics", action="store_true", help="print one line per code with its count")
     add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
+    add(
+        "--show-settings",
+        action="store_true",
+        help="print the settings for the first file and where each came from, and exit",
+    )
+    add(
+        "--show-files",
+        action="store_true",
+        help="print the files a run would read (after exclude and .gitignore), and exit",
+    )
     if dialect:
         add(
             "--dialect",
@@ -172,6 +182,40 @@ def _output_options(parser: argparse.ArgumentParser) -> None:
         help="colour the text output: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR "
         "forces it), always or never",
     )
+
+
+def _shown(
+    args: argparse.Namespace,
+    inputs: Sequence[str],
+    walks: Sequence[str],
+    keep: Callable[[str], bool] | None,
+) -> str:
+    """What ``--show-files`` (the files a run reads, after ``exclude`` and ``.gitignore``) or
+    ``--show-settings`` (the settings for the first of them, and where each came from)
+    prints."""
+    from kernel.cli.config import shown_settings
+    from kernel.cli.files import expand
+
+    paths = [p for p in inputs if p != "-" and os.path.exists(p)]
+    files = expand(paths, walks or ("",), args.settings) if paths else []
+    if keep is not None:
+        named = set(expand([p for p in paths if not os.path.isdir(p)], ("",), args.settings))
+        files = [f for f in files if f in named or keep(f)]
+    if args.show_files:
+        if args.format == "json":
+            return json.dumps(files, indent=2, ensure_ascii=False) + "\n"
+        return "".join(f"{f}\n" for f in files)
+    shown = shown_settings(args, files[0] if files else None)
+    if args.format == "json":
+        return json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
+    lines = [
+        f"Settings for: {shown['file'] or '(no file)'}",
+        f"Configuration: {shown['configuration'] or '(none)'}",
+    ]
+    for key, entry in shown["settings"].items():
+        value = json.dumps(entry["value"], ensure_ascii=False)
+        lines.append(f"  {key} = {value}  # {entry['from']}")
+    return "\n".join(lines) + "\n"
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -201,6 +245,8 @@ class Parser(argparse.ArgumentParser):
         max_bytes: bool = True,
         configured: bool | None = None,
         dialect: bool = False,
+        walks: Sequence[str] = (),
+        keep: Callable[[str], bool] | None = None,
         **kwargs: Any,
     ) -> None:
         epilog = "exit codes:\n" + exit_codes.rstrip() if exit_codes else None
@@ -226,6 +272,10 @@ class Parser(argparse.ArgumentParser):
             )
         self._configured = bool(formats) and max_bytes if configured is None else configured
         self._needs_contract = False
+        #: The file name endings a directory argument is searched for (``--show-files``).
+        self._walks = tuple(walks)
+        #: Which files found in a directory the command reads (``None``: every one).
+        self._keep = keep
         if self._configured:
             _configuration_options(self, dialect)
             _output_options(self)
@@ -269,8 +319,12 @@ class Parser(argparse.ArgumentParser):
             if getattr(args, "max_bytes", 0) is None:
                 args.max_bytes = MAX_INPUT_BYTES
             return args
+        inputs = self._inputs(args)
         try:
-            settle(args)
+            settle(args, inputs)
+            if args.show_settings or args.show_files:
+                sys.stdout.write(_shown(args, inputs, self._walks, self._keep))
+                self.exit(EXIT_OK)
         except KernelError as exc:  # the usage is no help with a configuration file
             self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")
         if args.statistics and args.format not in ("text", "json"):
@@ -282,6 +336,20 @@ class Parser(argparse.ArgumentParser):
                 "(or set contract in the configuration)"
             )
         return args
+
+    def _inputs(self, args: argparse.Namespace) -> list[str]:
+        """The paths given as positional arguments (a subcommand's too)."""
+        found: list[str] = []
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(args, action.dest, None) or "")
+                if isinstance(chosen, Parser):
+                    found += chosen._inputs(args)
+            elif not action.option_strings and action.dest != argparse.SUPPRESS:
+                value = getattr(args, action.dest, None)
+                values = value if isinstance(value, list) else [value]
+                found += [v for v in values if isinstance(v, str)]
+        return found
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -424,7 +492,7 @@ def located(d: Diagnostic, stdin_name: str | None = None) -> Diagnostic:
     return d
 
 
-def _shown(d: Diagnostic) -> Diagnostic:
+def _readable(d: Diagnostic) -> Diagnostic:
     """``d`` with its file name and message valid Unicode (a byte of a name that is not
     UTF-8 as ``\\xff``), for the formats that print text."""
     file = None if d.file is None else display(d.file)
@@ -442,7 +510,7 @@ def finding_dicts(
     (``files[].findings``)."""
     settings = _how(where)[1]
     found = settings.reported(located(d, settings.stdin_filename) for d in diagnostics)
-    return [_shown(d).to_dict() for d in sorted(found, key=sort_key)]
+    return [_readable(d).to_dict() for d in sorted(found, key=sort_key)]
 
 
 def _renamed(value: Any, name: str) -> Any:
@@ -558,12 +626,12 @@ def write_report(where: argparse.Namespace, report: str, code: int) -> int:
 
 
 def _write(run: _Run, out: TextIO, *, color: bool) -> None:
-    fmt, diagnostics = run.fmt, run.diagnostics
+    fmt, diagnostics, docs = run.fmt, run.diagnostics, run.settings.docs_url
     # sarif, junit and gitlab each escape what they cannot hold their own way
     raw = fmt in ("sarif", "junit", "gitlab")
-    shown = diagnostics if raw else [_shown(d) for d in diagnostics]
+    shown = diagnostics if raw else [_readable(d) for d in diagnostics]
     if run.settings.statistics:
-        rows = statistics(diagnostics)
+        rows = statistics(diagnostics, docs)
         if fmt == "json":
             dump_json(rows, out)
             return
@@ -581,14 +649,14 @@ def _write(run: _Run, out: TextIO, *, color: bool) -> None:
         )
         return
     elif fmt == "sarif":
-        dump_json(sarif_log(diagnostics), out)
+        dump_json(sarif_log(diagnostics, docs), out)
         return
     elif fmt == "github":
         for line in github_lines(shown):
             print(line, file=out)
         return
     elif fmt == "junit":
-        print(junit_xml(diagnostics), file=out)
+        print(junit_xml(diagnostics, docs), file=out)
         return
     elif fmt == "gitlab":
         dump_json(gitlab_report(diagnostics), out)
@@ -605,8 +673,10 @@ def _write(run: _Run, out: TextIO, *, color: bool) -> None:
         print(summary_line(counts(diagnostics), run.failed, color), file=out)
 
 
-def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
-    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``."""
+def statistics(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> list[dict[str, Any]]:
+    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``
+    (``None`` when no docs URL is known: :func:`~kernel.diagnostics.docs_url`)."""
+    docs = docs_url(docs)
     counts: dict[str, int] = {}
     for d in diagnostics:
         counts[d.code] = counts.get(d.code, 0) + 1
@@ -616,16 +686,18 @@ def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
             "code": code,
             "severity": REGISTRY[code].severity,
             "summary": REGISTRY[code].summary,
-            "url": REGISTRY[code].url,
+            "url": REGISTRY[code].link(docs),
         }
         for code in sorted(counts)
     ]
 
 
-def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
+def junit_xml(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> str:
     """A JUnit XML report: a test suite per file, a test case per finding; errors and
-    warnings are failures, info passes. Characters XML cannot hold are written visibly
+    warnings are failures, info passes. A failure links to its code's page when the docs
+    URL is known. Characters XML cannot hold are written visibly
     (:func:`~kernel.cli.output.xml_text`), so the report is well formed whatever the input."""
+    docs = docs_url(docs)
     from xml.etree import ElementTree
 
     diagnostics = list(diagnostics)
@@ -662,7 +734,8 @@ def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
                 failure = ElementTree.SubElement(
                     case, "failure", message=xml_text(d.message), type=f"{d.code} ({d.severity})"
                 )
-                failure.text = xml_text(f"{d}\n{REGISTRY[d.code].url}")
+                link = REGISTRY[d.code].link(docs)
+                failure.text = xml_text(str(d) if link is None else f"{d}\n{link}")
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(
         root, encoding="unicode"
@@ -713,21 +786,25 @@ def _uri(file: str) -> str:
     return quote(raw, safe="/:@!$&'()*+,;=-._~")
 
 
-def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one run of ``sprint-kernel``, a rule per code used."""
+def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one run of ``sprint-kernel``, a rule per code used. ``helpUri``
+    and ``informationUri`` are there only when the docs URL is known (both are optional)."""
     diagnostics = list(diagnostics)
+    docs = docs_url(docs)
     used = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(used)}
-    rules = [
+    rules: list[dict[str, Any]] = [
         {
             "id": code,
             "shortDescription": {"text": REGISTRY[code].summary},
-            "helpUri": REGISTRY[code].url,
             "properties": {"rule": REGISTRY[code].rule},
             "defaultConfiguration": {"level": _SARIF_LEVEL[REGISTRY[code].severity]},
         }
         for code in used
     ]
+    if docs:
+        for code, rule in zip(used, rules, strict=True):
+            rule["helpUri"] = REGISTRY[code].link(docs)
     results = []
     for d in diagnostics:
         location: dict[str, Any] = {"artifactLocation": {"uri": _uri(d.file or "-")}}
@@ -758,7 +835,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
                     "driver": {
                         "name": PROG,
                         "version": __version__,
-                        "informationUri": HOME_URL,
+                        **({"informationUri": docs} if docs else {}),
                         "rules": rules,
                     }
                 },

@@ -156,6 +156,7 @@ CASES: dict[str, list[Case]] = {
         _c("fail", "panel", "audit", str(E / "panel" / "session_illegal.jsonl")),
     ],
     "codes": [_c("listing", "codes"), _c("listing", "codes", "P2-043", "SC-11")],
+    "rule": [_c("listing", "rule", "SC-11"), _c("listing", "rule", "P2-043", "E-READ")],
 }
 
 
@@ -278,7 +279,7 @@ def test_every_finding_has_one_position_in_every_format(
 ) -> None:
     if case.kind == "listing":
         _, out, _ = _run(capsys, case, inputs, "--format", "json")
-        check_output("codes", out)
+        check_output(schema_name(f"sprint-kernel {path}"), out)
         return
     _, out, _ = _run(capsys, case, inputs, "--format", "json")
     found = _positions(out)
