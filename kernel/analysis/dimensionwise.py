@@ -537,8 +537,16 @@ def _non_monotone(run: _Run) -> Finding | None:
     two states agree can never differ again and is dropped)."""
     model = run.model
     contract = model.contracts[0]
+    worsenings = [_worsenings(run, layer.position) for layer in run.layers]
+    run.budget.check(
+        sum(
+            _steps(layer, len(start), 2 * len(pairs))
+            for layer, start, pairs in zip(run.layers, run.before, worsenings, strict=True)
+        ),
+        "monotonicity: at least",
+    )
     for k, layer in enumerate(run.layers):
-        pairs = _worsenings(run, layer.position)
+        pairs = worsenings[k]
         if not pairs:
             continue
         start = run.before[k]
