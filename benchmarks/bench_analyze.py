@@ -137,7 +137,8 @@ def _bounded_13_2(quick: bool) -> list[Row]:
         ("analyze 13.2: 16 one-seat dims, F1 = D1 block AND ... AND D16 block", v2_conjunction(16)),
         ("analyze 13.2: 99 one-seat dims, F1 = D1 block AND ... AND D99 block", v2_conjunction(99)),
         ("analyze 13.2: 99 dims, 13.2/reviewer/full's conditions", v2_plain(99)),
-        ("analyze 13.2: 1 MiB contract (99 dims, 100 conditions)", v2_one_mebibyte()),
+        ("analyze 13.2: 1 MiB contract of distinct atoms", v2_one_mebibyte()),
+        ("analyze 13.2: 1 MiB contract of wide atoms repeated", v2_one_mebibyte(wide=True)),
     ]
     rows = []
     for name, data in cases:

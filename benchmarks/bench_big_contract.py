@@ -142,19 +142,19 @@ def measure_13_2(quick: bool) -> tuple[dict[str, float], dict[str, int]]:
         statistics.median(steps)
     )
     with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "v2_one_mebibyte.json"
-        path.write_text(json.dumps(v2_one_mebibyte()), "utf-8")
-        contract = kernel.load_contract(path)
-        matrix_path = Path(tmp) / "matrix.json"
-        matrix_path.write_text(json.dumps(all_of(contract, "warn")), "utf-8")
-        argv = ["decide", "--contract", str(path), "--matrix", str(matrix_path)]
-        figures["13.2 1 MiB contract: decide --matrix (fresh process)"] = _median_s(
-            samples, _command(argv)
-        )
-        done = subprocess.run(
-            [sys.executable, "-m", "kernel", *argv], capture_output=True, check=False
-        )
-        sizes["13.2 1 MiB contract: trace lines printed"] = done.stdout.count(b"\n")
+        for repeated, kind in ((False, "distinct atoms"), (True, "wide atoms repeated")):
+            path = Path(tmp) / f"v2_one_mebibyte_{repeated}.json"
+            path.write_text(json.dumps(v2_one_mebibyte(wide=repeated)), "utf-8")
+            contract = kernel.load_contract(path)
+            matrix_path = Path(tmp) / "matrix.json"
+            matrix_path.write_text(json.dumps(all_of(contract, "warn")), "utf-8")
+            argv = ["decide", "--contract", str(path), "--matrix", str(matrix_path)]
+            name = f"13.2 1 MiB contract, {kind}: decide --matrix (fresh process)"
+            figures[name] = _median_s(samples, _command(argv))
+            done = subprocess.run(
+                [sys.executable, "-m", "kernel", *argv], capture_output=True, check=False
+            )
+            sizes[name] = done.stdout.count(b"\n")
     return figures, sizes
 
 
@@ -173,7 +173,6 @@ def run(quick: bool) -> list[Row]:
         for name, seconds in figures.items()
     ]
     found, sizes = measure_13_2(quick)
-    lines = next(iter(sizes.values()))
     case = f"13.2 contracts built to be slow (target < {TARGET_S:g} s each)"
     rows += [
         row(
@@ -183,7 +182,7 @@ def run(quick: bool) -> list[Row]:
             seconds * 1e9,
             kernel=True,
             note=("met" if seconds < TARGET_S else f"MISSED: over {TARGET_S:g} s")
-            + (f"; {lines:,} lines printed" if "1 MiB" in name else ""),
+            + (f"; {sizes[name]:,} lines printed" if name in sizes else ""),
         )
         for name, seconds in found.items()
     ]
@@ -200,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{name:<48} {human(seconds * 1e9):>10}  ({'met' if seconds < TARGET_S else 'MISSED'})"
         )
     for name, size in sizes.items():
-        print(f"{name:<48} {size:>10,}")
+        print(f"{name:<48} {size:>10,} lines printed")
     return 0
 
 

@@ -273,10 +273,11 @@ def v2_plain(dimensions: int = 99) -> dict[str, Any]:
     return c
 
 
-def v2_one_mebibyte(limit: int = 1 << 20) -> dict[str, Any]:
-    """A 13.2 contract of about 1 MiB: 99 dimensions, 100 conditions of distinct atoms up to
-    the expression limit."""
-    c = v2_many_atoms(99, 99, atoms=_EXPRESSION_LIMIT // 20, wide=False)
+def v2_one_mebibyte(limit: int = 1 << 20, wide: bool = False) -> dict[str, Any]:
+    """A 13.2 contract of about 1 MiB: 99 dimensions, 100 conditions of atoms up to the
+    expression limit (``wide``: only the atoms that select many dimensions, each repeated
+    many times; else every distinct atom, mostly of one dimension)."""
+    c = v2_many_atoms(99, 99, atoms=_EXPRESSION_LIMIT // 20, wide=wide)
     while len(json.dumps(c).encode("utf-8")) > limit:
         for condition in c["failure_conditions"][1:]:
             condition["expression"] = condition["expression"].rsplit(" AND ", 1)[0]
