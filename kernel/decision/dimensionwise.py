@@ -369,27 +369,65 @@ class SeatFlip:
         return f"{self.dimension}[{self.role}] {self.before} -> {self.after}: {self.action} ({why})"
 
 
+def _test_held(plan: Plan, test: int, n: Sequence[int], cells: Sequence[Sequence[int]]) -> bool:
+    pairs, across, quantifier = plan.tests[test]
+    return ACROSS[across]([cells[p][k] >= threshold(quantifier, n[p]) for p, k in pairs])
+
+
 def seat_flips(contract: Contract, matrix: object) -> tuple[SeatFlip, ...]:
     """Every change of one eligible seat's value (``not_assessed`` included) that changes the
-    action of a decidable matrix; a change that makes the matrix undecidable is left out."""
+    action of a decidable matrix; a change that makes the matrix undecidable is left out.
+
+    Each change recounts only its dimension and re-evaluates only the tests that select it,
+    so the work is bounded by the plan, not by the number of atoms written."""
+    from kernel.decision.value import decide_fired
+
     decision = decide_dimensionwise(contract, matrix)
     rows = {
         d: snapshot(r, f"matrix[{shown(d)}]", len(contract.roles))
         for d, r in snapshot(matrix, "matrix", len(contract.dimensions)).items()
     }
+    plan = plan_of(contract)
+    assessed = read_matrix(contract, matrix)
+    n = [len(row) for row in assessed]
+    cells = [cells_of(plan, p, row) for p, row in enumerate(assessed)]
+    held = [_test_held(plan, t, n, cells) for t in range(len(plan.tests))]
+    users: list[list[int]] = [[] for _ in plan.tests]
+    failing = []
+    for c, mine in enumerate(plan.conditions):
+        tests = {plan.atoms[a][2] for a in mine}
+        for t in tests:
+            users[t].append(c)
+        failing.append(sum(not held[t] for t in tests))
+    selecting: list[list[int]] = [[] for _ in contract.dimensions]
+    for t, (pairs, _, _) in enumerate(plan.tests):
+        for p, _ in pairs:
+            selecting[p].append(t)
+    none = [0] * len(contract.conditions)
     out = []
     for d in contract.dimensions:
-        for role in (r for r in contract.roles if r in d.eligible_roles):
+        p = d.position
+        eligible = [r for r in contract.roles if r in d.eligible_roles]
+        for role in eligible:
             before = rows[d.id][role]
             for after in (*allowed_values(d.priority), NOT_ASSESSED):
                 if after == before:
                     continue
-                changed = {k: dict(v) for k, v in rows.items()}
-                changed[d.id][role] = after
-                try:
-                    other = decide_dimensionwise(contract, changed)
-                except MatrixError:
+                seats = {**rows[d.id], role: after}
+                row = tuple(str(seats[r]) for r in eligible if seats[r] != NOT_ASSESSED)
+                if not row:  # no eligible seat assessed it: undecidable
                     continue
+                n2 = [*n[:p], len(row), *n[p + 1 :]]
+                cells2 = [*cells[:p], cells_of(plan, p, row), *cells[p + 1 :]]
+                fails = list(failing)
+                for t in selecting[p]:
+                    now = _test_held(plan, t, n2, cells2)
+                    if now != held[t]:
+                        for c in users[t]:
+                            fails[c] += -1 if now else 1
+                other = decide_fired(
+                    contract, [f == 0 for f in fails], counts=none, thresholds=none
+                )
                 if other.action != decision.action:
                     out.append(
                         SeatFlip(d.id, role, str(before), after, other.action, other.condition_id)

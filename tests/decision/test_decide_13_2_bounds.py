@@ -198,3 +198,34 @@ def test_the_table_path_and_the_interpreter_decide_alike(
                 want["action"],
                 want["fired"],
             )
+
+
+@given(
+    st.one_of(contracts(dialect="13.2"), _repeated()).flatmap(
+        lambda c: st.tuples(st.just(c), matrices(c))
+    )
+)
+def test_explain_recounting_one_dimension_finds_what_deciding_every_change_finds(
+    pair: tuple[dict[str, Any], dict[str, Any]],
+) -> None:
+    from kernel.decision.dimensionwise import allowed_values, seat_flips
+    from kernel.errors import MatrixError
+
+    data, matrix = pair
+    contract = load_contract(data)
+    action = decide(contract, matrix).action
+    want = []
+    for d in contract.dimensions:
+        for role in (r for r in contract.roles if r in d.eligible_roles):
+            for after in (*allowed_values(d.priority), "not_assessed"):
+                if after == matrix[d.id][role]:
+                    continue
+                changed = {**matrix, d.id: {**matrix[d.id], role: after}}
+                try:
+                    other = decide_dimensionwise(contract, changed)
+                except MatrixError:
+                    continue
+                if other.action != action:
+                    want.append((d.id, role, after, other.action, other.condition_id))
+    flips = seat_flips(contract, matrix)
+    assert [(f.dimension, f.role, f.after, f.action, f.condition_id) for f in flips] == want
