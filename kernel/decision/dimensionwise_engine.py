@@ -71,7 +71,7 @@ def _values(priority: str) -> tuple[str, ...]:
     return (*allowed_values(priority), NOT_ASSESSED)
 
 
-@functools.lru_cache(maxsize=256)
+@functools.lru_cache(maxsize=64)
 def _table(
     values: tuple[str, ...], seats: int, sets: tuple[frozenset[str], ...]
 ) -> tuple[dict[Any, int], tuple[_Entry, ...]]:
