@@ -282,3 +282,18 @@ def v2_one_mebibyte(limit: int = 1 << 20, wide: bool = False) -> dict[str, Any]:
         for condition in c["failure_conditions"][1:]:
             condition["expression"] = condition["expression"].rsplit(" AND ", 1)[0]
     return c
+
+
+def v2_staggered(n: int) -> dict[str, Any]:
+    """``2n`` high-priority dimensions, each eligible for one role, and ``n`` conditions
+    ``Fk = Dk scores 'block' AND D(k+n) scores 'block'``: in contract order every condition is
+    part-way at once (``2**n`` states), in the analyzer's order none is."""
+    roles = [(_ROLES_13_2[i % 5],) for i in range(2 * n)]
+    return v2_contract(
+        ["high"] * (2 * n),
+        roles,
+        [
+            (f"D{k} scores 'block' AND D{k + n} scores 'block'", "any", "editorial_decision=reject")
+            for k in range(1, n + 1)
+        ],
+    )

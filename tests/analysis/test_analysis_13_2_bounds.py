@@ -194,3 +194,22 @@ def test_each_dimension_is_counted_alone(data: dict[str, Any]) -> None:
             for row in itertools.product(seat_values(d.priority), repeat=n)
         )
         assert dimension_counts(contract, d.position) == dict(want)
+
+
+def test_conditions_that_overlap_in_contract_order_are_combined_one_at_a_time() -> None:
+    _refuses_past_the_budget()
+    # small: every matrix through the reference
+    data = bench_contracts.v2_staggered(3)
+    contract = load_contract(data)
+    want = Counter(
+        reference132.decide(data, m)["condition_id"] or "none" for m in _every_matrix(contract)
+    )
+    assert {o.key: o.matrices for o in analyze(contract).outcomes if o.matrices} == dict(want)
+    # large: 40 dimensions, 20 conditions each open from Dk to D(k+20) in contract order
+    n = 20
+    budget = Budget()
+    a = analyze(bench_contracts.v2_staggered(n), budget=budget)
+    for k in range(1, n + 1):  # pairs before k not both blocks, pair k both, the rest free
+        assert a.outcome(f"F{k}").matrices == 8 ** (k - 1) * 9 ** (n - k)
+    assert a.outcome("F0").matrices == 1 and a.outcome("none").matrices == 8**n - 1
+    assert budget.used < MAX_STEPS // 10
