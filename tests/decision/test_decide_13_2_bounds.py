@@ -15,7 +15,6 @@ from support import reference132
 from support.bench import contracts as bench_contracts
 
 from kernel import decide, load_contract
-from kernel.cli.decide import format_decision
 from kernel.contract.model import Contract
 from kernel.decision import dimensionwise_engine
 from kernel.decision.dimensionwise import decide_dimensionwise
@@ -87,7 +86,7 @@ def test_the_json_and_text_traces_give_each_distinct_atom_once() -> None:
         assert earlier["held"] == a["held"] and "dimensions" in earlier
     cells = sum(len(a["dimensions"]) for a in given_in_full)
     assert cells <= _traced_cells(contract)
-    lines = format_decision(contract, decision).splitlines()
+    lines = decision.explain(contract).splitlines()
     mentions = sum(len(atoms) for atoms in _distinct_atoms(contract))
     assert len(lines) <= 3 + len(contract.conditions) + mentions + cells
 
@@ -95,7 +94,7 @@ def test_the_json_and_text_traces_give_each_distinct_atom_once() -> None:
 def test_the_1_mib_contract_has_a_trace_of_its_own_size() -> None:
     contract = load_contract(bench_contracts.v2_one_mebibyte())
     decision = decide(contract, _all(contract))
-    lines = format_decision(contract, decision).splitlines()
+    lines = decision.explain(contract).splitlines()
     written = sum(len(c.expression.atoms) for c in contract.conditions)
     # one line per atom written at most, and each distinct atom's dimensions once
     assert len(lines) <= 3 + len(contract.conditions) + written + _traced_cells(contract)
