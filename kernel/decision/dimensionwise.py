@@ -247,7 +247,7 @@ def dimension_verdicts(contract: Contract, rows: tuple[tuple[str, ...], ...]) ->
 class Plan:
     """A contract's atoms merged, the work of one decision bounded by the vocabulary, not by
     the text: a dimension's result under an atom depends only on the seat values that satisfy
-    the atom (its *seat set*: at most seven differ) and the condition's quantifier, so each
+    the atom (its *seat set*: the vocabulary has six) and the condition's quantifier, so each
     dimension's seats are counted once per seat set, each distinct test (seat set, scope,
     across, quantifier) is evaluated once, and an atom written twice in one condition (AND is
     idempotent) is traced once."""
