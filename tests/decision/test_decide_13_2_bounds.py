@@ -9,6 +9,7 @@ import itertools
 from typing import Any
 from unittest import mock
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from support import reference132
@@ -70,6 +71,12 @@ def test_one_decision_does_work_for_each_distinct_test_only() -> None:
     assert decision.trace is not None
     made = {id(d) for atoms in decision.trace.values() for a in atoms for d in a.dimensions}
     assert len(made) <= plan.cells
+    # the generated path's tables: one per priority class (5**5 rows each), not one per
+    # dimension and atom
+    from kernel.decision.dimensionwise_engine import table_work
+
+    assert table_work(contract) <= 3 * 5**5
+    assert build_lookup(contract)[0] is not None
 
 
 def test_the_json_and_text_traces_give_each_distinct_atom_once() -> None:
@@ -91,8 +98,9 @@ def test_the_json_and_text_traces_give_each_distinct_atom_once() -> None:
     assert len(lines) <= 3 + len(contract.conditions) + mentions + cells
 
 
-def test_the_1_mib_contract_has_a_trace_of_its_own_size() -> None:
-    contract = load_contract(bench_contracts.v2_one_mebibyte())
+@pytest.mark.parametrize("wide", [False, True])
+def test_the_1_mib_contract_has_a_trace_of_its_own_size(wide: bool) -> None:
+    contract = load_contract(bench_contracts.v2_one_mebibyte(wide=wide))
     decision = decide(contract, _all(contract))
     lines = decision.explain(contract).splitlines()
     written = sum(len(c.expression.atoms) for c in contract.conditions)
