@@ -47,6 +47,7 @@ from kernel.analysis.result import (
     Example,
     Finding,
     Outcome,
+    shadowed_by,
 )
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACTION_RANK, threshold
@@ -91,20 +92,21 @@ class _Test:
 
 
 class _Model:
-    """The distinct tests of one or more contracts (each a *group*), each group's conditions
-    as bits ordered by precedence (the lowest bit decides first), and what each dimension
-    reads: its distinct ``(seat set, quantifier)`` pairs."""
+    """The distinct tests of one or more *groups* of conditions (a contract's, by precedence,
+    or some of them), each group's conditions as bits ordered by precedence (the lowest bit
+    decides first), and what each dimension reads: its distinct ``(seat set, quantifier)``
+    pairs. A group of one condition tells whether that condition fires."""
 
-    def __init__(self, contracts: Sequence[Contract]) -> None:
-        self.contracts = contracts
-        first = contracts[0]
+    def __init__(self, groups: Sequence[tuple[Contract, Sequence[int]]]) -> None:
+        self.contracts = [contract for contract, _ in groups]
+        first = self.contracts[0]
         tests: dict[_Test, int] = {}
         self.uses: list[int] = []  # per test: the condition bits that use it
         self.groups: list[tuple[int, list[int]]] = []  # (bit mask, condition index by rank)
         bit = 0
-        for contract in contracts:
+        for contract, ranked in groups:
             mask = 0
-            for rank, i in enumerate(contract.precedence):
+            for rank, i in enumerate(ranked):
                 c = contract.conditions[i]
                 for atom, scope in zip(c.expression.atoms, c.predicate.scopes, strict=True):
                     test = _Test(atom.seats, tuple(scope), atom.across, c.quantifier)
@@ -113,8 +115,8 @@ class _Model:
                         self.uses.append(0)
                     self.uses[t] |= 1 << (bit + rank)
                 mask |= 1 << (bit + rank)
-            self.groups.append((mask, list(contract.precedence)))
-            bit += len(contract.conditions)
+            self.groups.append((mask, list(ranked)))
+            bit += len(ranked)
         self.masks = [mask for mask, _ in self.groups]
         self.tests = list(tests)
         self.all = (1 << bit) - 1
@@ -200,7 +202,7 @@ def dimension_counts(contract: Contract, position: int) -> dict[Held, int]:
     of its eligible seats give exactly that set. The counts of the whole space are products
     of these, combined as :func:`analyze_dimensionwise` does."""
     eligibility(contract)
-    model = _Model([contract])
+    model = _Model([(contract, contract.precedence)])
     reads = model.reads[position]
     return {
         frozenset(pair for pair, held in zip(reads, sig, strict=True) if held): count
@@ -469,7 +471,7 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
     done."""
     eligibility(contract)
     budget = Budget() if budget is None else budget
-    model = _Model([contract])
+    model = _Model([(contract, contract.precedence)])
     run = _Run(model, budget)
     keys = [c.condition_id for c in contract.conditions] + [NONE]
     tally = dict.fromkeys(keys, 0)
@@ -518,15 +520,7 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
             )
     unreachable = tuple(o.key for o in outcomes[:-1] if not o.matrices)
     for key in unreachable:
-        findings.append(
-            Finding(
-                UNREACHABLE,
-                ERROR,
-                f"{key} never decides: no assignment of the eligible seats makes it the "
-                "deciding condition",
-                condition_id=key,
-            )
-        )
+        findings.append(_unreachable(contract, key, budget))
     violation = _non_monotone(run)
     if violation is not None:
         findings.append(violation)
@@ -540,6 +534,49 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
         monotone=violation is None,
         findings=tuple(findings),
         dialect="13.2",
+    )
+
+
+def _unreachable(contract: Contract, key: str, budget: Budget) -> Finding:
+    """AN-2 for ``key``: what shadows it (the conditions that decide whenever it fires, with
+    the simplest such matrix), or that nothing satisfies it. One more combination tracks
+    whether ``key`` fires beside the deciding condition, and one more whether each condition
+    that decides in its place fires too."""
+    i = next(c.position for c in contract.conditions if c.condition_id == key)
+    ranked = (contract, contract.precedence)
+    run = _Run(_Model([ranked, (contract, [i])]), budget)
+    fired = {
+        state: found
+        for state, found in run.final.items()
+        if run.model.outcome(1, state[1]) is not None
+    }
+    if not fired:
+        return Finding(
+            UNREACHABLE,
+            ERROR,
+            f"{key} never decides: no assignment of the eligible seats satisfies "
+            f"{contract.conditions[i].text}",
+            condition_id=key,
+        )
+    deciding = {run.model.outcome(0, alive) for _, alive in fired} - {None}
+    shadows = sorted(deciding, key=lambda c: contract.conditions[c].condition_id)
+    ids = [contract.conditions[c].condition_id for c in shadows]
+    both = _Run(_Model([ranked, (contract, [i]), *((contract, [c]) for c in shadows)]), budget)
+    firing = [alive for _, alive in both.final if both.model.outcome(1, alive) is not None]
+    always = [
+        c.condition_id
+        for c in contract.conditions
+        if c.position in shadows
+        and all(both.model.outcome(2 + shadows.index(c.position), a) is not None for a in firing)
+    ]
+    _, _, rows = min(fired.values(), key=lambda found: found[1])
+    budget.charge(_decision_steps(contract), "the finding's decision")
+    return Finding(
+        UNREACHABLE,
+        ERROR,
+        f"{key} never decides: {shadowed_by(always, ids)}",
+        condition_id=key,
+        examples=(_example(contract, run.matrix(rows)),),
     )
 
 
@@ -676,7 +713,7 @@ def diff_dimensionwise(old: Contract, new: Contract, budget: Budget | None = Non
     eligibility(new)
     _same_seats(old, new)
     budget = Budget() if budget is None else budget
-    model = _Model([old, new])
+    model = _Model([(old, old.precedence), (new, new.precedence)])
     run = _Run(model, budget)
     tally: dict[tuple[str, str], int] = {}
     simplest: dict[tuple[str, str], tuple[int, Any]] = {}
