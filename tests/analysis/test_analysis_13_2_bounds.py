@@ -164,11 +164,28 @@ def _every_matrix(contract: Contract) -> list[dict[str, dict[str, str]]]:
 def test_the_counts_are_what_the_reference_decides_on_every_matrix(data: dict[str, Any]) -> None:
     contract = load_contract(data)
     assume(space_size(contract) <= 2000)
-    want = Counter(
-        reference132.decide(data, m)["condition_id"] or "none" for m in _every_matrix(contract)
-    )
+    decided = [reference132.decide(data, m) for m in _every_matrix(contract)]
+    want = Counter(d["condition_id"] or "none" for d in decided)
     a = analyze(contract)
     assert {o.key: o.matrices for o in a.outcomes if o.matrices} == dict(want)
+    for f in a.findings:  # AN-2: what shadows an unreachable condition, by enumeration
+        if f.code != "AN-2":
+            continue
+        fires = [d for d in decided if d["fired"][f.condition_id]]
+        if "no assignment" in f.message:
+            assert not fires
+            continue
+        assert fires
+        instead = {d["condition_id"] for d in fires} - {None}
+        always = [
+            c.condition_id
+            for c in contract.conditions
+            if c.condition_id in instead and all(d["fired"][c.condition_id] for d in fires)
+        ]
+        if always:
+            assert f"shadowed by {', '.join(always)}:" in f.message
+        else:
+            assert f"(one of {', '.join(sorted(instead))})" in f.message
     old = dict(data)
     d = analyze_diff(old, data)
     assert all(t.old == t.new for t in d.rows) and sum(t.matrices for t in d.rows) == a.space
