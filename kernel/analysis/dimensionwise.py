@@ -26,6 +26,7 @@ analysis either finishes in seconds or is refused with its estimate.
 
 from __future__ import annotations
 
+import copy
 import itertools
 from collections.abc import Iterator, Sequence
 from typing import Any, Final
@@ -103,8 +104,10 @@ class _Model:
         tests: dict[_Test, int] = {}
         self.uses: list[int] = []  # per test: the condition bits that use it
         self.groups: list[tuple[int, list[int]]] = []  # (bit mask, condition index by rank)
+        #: the first group's conditions (by index in its contract) → their tests
+        self.tests_of: dict[int, set[int]] = {}
         bit = 0
-        for contract, ranked in groups:
+        for g, (contract, ranked) in enumerate(groups):
             mask = 0
             for rank, i in enumerate(ranked):
                 c = contract.conditions[i]
@@ -114,6 +117,8 @@ class _Model:
                     if t == len(self.uses):
                         self.uses.append(0)
                     self.uses[t] |= 1 << (bit + rank)
+                    if g == 0:
+                        self.tests_of.setdefault(i, set()).add(t)
                 mask |= 1 << (bit + rank)
             self.groups.append((mask, list(ranked)))
             bit += len(ranked)
@@ -129,6 +134,23 @@ class _Model:
                 if pair not in self.reads[p]:
                     self.reads[p].append(pair)
                 self.slot[t, p] = self.reads[p].index(pair)
+
+    def extended(self, singles: Sequence[int]) -> _Model:
+        """This model with one more group of one condition per index in ``singles`` (of the
+        first group's contract): the same tests, so the same per-dimension counts."""
+        out = copy.copy(self)
+        out.uses = list(self.uses)
+        out.groups = list(self.groups)
+        bit = self.all.bit_length()
+        for i in singles:
+            for t in self.tests_of[i]:
+                out.uses[t] |= 1 << bit
+            out.groups.append((1 << bit, [i]))
+            out.contracts = [*out.contracts, self.contracts[0]]
+            bit += 1
+        out.masks = [mask for mask, _ in out.groups]
+        out.all = (1 << bit) - 1
+        return out
 
     def outcome(self, group: int, alive: int) -> int | None:
         """The deciding condition's index in its contract, ``None`` for none, once every
@@ -408,19 +430,24 @@ def _order(model: _Model, budget: Budget) -> list[int]:
 class _Run:
     """The combination of every dimension for ``model``'s contracts, in contract order."""
 
-    def __init__(self, model: _Model, budget: Budget) -> None:
+    def __init__(self, model: _Model, budget: Budget, like: _Run | None = None) -> None:
+        """``like``: a run over the same tests, whose order and per-dimension counts are
+        taken as they are."""
         contract = model.contracts[0]
         for d in contract.dimensions:
             if len(seat_values(d.priority)) ** len(d.eligible_roles) > MAX_ROWS:
                 raise AnalysisTooLarge(f"{d.id} has too many seat assignments to enumerate")
         self.model = model
         self.budget = budget
-        budget.charge(
-            len(model.tests) + sum(len(t.scope) for t in model.tests) * 2,
-            "merging the atoms",
-        )
-        self.order = _order(model, budget)
-        self.dists = {p: _distribution(model, contract, p, budget) for p in self.order}
+        if like is None:
+            budget.charge(
+                len(model.tests) + sum(len(t.scope) for t in model.tests) * 2,
+                "merging the atoms",
+            )
+            self.order = _order(model, budget)
+            self.dists = {p: _distribution(model, contract, p, budget) for p in self.order}
+        else:
+            self.order, self.dists = like.order, like.dists
         budget.charge(
             (len(self.order) + 1) * (len(model.tests) + len(self.order)), "scheduling the tests"
         )
@@ -519,9 +546,24 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
                 )
             )
     unreachable = tuple(o.key for o in outcomes[:-1] if not o.matrices)
-    for key in unreachable:
-        findings.append(_unreachable(contract, key, budget))
     violation = _non_monotone(run)
+    for k, key in enumerate(unreachable):
+        # What shadows it is told within an equal share of what the budget has left; past
+        # that, only that it never decides (the counts and the other findings are exact).
+        share = Budget(limit=budget.remaining // (len(unreachable) - k))
+        try:
+            findings.append(_unreachable(run, key, share))
+        except AnalysisTooLarge:
+            findings.append(
+                Finding(
+                    UNREACHABLE,
+                    ERROR,
+                    f"{key} never decides: no assignment of the eligible seats makes it the "
+                    "deciding condition",
+                    condition_id=key,
+                )
+            )
+        budget.charge(share.used, "what shadows the unreachable conditions")
     if violation is not None:
         findings.append(violation)
     return Analysis(
@@ -537,14 +579,14 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
     )
 
 
-def _unreachable(contract: Contract, key: str, budget: Budget) -> Finding:
+def _unreachable(first: _Run, key: str, budget: Budget) -> Finding:
     """AN-2 for ``key``: what shadows it (the conditions that decide whenever it fires, with
     the simplest such matrix), or that nothing satisfies it. One more combination tracks
     whether ``key`` fires beside the deciding condition, and one more whether each condition
     that decides in its place fires too."""
+    contract = first.model.contracts[0]
     i = next(c.position for c in contract.conditions if c.condition_id == key)
-    ranked = (contract, contract.precedence)
-    run = _Run(_Model([ranked, (contract, [i])]), budget)
+    run = _Run(first.model.extended([i]), budget, like=first)
     fired = {
         state: found
         for state, found in run.final.items()
@@ -561,7 +603,7 @@ def _unreachable(contract: Contract, key: str, budget: Budget) -> Finding:
     deciding = {run.model.outcome(0, alive) for _, alive in fired} - {None}
     shadows = sorted(deciding, key=lambda c: contract.conditions[c].condition_id)
     ids = [contract.conditions[c].condition_id for c in shadows]
-    both = _Run(_Model([ranked, (contract, [i]), *((contract, [c]) for c in shadows)]), budget)
+    both = _Run(first.model.extended([i, *shadows]), budget, like=first)
     firing = [alive for _, alive in both.final if both.model.outcome(1, alive) is not None]
     always = [
         c.condition_id
