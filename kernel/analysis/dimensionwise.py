@@ -550,9 +550,9 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
     for k, key in enumerate(unreachable):
         # What shadows it is told within an equal share of what the budget has left; past
         # that, only that it never decides (the counts and the other findings are exact).
-        share = Budget(limit=budget.remaining // (len(unreachable) - k))
+        part = Budget(limit=budget.remaining // (len(unreachable) - k))
         try:
-            findings.append(_unreachable(run, key, share))
+            findings.append(_unreachable(run, key, part))
         except AnalysisTooLarge:
             findings.append(
                 Finding(
@@ -563,7 +563,7 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
                     condition_id=key,
                 )
             )
-        budget.charge(share.used, "what shadows the unreachable conditions")
+        budget.charge(part.used, "what shadows the unreachable conditions")
     if violation is not None:
         findings.append(violation)
     return Analysis(
@@ -600,8 +600,10 @@ def _unreachable(first: _Run, key: str, budget: Budget) -> Finding:
             f"{contract.conditions[i].text}",
             condition_id=key,
         )
-    deciding = {run.model.outcome(0, alive) for _, alive in fired} - {None}
-    shadows = sorted(deciding, key=lambda c: contract.conditions[c].condition_id)
+    deciding = {run.model.outcome(0, alive) for _, alive in fired}
+    shadows = sorted(
+        (c for c in deciding if c is not None), key=lambda c: contract.conditions[c].condition_id
+    )
     ids = [contract.conditions[c].condition_id for c in shadows]
     both = _Run(first.model.extended([i, *shadows]), budget, like=first)
     firing = [alive for _, alive in both.final if both.model.outcome(1, alive) is not None]
