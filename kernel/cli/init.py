@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from kernel.cli.config import OWN_FILE, PYPROJECT, TABLE
-from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser
+from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, dump_json
 from kernel.contract.dialects import detect
 from kernel.contract.templates import shipped_template, template_text
 from kernel.errors import ContractError
@@ -67,7 +67,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "in its configuration, so that check, lint and decide need no --contract. Nothing "
         "is overwritten.",
         exit_codes=EXIT_CODES,
-        formats=None,
+        formats=("text", "json"),
         max_bytes=False,
         allow_abbrev=False,  # a command that writes files takes its options spelled out
     )
@@ -122,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{parser.prog}: error: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return EXIT_USAGE
     data = shipped_template(args.template)
+    if args.format == "json":
+        written = {"contract_file": contract, "config_file": config, "contract": relative}
+        dump_json({"template": args.template, "dialect": detect(data), **written})
+        return EXIT_OK
     print(f"wrote {contract}: {args.template} (dialect {detect(data)}, {data['mode']})")
     where = f"[tool.{TABLE}] to {config}" if config.endswith(PYPROJECT) else config
     print(f"wrote {where}: contract = {json.dumps(relative)}")

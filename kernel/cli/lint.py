@@ -19,13 +19,14 @@ from kernel.cli.scaffold import (
     Parser,
     Reader,
     Result,
-    Stream,
     emit,
+    error_diagnostics,
     exit_for,
     failure,
+    finding_dicts,
 )
 from kernel.cli.seating import Partners, Seated, add_verbose, partners, seat_documents
-from kernel.diagnostics import Diagnostic, from_error
+from kernel.diagnostics import Diagnostic
 from kernel.errors import EmptyDirectory, KernelError
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
@@ -158,7 +159,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
-    summary: list[tuple[Stream, str]] = []
+    told: list[str] = []  # --verbose
     for doc in docs:
         try:
             found = read[doc]
@@ -171,22 +172,33 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
-            diagnostics.append(from_error(exc, doc))
-            files.append({"file": doc, "ok": False, "error": exc.message})
-            summary.append(("err", f"{doc}: not linted"))
+            found = error_diagnostics(exc, doc)
+            diagnostics += found
+            files.append(
+                {
+                    "file": doc,
+                    "ok": False,
+                    "error": exc.message,
+                    "findings": finding_dicts(args, found),
+                }
+            )
             continue
         worst = max(worst, EXIT_OK if report.ok else EXIT_FAILED)
-        diagnostics += report.diagnostics(doc)
-        entry = {"file": doc, **report.to_dict(), **paired.entry(doc)}
+        found = report.diagnostics(doc)
+        diagnostics += found
+        entry = {
+            "file": doc,
+            **report.to_dict(),
+            "findings": finding_dicts(args, found),
+            **paired.entry(doc),
+        }
         if seated:
             entry["role"] = role
         files.append(entry)
         if args.verbose:
-            summary += [("err", line) for line in paired.told(doc)]
-            summary += [("err", line) for line in (seats.told(doc) if seats else [])]
-        summary.append(("err", f"{doc}: phase {phase} lint {'OK' if report.ok else 'FAILED'}"))
+            told += paired.told(doc) + (seats.told(doc) if seats else [])
     body = {"dialect": dialect_of(contract), "files": files}
-    return emit(args, Result(worst, diagnostics, body, summary))
+    return emit(args, Result(worst, diagnostics, body, told))
 
 
 def _lint(

@@ -64,6 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_bytes=False,
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parser.set_defaults(command="list")
     listing = sub.add_parser(
         "list",
         help="list every template with its dialect, mode and panel size (the default)",
@@ -76,11 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     show = sub.add_parser(
         "show",
         help="print a template's JSON",
-        description="Print a shipped template's JSON, as it ships.",
+        description="Print a shipped template's JSON, as it ships (in either format).",
         exit_codes=EXIT_CODES,
         formats=None,
         max_bytes=False,
     )
+    show.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
     show.add_argument("name", metavar="NAME", help="a template name (sprint-kernel templates)")
     args = parser.parse_args(argv)
     if args.command == "show":

@@ -78,9 +78,8 @@ def test_check_and_load_contract_suggest_a_template_for_a_missing_file(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert run(check_main, ["reviewer/quick"]) == 1
-    assert "reviewer/quick: E-READ no such file and no template of that name; did you mean " in (
-        capsys.readouterr().err
-    )
+    out = capsys.readouterr().out
+    assert "reviewer/quick:1:1: E-READ no such file and no template of that name" in out
     with pytest.raises(ContractInputError, match=r"did you mean '13\.2/reviewer/full'"):
         load_contract("13.2/reviewer/fulll")
     with pytest.raises(ContractInputError) as error:
@@ -112,7 +111,7 @@ def test_init_writes_a_contract_and_its_own_configuration(
     config = tomllib.loads((tmp_path / "sprint-kernel.toml").read_text("utf-8"))
     assert config == {"contract": "contracts/sprint.json"}
     assert run(check_main, ["--strict"]) == 0  # check takes the configured contract
-    assert "OK: contracts/sprint.json (Schema 13.2" in capsys.readouterr().out
+    assert capsys.readouterr().out.endswith("All checks passed.\n")
 
 
 def test_init_adds_the_table_to_a_pyproject(
