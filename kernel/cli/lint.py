@@ -162,10 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     told: list[str] = []  # --verbose
     for doc in docs:
         try:
-            found = read[doc]
-            if isinstance(found, KernelError):
-                raise found
-            phase, text, before = found
+            got = read[doc]
+            if isinstance(got, KernelError):
+                raise got
+            phase, text, before = got
             role = args.role if seats is None else seats.seating.roles.get(doc)
             report = _lint(
                 args, contract, doc, phase, text, before, role, paired, seats, manuscript, metadata
