@@ -365,7 +365,10 @@ def _decide_round_v2(
             max_bytes=args.max_bytes,
         )
     except InputError as exc:
-        return failure(args, exc, "--roles")
+        about_synthesis = args.synthesis is not None and exc.message.startswith(
+            f"{args.synthesis}:"
+        )
+        return failure(args, exc, args.synthesis if about_synthesis else "--roles")
     except KernelError as exc:
         return _aborted(args, exc, args.contract, {}, [])
     found: list[Diagnostic] = []

@@ -158,3 +158,21 @@ def test_reports_without_their_phase1_are_read() -> None:
     assert [s.report.consistency_checked for s in outcome.seats] == [False] * 5
     with pytest.raises(KernelError, match=r"reports\[0\] must be"):
         decide_reports_v2(CONTRACT, [(5, PHASE2["eic"], PHASE1["eic"])])  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("zeros", [0, 5000])
+def test_a_marker_count_too_long_to_read_is_an_input_error(zeros: int) -> None:
+    from kernel.errors import InputError
+
+    marker = "[DA-CRITICAL-VS-ACCEPT: " + "0" * zeros + "7" * 5000 + " validated/unresolved]"
+    with pytest.raises(InputError, match=r"synthesis.md:\d+: .* 5000 digits"):
+        decide_reports_v2(
+            CONTRACT, reports(), synthesis=SYNTHESIS + marker + "\n", synthesis_source="synthesis.md"
+        )
+    # leading zeros are not digits of the count (`02` is 2)
+    padded = "[DA-CRITICAL-VS-ACCEPT: " + "0" * zeros + "1 validated/unresolved]"
+    outcome = decide_reports_v2(CONTRACT, reports(), synthesis=SYNTHESIS + padded + "\n")
+    assert outcome.synthesis is not None
+    assert [f.message for f in outcome.synthesis.findings] == [
+        "[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state]"
+    ]

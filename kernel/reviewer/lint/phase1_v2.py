@@ -30,6 +30,7 @@ from kernel.text.markdown import Block, Document, Section, check_structure, pars
 from kernel.text.markdown import readable as _readable
 
 __all__ = [
+    "PARAGRAPH_SEPARATOR",
     "PLAN_FIELDS",
     "Phase1V2",
     "analyse_phase1_v2",
@@ -53,7 +54,7 @@ _PATTERNS: Final = {
     **{f: re.compile(rf"{f}: (?P<value>\S.*)") for f in PLAN_FIELDS[1:]},
 }
 #: A trimmed paraphrase line that ends a paragraph without counting (13.2 §E4).
-_SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
+PARAGRAPH_SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
 SHINGLE: Final = 12
 SHORT_TRIGGER: Final = 8
 
@@ -177,7 +178,7 @@ def _paragraphs(section: Section) -> int:
         prose = block.kind == "paragraph" or (
             block.kind == "html" and not block.text.lstrip().startswith("<!--")
         )
-        if block.kind == "paragraph" and _SEPARATOR.match(block.text.strip()):
+        if block.kind == "paragraph" and PARAGRAPH_SEPARATOR.match(block.text.strip()):
             prose = False
         if prose and (previous is None or block.line > previous.end + 1):
             count += 1
