@@ -6,6 +6,8 @@ reading."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 from support import paths
 
@@ -230,3 +232,27 @@ def test_paraphrase_paragraphs_are_the_fewer_of_both_readings() -> None:
     assert full.ok
     messages = [f.message for f in lint_phase1_v2(joined, SCOPE, "eic").errors]
     assert any("paragraph(s), fewer than" in m for m in messages)
+
+
+# ---- dialect 13: the same rendered page, the same invisible characters ---------------------
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda t: t.replace("score: pass", "- <!--\n\nscore: pass", 1), "hidden on the rendered"),
+        (lambda t: t.replace("score: pass", "> <!--\n\nscore: pass", 1), "hidden on the rendered"),
+        (lambda t: t.replace("score: pass", "score: pass\nsc\u034fore: block", 1), "reads as"),
+        (lambda t: t.replace("score: pass", "score: pass\nscore\u2060: block", 1), "reads as"),
+    ],
+)
+def test_dialect_13_key_lines_a_reader_cannot_see_or_sees_disguised_fail(
+    change: Callable[[str], str], message: str
+) -> None:
+    from kernel import lint_phase2, render_phase2
+
+    focus = load_contract("reviewer/methodology_focus")
+    text = render_phase2(focus, {"D1": "pass", "D2": "pass"})
+    assert lint_phase2(text, focus).ok
+    errors = lint_phase2(change(text), focus).errors
+    assert errors and errors[0].code == "P2-060" and message in errors[0].message

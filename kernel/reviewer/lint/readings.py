@@ -36,6 +36,7 @@ __all__ = [
     "Readings",
     "disagreements",
     "field_shapes",
+    "hidden_lines",
     "misplaced",
     "readings",
     "visible",
@@ -158,7 +159,9 @@ def _comment_open_after(text: str, open_: bool) -> bool:
                 open_ = True
 
 
-def _hidden(blocks: Iterable[Block]) -> frozenset[int]:
+def hidden_lines(blocks: Iterable[Block]) -> frozenset[int]:
+    """The lines of ``blocks`` a rendered page hides behind a ``<!--`` an HTML block leaves
+    open (up to the next HTML block holding ``-->``)."""
     hidden: set[int] = set()
     open_ = False
     for b in blocks:
@@ -202,7 +205,7 @@ def readings(doc: Document) -> Readings:
         _spread(blocks),
         line_headings,
         block_headings,
-        _hidden(doc.blocks),
+        hidden_lines(doc.blocks),
         _owners(count, line_headings),
         _owners(count, block_headings),
     )
