@@ -40,14 +40,15 @@ __all__ = [
     "misplaced",
     "readings",
     "visible",
+    "without_tags",
 ]
 
 #: (``##`` title, ``###`` title) a line belongs to; ``None`` where there is none.
 Owner = tuple[str | None, str | None]
 
-#: Markup removed before a line's field shape is read (13.2 §F10.3): tags, link targets,
-#: reference labels, task boxes.
-MARKUP: Final = re.compile(r"<[^>\n]*>|\]\((?:[^()\n]|\([^()\n]*\))*\)|\]\[[^\]\n]*\]|\[[ xX]\]")
+#: Markup removed before a line's field shape is read (13.2 §F10.3), after tags
+#: (:func:`without_tags`): link targets, reference labels, task boxes.
+MARKUP: Final = re.compile(r"\]\((?:[^()\n]|\([^()\n]*\))*\)|\]\[[^\]\n]*\]|\[[ xX]\]")
 _PREFIXES: Final = ((2, "## "), (3, "### "), (4, "#### "))
 
 
@@ -224,10 +225,32 @@ def field_shapes(line: str) -> set[str]:
         folded = unicodedata.normalize("NFKC", text).casefold()
         if not folded.isascii():
             folded = "".join(c for c in folded if not is_ignorable(c))
-        head, colon, _ = MARKUP.sub("", folded).partition(":")
+        head, colon, _ = MARKUP.sub("", without_tags(folded)).partition(":")
         if colon:
             shapes.add("".join(c for c in head if c.isalpha()))
     return shapes
+
+
+def without_tags(text: str) -> str:
+    """``text`` without its ``<…>`` spans (``<[^>\n]*>``, leftmost first), in one pass: once
+    no ``>`` follows a ``<``, none follows a later one either."""
+    if "<" not in text:
+        return text
+    out: list[str] = []
+    pos = 0
+    while (start := text.find("<", pos)) >= 0:
+        stop = text.find(">", start + 1)
+        if stop < 0:
+            break
+        newline = text.find("\n", start + 1, stop)
+        if newline >= 0:  # a span never crosses a line break
+            out.append(text[pos:newline])
+            pos = newline
+            continue
+        out.append(text[pos:start])
+        pos = stop + 1
+    out.append(text[pos:])
+    return "".join(out)
 
 
 def _without_comments(line: str) -> str:
@@ -356,11 +379,12 @@ def disagreements(
         for n, text in enumerate(doc.lines, start=1):
             if n in found or n in keyed or r.fenced_by_both(n):
                 continue
-            for shape in field_shapes(text) & letters.keys():
+            owners = (r.block_owners[n - 1], r.line_owners[n - 1])
+            wanted = {s for s, k in letters.items() if any(map(shaped[k], owners))}
+            if not wanted:
+                continue
+            for shape in field_shapes(text) & wanted:
                 key = letters[shape]
-                owned = shaped[key]
-                if not (owned(r.block_owners[n - 1]) or owned(r.line_owners[n - 1])):
-                    continue
                 if block_fields.get(n) == key and line_fields.get(n) == key:
                     continue
                 found[n] = Disagreement(
