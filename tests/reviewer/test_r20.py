@@ -256,3 +256,24 @@ def test_dialect_13_key_lines_a_reader_cannot_see_or_sees_disguised_fail(
     assert lint_phase2(text, focus).ok
     errors = lint_phase2(change(text), focus).errors
     assert errors and errors[0].code == "P2-060" and message in errors[0].message
+
+
+def test_the_invisible_characters_are_unicode_s_default_ignorable_code_points() -> None:
+    # DerivedCoreProperties.txt: Other_Default_Ignorable_Code_Point + Cf + Variation_Selector
+    # - White_Space - U+FFF9..U+FFFB - U+13430..U+13440 - Prepended_Concatenation_Mark.
+    # Cf comes from the interpreter's own Unicode data; the small lists from PropList.txt.
+    import sys
+    import unicodedata
+
+    from kernel.text.skeleton import is_ignorable
+
+    other = [0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2065, 0x3164, 0xFFA0, 0xE0000]
+    other += [*range(0xFFF0, 0xFFF9), *range(0xE0002, 0xE0020), *range(0xE0080, 0xE0100)]
+    other += range(0xE01F0, 0xE1000)
+    selectors = [0x180B, 0x180C, 0x180D, 0x180F, *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0)]
+    prepended = [*range(0x0600, 0x0606), 0x06DD, 0x070F, 0x0890, 0x0891, 0x08E2, 0x110BD, 0x110CD]
+    excluded = {*range(0xFFF9, 0xFFFC), *range(0x13430, 0x13441), *prepended}
+    cf = [c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Cf"]
+    derived = {c for c in [*other, *selectors, *cf] if c not in excluded and not chr(c).isspace()}
+    kernel = {c for c in range(sys.maxunicode + 1) if is_ignorable(chr(c))}
+    assert kernel == derived

@@ -20,6 +20,7 @@ from support.line_reader132 import read_report
 from kernel import load_contract
 from kernel.contract.model import Contract
 from kernel.reviewer.lint.phase2_v2 import analyse_phase2_v2
+from kernel.reviewer.roles import RoleScope, scope_of
 from kernel.reviewer.round_v2 import decide_reports_v2
 from kernel.testing import RoundV2, contracts, rounds_v2
 
@@ -127,9 +128,7 @@ def check(contract: Contract, round_: RoundV2, role: str, mutated: str) -> None:
         assert RANK[after.decision.action] >= RANK[before.decision.action]
 
 
-def _scope(contract: Contract):  # type: ignore[no-untyped-def]
-    from kernel.reviewer.roles import scope_of
-
+def _scope(contract: Contract) -> RoleScope:
     return scope_of(contract)
 
 
