@@ -81,3 +81,41 @@ def read_report(
         classes = values["block_class"]
         scores[title.split(":")[0]] = values["score"][0] + (f":{classes[0]}" if classes else "")
     return roles[0], scores
+
+
+_PLAN_FIELDS = ("what_to_look_for", "what_triggers_block", "what_triggers_warn")
+_PLAN = {
+    "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)"),
+    **{f: re.compile(rf"{f}: (?P<value>\S.*)") for f in (*_PLAN_FIELDS, "what_triggers_fatal")},
+}
+
+
+def read_plan(
+    text: str, eligible: Sequence[tuple[str, str, bool]]
+) -> dict[str, dict[str, str]] | None:
+    """Dimension id → plan field → value as a line reader reads a Phase 1 document's plan
+    (13.2 §E1, §E3, §E5, §E6), for the ``(id, name, mandatory)`` dimensions the seat plans;
+    ``None`` when the plan does not parse."""
+    lines = fence_stripped(text)
+    sections = _sections(lines, _H2)
+    if [t.strip() for t, _ in sections] != ["Contract Paraphrase", "Scoring Plan"]:
+        return None
+    subs = _sections(sections[1][1], _H3)
+    titles = [t for t, _ in subs]
+    wanted = {f"{d}: {n}": (d, mandatory) for d, n, mandatory in eligible}
+    if len(set(titles)) != len(titles) or set(titles) != set(wanted):
+        return None
+    plans: dict[str, dict[str, str]] = {}
+    for title, body in subs:
+        dim, mandatory = wanted[title]
+        values = {
+            key: [m["value"] for line in body if (m := pattern.fullmatch(line))]
+            for key, pattern in _PLAN.items()
+        }
+        needed = ("dimension_id", *_PLAN_FIELDS, *(["what_triggers_fatal"] if mandatory else []))
+        if any(len(values[k]) != 1 for k in needed) or values["dimension_id"] != [dim]:
+            return None
+        if not mandatory and values["what_triggers_fatal"]:
+            return None
+        plans[dim] = {k: v[0] for k, v in values.items() if v}
+    return plans
