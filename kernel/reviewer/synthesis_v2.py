@@ -10,7 +10,9 @@ allowed, anywhere in the file, in any order):
 * ``Cn rejection rationale: <text>``, at most one per id, and at most one
   ``[DA-CRITICAL-VS-ACCEPT: <n> validated/unresolved]`` marker.
 
-Parsing stops at the first malformed line (``SYNTHESIS-PARSE``). Then the stated fired list
+An audit line inside fenced code for one reading only (CommonMark, or upstream's line
+reading: a fence opened in a list item) is ``SYNTHESIS-PARSE`` (R20). Parsing stops at the
+first malformed line (``SYNTHESIS-PARSE``). Then the stated fired list
 (in contract order), verdicts and decision are compared with the recomputation, and the DA's
 CRITICAL rows with the adjudications; every mismatch is named.
 """
@@ -25,6 +27,7 @@ import attrs
 
 from kernel.errors import InputError
 from kernel.reviewer.lint.fields import unfenced_lines
+from kernel.reviewer.lint.readings import readings
 from kernel.reviewer.lint.report import Finding
 from kernel.reviewer.roles import RoleScope
 from kernel.text.markdown import parse_document
@@ -94,6 +97,16 @@ def check_synthesis_v2(
     marker whose count has more than :data:`MAX_COUNT_DIGITS` significant digits raises
     :class:`~kernel.errors.InputError` naming ``source`` and the line."""
     doc = parse_document(text, source=source)
+    r = readings(doc)
+    audit = (*_LIST.values(), _DECISION, _RATIONALE, _MARKER)
+    for n, line in enumerate(doc.lines, start=1):
+        if (n in r.block_fenced) != (n in r.line_fenced) and any(p.fullmatch(line) for p in audit):
+            return _parse_error(
+                source,
+                f"line {n} is inside fenced code for one reading only (CommonMark or the "
+                "line reading of 13.2 §E0.2); the readings must agree (R20)",
+                n,
+            )
     lines = list(unfenced_lines(doc))
     found: dict[str, list[tuple[int, str]]] = {label: [] for label in _LIST}
     for n, line in lines:

@@ -277,3 +277,40 @@ def test_the_invisible_characters_are_unicode_s_default_ignorable_code_points() 
     derived = {c for c in [*other, *selectors, *cf] if c not in excluded and not chr(c).isspace()}
     kernel = {c for c in range(sys.maxunicode + 1) if is_ignorable(chr(c))}
     assert kernel == derived
+
+
+def test_a_synthesis_line_fenced_for_one_reading_only_is_a_parse_error() -> None:
+    synthesis = (paths.ROOT / "examples" / "full-13.2" / "synthesis.md").read_text()
+    round_ = decide_reports_v2(
+        CONTRACT,
+        [
+            (
+                f"{r}.md",
+                (paths.ROOT / "examples" / "full-13.2" / f"{r}.phase2.md").read_text(),
+                (paths.ROOT / "examples" / "full-13.2" / f"{r}.phase1.md").read_text(),
+            )
+            for r in SCOPE.roles
+        ],
+        synthesis=synthesis,
+    )
+    assert round_.synthesis is not None and round_.synthesis.ok
+    # CommonMark closes the list item's fence at the column-0 line; the line reader does not,
+    # so it sees no decision where CommonMark sees one
+    hidden = synthesis.replace(
+        "editorial_decision=major_revision", "- x\n  ```\neditorial_decision=major_revision\n```"
+    )
+    outcome = decide_reports_v2(
+        CONTRACT,
+        [
+            (
+                f"{r}.md",
+                (paths.ROOT / "examples" / "full-13.2" / f"{r}.phase2.md").read_text(),
+                (paths.ROOT / "examples" / "full-13.2" / f"{r}.phase1.md").read_text(),
+            )
+            for r in SCOPE.roles
+        ],
+        synthesis=hidden,
+    )
+    assert outcome.synthesis is not None
+    assert [f.code for f in outcome.synthesis.findings] == ["SY-101"]
+    assert "R20" in outcome.synthesis.findings[0].message
