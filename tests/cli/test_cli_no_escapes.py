@@ -147,8 +147,16 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
                 st.sampled_from(["1/2", "1/0", "0", "1", 0.5, 1, "nan", None]) | JSON,
             )
             argv += ["--prior-file", file("prior.json", prior.map(dump) | ANY_TEXT)]
+    elif command == "rule":
+        codes = st.sampled_from(["P1-001", "E-JSON", "CN-OK", "P2-04"]) | WORDS
+        argv += draw(st.lists(codes, min_size=1, max_size=2))
+        if draw(st.booleans()):
+            argv += ["--format", draw(st.sampled_from(["text", "json"]) | WORDS)]
+        return argv, files
     elif command == "codes":
         argv += draw(st.lists(st.sampled_from(["P1-001", "E-JSON", "SC-1"]) | WORDS, max_size=2))
+        if draw(st.booleans()):
+            argv += ["--explain"]
         if draw(st.booleans()):
             argv += [draw(st.sampled_from(["--check", "--write"])), file("codes.md", ANY_TEXT)]
     else:
@@ -228,13 +236,14 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "decide": ["--contract", "reviewer/full", "--matrix", str(bad)],
         "analyze": [str(bad)],
         "codes": ["--check", str(bad), "--max-bytes", "-1"],
+        "rule": ["P1-001"],
         "arena": ["verdict", str(bad)],
         "consensus": ["round", str(bad)],
         "panel": ["resolve", str(bad)],
     }[command] + ["--max-bytes", "1" + "0" * 5000]
     entry = module.get(command, f"kernel.{command}")
-    if command == "codes":
-        entry_argv = ["-m", "kernel.cli.main", "codes", *argv]
+    if command in ("codes", "rule"):
+        entry_argv = ["-m", "kernel.cli.main", command, *argv]
     else:
         entry_argv = ["-m", entry, *argv]
     done = subprocess.run(
