@@ -9,6 +9,7 @@ from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_
 from kernel.analysis.columns import ColumnTable, Progress, column_table
 from kernel.analysis.monotone import find_violation
 from kernel.analysis.panel import Layers, State, spread
+from kernel.analysis.report import compact
 from kernel.analysis.result import (
     ERROR,
     FALLBACK,
@@ -33,14 +34,14 @@ from kernel.expression.ast import SCORES
 __all__ = ["Verdict", "analyze", "example", "matrix_of", "verdict"]
 
 
-def _analyze_13_2(contract: Contract) -> Analysis:
+def _analyze_13_2(contract: Contract, budget: Budget) -> Analysis:
     from kernel.analysis.dimensionwise import analyze_dimensionwise
 
-    return analyze_dimensionwise(contract)
+    return analyze_dimensionwise(contract, budget)
 
 
 #: The analysis of each dialect that is not Schema 13's (the column analysis below).
-_MODELS: dict[str, Callable[[Contract], Analysis]] = {"13.2": _analyze_13_2}
+_MODELS: dict[str, Callable[[Contract, Budget], Analysis]] = {"13.2": _analyze_13_2}
 
 
 def analyze(
@@ -60,7 +61,7 @@ def analyze(
     progress = checked_progress(progress, "analyze")
     model = _MODELS.get(contract.dialect)
     if model is not None:
-        return model(contract)
+        return model(contract, budget)
     n = contract.panel_size
     check_cells(contract.contract_id, len(contract.dimensions), n)
     table = column_table(contract, progress, budget=budget)
@@ -177,7 +178,10 @@ def _outcomes(
 
 
 def _fallback_finding(contract: Contract, none: Outcome, space: int) -> Finding:
-    share = f"{none.matrices} of {space} matrices ({100 * none.matrices / space:.4g}%)"
+    share = (
+        f"{compact(none.matrices)} of {compact(space)} matrices "
+        f"({100 * none.matrices / space:.4g}%)"
+    )
     examples = () if none.example is None else (none.example,)
     if contract.fallback is None:
         return Finding(
