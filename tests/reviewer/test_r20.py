@@ -6,15 +6,18 @@ reading."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from support import paths
 
 from kernel import load_contract
 from kernel.reviewer.lint.phase1_v2 import lint_phase1_v2
 from kernel.reviewer.lint.phase2_v2 import analyse_phase2_v2, lint_phase2_v2
-from kernel.reviewer.lint.readings import field_shapes, line_fences
+from kernel.reviewer.lint.readings import field_shapes, line_fences, without_tags
 from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
 from kernel.reviewer.roles import scope_of
 from kernel.reviewer.round_v2 import RoundV2Outcome, decide_reports_v2
@@ -314,3 +317,9 @@ def test_a_synthesis_line_fenced_for_one_reading_only_is_a_parse_error() -> None
     assert outcome.synthesis is not None
     assert [f.code for f in outcome.synthesis.findings] == ["SY-101"]
     assert "R20" in outcome.synthesis.findings[0].message
+
+
+@given(st.text(st.sampled_from("<>\nab"), max_size=40))
+def test_tags_are_removed_as_the_tag_pattern_removes_them(text: str) -> None:
+    # one pass instead of a search that rescans a run of '<' (13.2 §F10.3's markup spans)
+    assert without_tags(text) == re.sub(r"<[^>\n]*>", "", text)

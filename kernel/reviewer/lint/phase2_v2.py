@@ -60,22 +60,22 @@ _SCORE_FIELDS: Final = {
     "score": re.compile(r"score: (?P<value>block|warn|pass|not_assessed)\s*"),
     "block_class": re.compile(r"block_class: (?P<value>fatal|repairable)\s*"),
     "trigger": re.compile(r'trigger: "(?P<value>[^"\n]+)"\s*'),
-    "abstain_reason": re.compile(r"abstain_reason: (?P<value>\S.*?)\s*"),
+    "abstain_reason": re.compile(r"abstain_reason: (?P<value>\S(?:.*\S)?)\s*"),
 }
 _DISSENT_FIELDS: Final = {
     "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)\s*"),
-    "rationale": re.compile(r"rationale: (?P<value>\S.*?)\s*"),
+    "rationale": re.compile(r"rationale: (?P<value>\S(?:.*\S)?)\s*"),
 }
 _FINDING_TITLE: Final = re.compile(r"W[1-9]\d*: \S.*")
 #: ``\s`` of upstream's per-line pattern, minus the line break: it is searched in the whole
 #: text at once.
 _SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?[^\S\n]*:", re.IGNORECASE)
 _SEVERITY: Final = re.compile(
-    r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
+    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
 )
 _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
 _ANCHOR: Final = re.compile(
-    r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
+    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
 )
 _TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
 
