@@ -251,6 +251,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 1", "13.2 §E9", _P1),
     ("P1-115", "error", "the document is over the work bound and was not parsed (13.2)",
      "Reviewer documents: work bounds", _P1),
+    ("P1-116", "error", "[PHASE1-GRAMMAR]: the block and line readings disagree on a heading "
+     "or a plan field line", "R20", _P1),
+    ("P1-117", "error", "[PHASE1-GRAMMAR]: a plan field line outside a scoring-plan "
+     "subsection", "R20", _P1),
     ("P1-120", "error", "13.2: no seat for a Phase 1 document (its NAME is no role of the "
      "mode and no Phase 2 report beside it declares one)", "13.2 §G6 (kernel reading)", _P1),
     ("P1-121", "error", "13.2: two Phase 1 documents for one seat", "13.2 §G6", _P1),
@@ -367,6 +371,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("P2-133", "error", "[DA-MAJOR-PARSE]: the MAJOR table is malformed", "13.2 §F11.4", _P2),
     ("P2-134", "error", "[DA-CRITICAL-ID]: CRITICAL IDs are not C1..Cn in order",
      "13.2 §F11.7", _P2),
+    ("P2-135", "error", "[REPORT-PARSE]: the block and line readings disagree on a heading or "
+     "a field line", "R20", _P2),
+    ("P2-136", "error", "[REPORT-PARSE]: a score or dissent field line outside its own place",
+     "R20", _P2),
     ("P2-140", "error", "[PANEL-CARDINALITY]: two Phase 2 reports declare one "
      "contract_role", "13.2 §G6", _P2),
     # --- analyzer ----------------------------------------------------------------------
