@@ -279,12 +279,6 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
     return EXIT_OK
 
 
-def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
-    """A decided 13.2 round as text: the decision table, then the DA's CRITICAL ids."""
-    critical = ", ".join(outcome.recomputed.critical) or "none"
-    return [format_decision(contract, outcome.decision), f"DA CRITICAL issues: {critical}"]
-
-
 def _decide_round_v2(
     args: Any, reader: Reader, contract: Contract, pairs: list[tuple[str, str]]
 ) -> int:
