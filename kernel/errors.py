@@ -32,7 +32,8 @@ __all__ = [
 class KernelError(Exception):
     """Base of every error the kernel raises on bad input.
 
-    ``tag`` is the exact audit tag (R8) when one applies, else ``None``. ``errors`` lists every
+    ``tag`` is the exact audit tag (R8) when one applies, else ``None``; ``str()`` is the
+    message followed by the tag, ``message`` alone does not repeat it. ``errors`` lists every
     problem found when there are several (each naming where), else just ``[message]``.
     """
 
@@ -43,6 +44,13 @@ class KernelError(Exception):
         self.message = message
         self.tag = tag
         self.errors: list[str] = list(errors) if errors is not None else [message]
+
+    def __str__(self) -> str:
+        # The message says what is wrong; str() adds the tag the message does not repeat
+        # (a command line prints ``.message`` and ``.tag``, each once).
+        if self.tag is not None and self.tag not in self.message:
+            return f"{self.message} {self.tag}"
+        return self.message
 
 
 class InputError(KernelError):

@@ -76,7 +76,10 @@ def _aborted(
 ) -> int:
     tags = [*extra.get("tags", []), *([error.tag] if error.tag else [])]
     body = {**_NO_DECISION, "dialect": None, **extra, "tags": tags, "error": error.message}
-    return emit(args, Result(EXIT_FAILED, [*found, *error_diagnostics(error, where)], body, tags))
+    found = [*found, *error_diagnostics(error, where)]
+    # a tag is printed once: on its own line unless a finding (check's) already says it
+    text = [t for t in tags if not any(t in d.message for d in found)]
+    return emit(args, Result(EXIT_FAILED, found, body, text))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
