@@ -165,3 +165,28 @@ def test_the_library_error_keeps_its_tag_off_the_message() -> None:
     assert info.value.tag not in info.value.message
     assert "panel_size=4 inconsistent with mode=reviewer_full" in info.value.message
     assert str(info.value) == f"{info.value.message} {info.value.tag}"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("analyze", "{ineligible}"),
+        ("analyze", C132, "--diff", "{ineligible}"),
+        ("lint", "--contract", "{ineligible}", str(FULL_13_2)),
+        ("lint", "--contract", "{ineligible}", "--role", "eic", str(FULL_13_2 / "eic.phase1.md")),
+        ("decide", "--contract", "{ineligible}", "--matrix", "{unassessed}"),
+        ("decide", "--contract", "{ineligible}", str(FULL_13_2)),
+    ],
+)
+def test_every_command_reports_an_ineligible_contract_as_check_does(
+    argv: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Same code (E-INELIGIBLE), same position, the tag once, whichever command reads it."""
+    names = _inputs(tmp_path)
+    code, printed = _run(capsys, ["check", names["ineligible"], "--format", "json"])
+    assert code == 1
+    (expected,) = json.loads(printed)["diagnostics"]
+    assert expected["code"] == "E-INELIGIBLE" and expected["line"] == 1
+    code, printed = _run(capsys, [*(a.format(**names) for a in argv), "--format", "json"])
+    assert code == 1
+    assert json.loads(printed)["diagnostics"] == [expected]
