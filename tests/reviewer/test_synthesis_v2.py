@@ -4,6 +4,7 @@ DA gate, and the worked example's synthesis."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from support import paths
@@ -173,7 +174,7 @@ def test_a_bad_list_is_placed_at_its_line(old: str, new: str, line: int) -> None
 # --- one door: kernel.check_synthesis reads both dialects ---------------------------------
 
 
-def _decided() -> tuple[object, object]:
+def _decided() -> tuple[Any, Any]:
     from kernel import load_contract
     from kernel.reviewer.review import decide_documents
 
@@ -196,16 +197,16 @@ def test_check_synthesis_is_one_door_for_13_2() -> None:
     from kernel.reviewer.synthesis_v2 import SynthesisV2
 
     contract, outcome = _decided()
-    decision = outcome.decision  # type: ignore[attr-defined]
+    decision = outcome.decision
     da = (EXAMPLE / "da.phase2.md").read_text("utf-8")
-    report = check_synthesis(contract, decision, TEXT, da_report=da)  # type: ignore[arg-type]
+    report = check_synthesis(contract, decision, TEXT, da_report=da)
     assert isinstance(report, SynthesisV2) and report.ok
     assert report.fired == ("F2", "F3", "F4") and report.adjudications is not None
     # the same answer as the round's own check (decide_documents(synthesis=...))
-    assert report == check_synthesis_v2(SCOPE, outcome.recomputed, TEXT)  # type: ignore[attr-defined]
+    assert report == check_synthesis_v2(SCOPE, outcome.recomputed, TEXT)
     wrong = check_synthesis(
-        contract,  # type: ignore[arg-type]
-        decision,  # type: ignore[arg-type]
+        contract,
+        decision,
         TEXT.replace("editorial_decision=major_revision", "editorial_decision=accept"),
         da_report=da,
     )
@@ -218,11 +219,11 @@ def test_a_13_2_synthesis_needs_the_da_report_when_the_mode_seats_a_da() -> None
     from kernel.errors import KernelError
 
     contract, outcome = _decided()
-    decision = outcome.decision  # type: ignore[attr-defined]
+    decision = outcome.decision
     with pytest.raises(KernelError, match="da_report"):
-        check_synthesis(contract, decision, TEXT)  # type: ignore[arg-type]
+        check_synthesis(contract, decision, TEXT)
     with pytest.raises(KernelError, match="do not parse"):
-        check_synthesis(contract, decision, TEXT, da_report="# not a DA report\n")  # type: ignore[arg-type]
+        check_synthesis(contract, decision, TEXT, da_report="# not a DA report\n")
 
 
 def test_the_13_door_refuses_a_da_report() -> None:

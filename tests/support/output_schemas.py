@@ -101,9 +101,9 @@ def cli_argv(command: Sequence[str] | str) -> list[str] | None:
     (``sprint-kernel …``, ``python -m kernel …``, ``python -m kernel.arena …``, or a shell
     line whose last stage is one, its standard output not redirected), else ``None``."""
     if isinstance(command, str):
-        words = shlex.shlex(command, posix=True, punctuation_chars="|&;<>")
-        words.whitespace_split = True
-        tokens = list(words)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars="|&;<>")
+        lexer.whitespace_split = True
+        tokens = list(lexer)
         if any(t in (";", "&", "&&", "||") for t in tokens):
             return None
         while "|" in tokens:
