@@ -147,6 +147,12 @@ def example_for(
         new_decision = decide(new, {k: dict(v) for k, v in new_matrix.items()})
     except (ContractError, MatrixError) as exc:
         new_refusal = exc.message
+    dropped = tuple(
+        f"{d.id} r{j + 1} ({role or 'no seat'}): {old_matrix[d.id][j]}"
+        for d in new.dimensions
+        for j, role in enumerate(seats)
+        if old_matrix[d.id][j] != "pass" and (role is None or role not in d.eligible_roles)
+    )
     return MigrationExample(
-        old_matrix, new_matrix, old_decision, new_decision, old_refusal, new_refusal
+        old_matrix, new_matrix, old_decision, new_decision, old_refusal, new_refusal, dropped
     )

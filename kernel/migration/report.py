@@ -71,7 +71,12 @@ def format_migration(m: Migration, source: str) -> str:
 def _example(e: MigrationExample, old: Contract, new: Contract) -> list[str]:
     lines = ["    old (Schema 13), reviewers in panel order:", format_grid(e.old_matrix, "      ")]
     lines += _decision_lines(old, e.old_decision, e.old_refusal)
-    lines += ["    new (13.2), seats by role (- not eligible):", format_matrix(e.new_matrix, "      ")]
+    lines += [
+        "    new (13.2), seats by role (- not eligible):",
+        format_matrix(e.new_matrix, "      "),
+    ]
+    if e.dropped:
+        lines.append(f"      not assessed under 13.2: {'; '.join(e.dropped)}")
     lines += _decision_lines(new, e.new_decision, e.new_refusal)
     return lines
 

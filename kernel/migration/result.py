@@ -29,6 +29,9 @@ class MigrationExample:
     new_decision: Decision | None
     old_refusal: str | None = None
     new_refusal: str | None = None
+    #: The old scores other than pass that 13.2 does not assess (``D4 r3 (domain): block``):
+    #: the seat is not eligible for the dimension, or has no role.
+    dropped: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -38,6 +41,7 @@ class MigrationExample:
             "new_decision": None if self.new_decision is None else self.new_decision.to_dict(),
             "old_refusal": self.old_refusal,
             "new_refusal": self.new_refusal,
+            "dropped": list(self.dropped),
         }
 
 
