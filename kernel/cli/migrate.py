@@ -136,11 +136,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(exc.message)
     except KernelError as exc:
         return failure(args, exc, args.prior_file)
-    try:
-        old = reader.contract(args.contract)
+    from kernel.contract.templates import TEMPLATE_NAMES
+    from kernel.migration.compare import migrate
+
+    try:  # the document as written (its key order is kept in NEW.json)
+        old = args.contract if args.contract in TEMPLATE_NAMES else reader.json(args.contract)
     except KernelError as exc:
         return failure(args, exc, args.contract)
-    from kernel.migration.compare import migrate
 
     try:
         m = migrate(

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from kernel.analysis.budget import Budget, check_cells, checked_budget
 from kernel.contract.model import Contract, load_contract
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.validator import canonical_json
 from kernel.decision.decision import decide
 from kernel.errors import ContractError, KernelError, MatrixError
 from kernel.expression.ast import SCORES
@@ -57,7 +59,13 @@ def migrate(
         if not isinstance(prior, Prior):
             raise KernelError(f"migrate: prior must be a Prior or None, got {shown(prior)}")
     plan = plan_migration(
-        old, roles=roles, mode=mode, actions=actions, fatal=fatal, expressions=expressions
+        old,
+        roles=roles,
+        mode=mode,
+        actions=actions,
+        fatal=fatal,
+        expressions=expressions,
+        document=_as_written(contract, old),
     )
     new = load_migrated(plan)
     check_cells(old.contract_id, len(old.dimensions), old.panel_size)
@@ -97,6 +105,16 @@ def migrate(
         text=json.dumps(plan.document, indent=2, ensure_ascii=False) + "\n",
         prior=None if prior is None else prior.to_dict(),
     )
+
+
+def _as_written(source: object, old: Contract) -> Mapping[str, Any] | None:
+    """The old document in its own key order, when the caller gave it (a mapping that is
+    the loaded contract, or a template name)."""
+    if isinstance(source, str) and source in TEMPLATE_NAMES:
+        return shipped_template(source)
+    if isinstance(source, Mapping) and canonical_json(source) == old.to_json():
+        return source
+    return None
 
 
 def _prior_weights(old: Contract, prior: Prior) -> tuple[list[tuple[int, int, int]], int]:

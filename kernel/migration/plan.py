@@ -107,16 +107,18 @@ def plan_migration(
     actions: Mapping[str, str] | None = None,
     fatal: Iterable[str] | None = None,
     expressions: Mapping[str, str] | None = None,
+    document: Mapping[str, Any] | None = None,
 ) -> Plan:
     """The 13.2 document for ``old`` (a loaded Schema 13 contract) and its choices; a
-    :class:`MigrationError` names the condition, field or option that needs a choice."""
+    :class:`MigrationError` names the condition, field or option that needs a choice.
+    ``document`` is ``old``'s document as written (its key order is kept)."""
     if old.dialect != "13":
         raise MigrationError(
             f"{old.contract_id} is already a Schema {old.dialect} contract; only Schema 13 "
             "contracts are migrated",
             field="contract",
         )
-    doc = old.to_dict()
+    doc = copy.deepcopy(dict(document)) if document is not None else old.to_dict()
     choices: list[Choice] = []
     new_mode = _mode(old.mode, mode, choices)
     role_set = DIALECTS["13.2"].role_sets[new_mode]
