@@ -139,9 +139,7 @@ def example_for(
 ) -> MigrationExample:
     """The old matrix whose reviewer ``j`` has ``columns[j]`` (ranks), the 13.2 matrix it
     becomes, and both decisions."""
-    old_matrix = {
-        d.id: tuple(SCORES[col[d.position]] for col in columns) for d in old.dimensions
-    }
+    old_matrix = {d.id: tuple(SCORES[col[d.position]] for col in columns) for d in old.dimensions}
     new_matrix: dict[str, dict[str, str]] = {}
     for d in new.dimensions:
         row = {}

@@ -128,7 +128,9 @@ def count_pairs(
     live = [p for p in range(ndims) if per_dim[p]]
     order = _order(panel, {p: set(eligible[p]) for p in live})
     last = {p: max(eligible[p], key=order.index) for p in live}
-    need = {(p, k): threshold(atoms[k].quantifier, len(eligible[p])) for p in live for k in per_dim[p]}
+    need = {
+        (p, k): threshold(atoms[k].quantifier, len(eligible[p])) for p in live for k in per_dim[p]
+    }
 
     def fold(acc: list[int], k: int, held: bool) -> None:
         across = atoms[k].across
@@ -217,14 +219,14 @@ def count_pairs(
     totals: dict[Pair, int] = {}
     best: dict[Pair, tuple[int, tuple[object, ...]]] = {}
     for state, weight in current.items():
-        o, (acc, _) = state  # type: ignore[misc]
-        pair = (old_action(o), new_action(acc))
+        counts, (final, _) = state  # type: ignore[misc]
+        pair = (old_action(counts), new_action(final))
         totals[pair] = totals.get(pair, 0) + weight
         if examples:
-            cost = costs[state]
-            found = best.get(pair)
-            if found is None or cost < found[0]:
-                best[pair] = (cost, state)
+            total_cost = costs[state]
+            kept = best.get(pair)
+            if kept is None or total_cost < kept[0]:
+                best[pair] = (total_cost, state)
     found_examples = {}
     if examples:
         for pair, (_, state) in best.items():
@@ -303,7 +305,8 @@ def _classes(
 def _old_step(caps: tuple[int, ...]) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
     def step(counts: tuple[int, ...], sigma: int) -> tuple[int, ...]:
         return tuple(
-            min(n + (sigma >> i & 1), cap) for i, (n, cap) in enumerate(zip(counts, caps, strict=True))
+            min(n + (sigma >> i & 1), cap)
+            for i, (n, cap) in enumerate(zip(counts, caps, strict=True))
         )
 
     return step

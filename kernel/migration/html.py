@@ -44,8 +44,15 @@ def _transition_map(m: Migration) -> str:
     width = label_w + cell_w * len(news) + 20
     height = top + cell_h * len(olds) + 6
     parts = [
-        _text(label_w + cell_w * len(news) / 2, 16, "new action (13.2)", anchor="middle",
-              size=13, fill="#444", weight="600"),
+        _text(
+            label_w + cell_w * len(news) / 2,
+            16,
+            "new action (13.2)",
+            anchor="middle",
+            size=13,
+            fill="#444",
+            weight="600",
+        ),
         _text(4, top - 10, "old action (Schema 13)", size=13, fill="#444", weight="600"),
     ]
     for c, new in enumerate(news):
@@ -171,11 +178,7 @@ def _pairs_table(m: Migration) -> str:
         f"<tr><td>{_e(short_action(t.old))}</td><td>{_e(short_action(t.new))}</td>"
         f"<td>{_kind(t.changed, t.renamed)}</td>"
         f'<td class="num">{t.matrices:,}</td><td class="num share">{_pct(t.matrices, m.space)}</td>'
-        + (
-            ""
-            if t.probability is None
-            else f'<td class="num">{float(t.probability):.6g}</td>'
-        )
+        + ("" if t.probability is None else f'<td class="num">{float(t.probability):.6g}</td>')
         + "</tr>"
         for t in m.transitions
     )
@@ -189,9 +192,7 @@ def _pairs_table(m: Migration) -> str:
 def html_migration(m: Migration, source: str) -> str:
     """The page for one migration; ``source`` names the old contract as the user gave it."""
     old, new = m.old, m.contract
-    seats = ", ".join(
-        f"reviewer {j + 1} → {r or '(no seat)'}" for j, r in enumerate(m.seats)
-    )
+    seats = ", ".join(f"reviewer {j + 1} → {r or '(no seat)'}" for j, r in enumerate(m.seats))
     summary = [
         f"<p><b>Action changes</b> in {_n(m.changed)} of "
         f"{_n(m.space)} old matrices ({_pct(m.changed, m.space)}): "
@@ -209,7 +210,7 @@ def html_migration(m: Migration, source: str) -> str:
     body: list[str] = [
         f"<h1>Migration {_e(source)} → Schema 13.2</h1>",
         f'<p class="sub">{_e(old.contract_id)} (Schema 13) → {_e(new.contract_id)} '
-        f"({_e(new.mode)}): {len(old.dimensions)} dimensions × {old.panel_size} reviewers, "
+        f"({_e(new.mode)}): {len(old.dimensions)} dimensions x {old.panel_size} reviewers, "
         f"3^{len(old.dimensions) * old.panel_size} old matrices. Seats: {_e(seats)}.</p>",
         *summary,
         "<h2>Old action → new action</h2>",

@@ -127,8 +127,13 @@ def plan_migration(
     panel = DIALECTS["13.2"].panel_sizes[new_mode]
     if doc.get("panel_size") != panel:
         choices.append(
-            Choice("$.panel_size", "defaulted", doc.get("panel_size"), panel,
-                   f"the panel size of {new_mode}")
+            Choice(
+                "$.panel_size",
+                "defaulted",
+                doc.get("panel_size"),
+                panel,
+                f"the panel size of {new_mode}",
+            )
         )
     doc["panel_size"] = panel
     _roles(doc, new_mode, role_set, _checked_roles(roles, old, role_set), choices)
@@ -151,9 +156,15 @@ def plan_migration(
             kind = "option" if d.id in fatal_ids else "defaulted"
             value = "block:fatal" if d.id in fatal_ids else "block:repairable"
             choices.append(
-                Choice(f"{d.id}.block", kind, "block", value,
-                       "--fatal names it" if d.id in fatal_ids
-                       else "a Schema 13 block on a mandatory dimension is repairable")
+                Choice(
+                    f"{d.id}.block",
+                    kind,
+                    "block",
+                    value,
+                    "--fatal names it"
+                    if d.id in fatal_ids
+                    else "a Schema 13 block on a mandatory dimension is repairable",
+                )
             )
     return Plan(doc, tuple(choices), seats, fatal_ids)
 
@@ -163,8 +174,7 @@ def _mode(old_mode: str, mode: str | None, choices: list[Choice]) -> str:
     if mode is not None:
         if mode not in role_sets:
             raise MigrationError(
-                f"mode: {shown(mode)} has no 13.2 role set; expected one of "
-                f"{', '.join(role_sets)}",
+                f"mode: {shown(mode)} has no 13.2 role set; expected one of {', '.join(role_sets)}",
                 field="mode",
             )
         if mode != old_mode:
@@ -308,16 +318,14 @@ def _action_word(value: object, where: str) -> str:
             f"{', '.join(ACTIONS_13_2)}",
             field=where,
         )
-    return word  # type: ignore[return-value]
+    return word
 
 
 def _checked_actions(actions: Mapping[str, str] | None, old: Contract) -> dict[str, str]:
     if actions is None:
         return {}
     if not isinstance(actions, Mapping):
-        raise MigrationError(
-            f"actions: expected a mapping, got {shown(actions)}", field="actions"
-        )
+        raise MigrationError(f"actions: expected a mapping, got {shown(actions)}", field="actions")
     ids = {c.condition_id for c in old.conditions}
     out = {}
     for key, value in actions.items():
@@ -354,9 +362,7 @@ def _actions(doc: dict[str, Any], given: Mapping[str, str], choices: list[Choice
         c["action"] = _PREFIX + new
 
 
-def _checked_expressions(
-    expressions: Mapping[str, str] | None, old: Contract
-) -> dict[str, str]:
+def _checked_expressions(expressions: Mapping[str, str] | None, old: Contract) -> dict[str, str]:
     if expressions is None:
         return {}
     if not isinstance(expressions, Mapping):
@@ -413,8 +419,7 @@ def _expressions(
                 parsed = parse_expression(new, dialect="13.2")
             except ExpressionUnrecognised as exc:
                 raise MigrationError(
-                    f"expressions[{cid!r}]: {shown(new)} is not a 13.2 expression: "
-                    f"{exc.message}",
+                    f"expressions[{cid!r}]: {shown(new)} is not a 13.2 expression: {exc.message}",
                     field=f"expressions[{cid!r}]",
                 ) from None
             choices.append(Choice(where, "option", text, new, "--expression names it"))
@@ -442,9 +447,7 @@ def _checked_fatal(fatal: Iterable[str] | None, old: Contract) -> frozenset[str]
     if fatal is None:
         return frozenset()
     if isinstance(fatal, str) or not isinstance(fatal, Iterable):
-        raise MigrationError(
-            f"fatal: expected dimension ids, got {shown(fatal)}", field="fatal"
-        )
+        raise MigrationError(f"fatal: expected dimension ids, got {shown(fatal)}", field="fatal")
     out = set()
     for dim in fatal:
         where = f"fatal[{shown(dim)}]"

@@ -28,8 +28,7 @@ def format_migration(m: Migration, source: str) -> str:
         raise KernelError(f"format_migration needs a Migration, got {shown(m)}")
     old, new = m.old, m.contract
     lines = [
-        f"{source}: {old.contract_id} (Schema 13) -> {new.contract_id} (Schema 13.2, "
-        f"{new.mode})",
+        f"{source}: {old.contract_id} (Schema 13) -> {new.contract_id} (Schema 13.2, {new.mode})",
         f"choices the migration made ({len(m.choices)}):",
         *(f"  {c}" for c in m.choices),
         "seats: "

@@ -163,9 +163,7 @@ class Migration:
             "contract_id": self.contract.contract_id,
             "dialect": self.contract.dialect,
             "mode": self.contract.mode,
-            "seats": [
-                {"reviewer": j + 1, "role": r} for j, r in enumerate(self.seats)
-            ],
+            "seats": [{"reviewer": j + 1, "role": r} for j, r in enumerate(self.seats)],
             "fatal": list(self.fatal),
             "choices": [c.to_dict() for c in self.choices],
             "space": self.space,
