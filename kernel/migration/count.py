@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, cast
 
 import attrs
 
@@ -219,8 +219,8 @@ def count_pairs(
     totals: dict[Pair, int] = {}
     best: dict[Pair, tuple[int, tuple[object, ...]]] = {}
     for state, weight in current.items():
-        counts, (final, _) = state  # type: ignore[misc]
-        pair = (old_action(counts), new_action(final))
+        counts, new_part = state
+        pair = (old_action(counts), new_action(cast(tuple[object, object], new_part)[0]))
         totals[pair] = totals.get(pair, 0) + weight
         if examples:
             total_cost = costs[state]
