@@ -19,8 +19,11 @@ from kernel.analysis.html import (
 from kernel.analysis.report import percent
 from kernel.contract.model import Contract
 from kernel.decision.value import Decision
+from kernel.errors import KernelError
+from kernel.io import label
 from kernel.migration.report import short_action
 from kernel.migration.result import Migration, MigrationExample
+from kernel.strict import shown
 
 __all__ = ["html_migration"]
 
@@ -191,6 +194,9 @@ def _pairs_table(m: Migration) -> str:
 
 def html_migration(m: Migration, source: str) -> str:
     """The page for one migration; ``source`` names the old contract as the user gave it."""
+    if not isinstance(m, Migration):
+        raise KernelError(f"html_migration needs a Migration, got {shown(m)}")
+    source = label(source, "source")
     old, new = m.old, m.contract
     seats = ", ".join(f"reviewer {j + 1} → {r or '(no seat)'}" for j, r in enumerate(m.seats))
     summary = [

@@ -172,7 +172,7 @@ def plan_migration(
 def _mode(old_mode: str, mode: str | None, choices: list[Choice]) -> str:
     role_sets = DIALECTS["13.2"].role_sets
     if mode is not None:
-        if mode not in role_sets:
+        if type(mode) is not str or mode not in role_sets:
             raise MigrationError(
                 f"mode: {shown(mode)} has no 13.2 role set; expected one of {', '.join(role_sets)}",
                 field="mode",
@@ -201,11 +201,47 @@ def _contract_id(doc: dict[str, Any], choices: list[Choice]) -> None:
     )
 
 
-def _roles_list(value: Sequence[str] | str, where: str) -> list[str]:
-    items = value.split(",") if isinstance(value, str) else list(value)
-    out = [r.strip() if isinstance(r, str) else r for r in items]
-    if not out or not all(isinstance(r, str) and r for r in out):
-        raise MigrationError(f"{where}: expected role names, got {shown(value)}", field=where)
+#: At most this many entries are read from one option (more is a mistake, not a contract).
+MAX_ENTRIES: Final = 1000
+
+
+def _entries(value: object, where: str) -> list[tuple[str, object]]:
+    """The pairs of a caller's mapping with exact ``str`` keys, read once; whatever the
+    mapping raises while being read is a :class:`MigrationError` naming ``where``."""
+    if not isinstance(value, Mapping):
+        raise MigrationError(f"{where}: expected a mapping, got {shown(value)}", field=where)
+    pairs: list[tuple[str, object]] = []
+    try:
+        for key in value:
+            if type(key) is not str:
+                raise MigrationError(f"{where}: key {shown(key)} is not a string", field=where)
+            if len(pairs) >= MAX_ENTRIES:
+                raise MigrationError(f"{where}: over {MAX_ENTRIES} entries", field=where)
+            pairs.append((key, value[key]))
+    except MigrationError:
+        raise
+    except Exception as exc:  # the caller's mapping
+        raise MigrationError(
+            f"{where}: reading it raised {type(exc).__name__}", field=where
+        ) from None
+    return pairs
+
+
+def _strings(value: object, where: str) -> list[str]:
+    """A list, tuple or set of exact ``str`` (or one ``"a,b"`` text), as a list."""
+    if type(value) is str:
+        items: list[object] = [v.strip() for v in value.split(",")]
+    elif isinstance(value, list | tuple | set | frozenset) and len(value) <= MAX_ENTRIES:
+        items = list(value)
+    else:
+        raise MigrationError(f"{where}: expected names, got {shown(value)}", field=where)
+    if not items or not all(type(v) is str and v for v in items):
+        raise MigrationError(f"{where}: expected names, got {shown(value)}", field=where)
+    return items  # type: ignore[return-value]
+
+
+def _roles_list(value: object, where: str) -> list[str]:
+    out = _strings(value, where)
     if len(set(out)) != len(out):
         raise MigrationError(f"{where}: a role is listed twice: {shown(value)}", field=where)
     return out
@@ -216,13 +252,8 @@ def _checked_roles(
 ) -> dict[str, list[str]]:
     if roles is None:
         return {}
-    if not isinstance(roles, Mapping):
-        raise MigrationError(
-            f"roles: expected a mapping of dimension id to roles, got {shown(roles)}",
-            field="roles",
-        )
     out = {}
-    for dim, value in roles.items():
+    for dim, value in _entries(roles, "roles"):
         where = f"roles[{shown(dim)}]"
         if dim not in old.dimension_ids:
             raise MigrationError(
@@ -311,7 +342,7 @@ def _scoring_plan(doc: dict[str, Any], choices: list[Choice]) -> None:
 
 
 def _action_word(value: object, where: str) -> str:
-    word = value.removeprefix(_PREFIX) if isinstance(value, str) else None
+    word = value.removeprefix(_PREFIX) if type(value) is str else None
     if word not in ACTIONS_13_2:
         raise MigrationError(
             f"{where}: {shown(value)} is not a 13.2 action; expected one of "
@@ -324,13 +355,11 @@ def _action_word(value: object, where: str) -> str:
 def _checked_actions(actions: Mapping[str, str] | None, old: Contract) -> dict[str, str]:
     if actions is None:
         return {}
-    if not isinstance(actions, Mapping):
-        raise MigrationError(f"actions: expected a mapping, got {shown(actions)}", field="actions")
     ids = {c.condition_id for c in old.conditions}
     out = {}
-    for key, value in actions.items():
+    for key, value in _entries(actions, "actions"):
         where = f"actions[{shown(key)}]"
-        name = key.removeprefix(_PREFIX) if isinstance(key, str) else key
+        name = key.removeprefix(_PREFIX)
         if name not in ids and name not in ACTION_DEFAULTS:
             raise MigrationError(
                 f"{where}: neither a condition id of the contract nor an action 13.2 lacks "
@@ -365,18 +394,16 @@ def _actions(doc: dict[str, Any], given: Mapping[str, str], choices: list[Choice
 def _checked_expressions(expressions: Mapping[str, str] | None, old: Contract) -> dict[str, str]:
     if expressions is None:
         return {}
-    if not isinstance(expressions, Mapping):
-        raise MigrationError(
-            f"expressions: expected a mapping, got {shown(expressions)}", field="expressions"
-        )
     ids = {c.condition_id for c in old.conditions}
-    for key, value in expressions.items():
+    out = {}
+    for key, value in _entries(expressions, "expressions"):
         where = f"expressions[{shown(key)}]"
         if key not in ids:
             raise MigrationError(f"{where}: no such condition", field=where)
-        if not isinstance(value, str):
+        if type(value) is not str:
             raise MigrationError(f"{where}: expected text, got {shown(value)}", field=where)
-    return dict(expressions)
+        out[key] = value
+    return out
 
 
 def respelled(expression: Expression) -> str:
@@ -446,10 +473,8 @@ def _expressions(
 def _checked_fatal(fatal: Iterable[str] | None, old: Contract) -> frozenset[str]:
     if fatal is None:
         return frozenset()
-    if isinstance(fatal, str) or not isinstance(fatal, Iterable):
-        raise MigrationError(f"fatal: expected dimension ids, got {shown(fatal)}", field="fatal")
     out = set()
-    for dim in fatal:
+    for dim in _strings(fatal, "fatal"):
         where = f"fatal[{shown(dim)}]"
         if dim not in old.dimension_ids:
             raise MigrationError(

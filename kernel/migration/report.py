@@ -7,6 +7,7 @@ from kernel.analysis.report import format_grid, format_matrix, percent
 from kernel.contract.model import Contract
 from kernel.decision.value import Decision
 from kernel.errors import KernelError
+from kernel.io import label
 from kernel.migration.result import Migration, MigrationExample
 from kernel.strict import shown
 
@@ -26,6 +27,7 @@ def format_migration(m: Migration, source: str) -> str:
     """The whole report; ``source`` names the old contract as the user gave it."""
     if not isinstance(m, Migration):
         raise KernelError(f"format_migration needs a Migration, got {shown(m)}")
+    source = label(source, "source")
     old, new = m.old, m.contract
     lines = [
         f"{source}: {old.contract_id} (Schema 13) -> {new.contract_id} (Schema 13.2, {new.mode})",
