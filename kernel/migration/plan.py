@@ -227,7 +227,7 @@ def _entries(value: object, where: str) -> list[tuple[str, object]]:
     return pairs
 
 
-def _strings(value: object, where: str) -> list[str]:
+def _strings(value: object, where: str, *, empty: bool = False) -> list[str]:
     """A list, tuple or set of exact ``str`` (or one ``"a,b"`` text), as a list."""
     if type(value) is str:
         items: list[object] = [v.strip() for v in value.split(",")]
@@ -235,7 +235,7 @@ def _strings(value: object, where: str) -> list[str]:
         items = list(value)
     else:
         raise MigrationError(f"{where}: expected names, got {shown(value)}", field=where)
-    if not items or not all(type(v) is str and v for v in items):
+    if (not items and not empty) or not all(type(v) is str and v for v in items):
         raise MigrationError(f"{where}: expected names, got {shown(value)}", field=where)
     return items  # type: ignore[return-value]
 
@@ -474,7 +474,7 @@ def _checked_fatal(fatal: Iterable[str] | None, old: Contract) -> frozenset[str]
     if fatal is None:
         return frozenset()
     out = set()
-    for dim in _strings(fatal, "fatal"):
+    for dim in _strings(fatal, "fatal", empty=True):
         where = f"fatal[{shown(dim)}]"
         if dim not in old.dimension_ids:
             raise MigrationError(
