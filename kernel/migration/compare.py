@@ -53,6 +53,7 @@ def migrate(
     """
     old = load_contract(contract)
     budget = checked_budget(budget, "migrate")
+    check_cells(old.contract_id, len(old.dimensions), old.panel_size)
     if prior is not None:
         from kernel.analysis.probability import Prior
 
@@ -68,7 +69,6 @@ def migrate(
         document=_as_written(contract, old),
     )
     new = load_migrated(plan)
-    check_cells(old.contract_id, len(old.dimensions), old.panel_size)
     counted = count_pairs(old, new, plan.seats, plan.fatal, budget)
     chances: dict[tuple[str | None, str | None], Fraction] = {}
     if prior is not None:

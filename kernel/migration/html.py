@@ -22,7 +22,7 @@ from kernel.decision.value import Decision
 from kernel.errors import KernelError
 from kernel.io import label
 from kernel.migration.report import short_action
-from kernel.migration.result import Migration, MigrationExample
+from kernel.migration.result import Migration, MigrationExample, pair_order
 from kernel.strict import shown
 
 __all__ = ["html_migration"]
@@ -39,7 +39,11 @@ def _pct(part: int, whole: int) -> str:
 def _transition_map(m: Migration) -> str:
     """Old action (rows) by new action (columns); colour: log share of the old matrices."""
     olds = list(dict.fromkeys(t.old for t in m.transitions))
-    news = list(dict.fromkeys(t.new for t in sorted(m.transitions, key=lambda t: str(t.new))))
+    news = list(
+        dict.fromkeys(
+            t.new for t in sorted(m.transitions, key=lambda t: pair_order((t.new, t.new)))
+        )
+    )
     counts = {(t.old, t.new): t for t in m.transitions}
     shares = [_log10_share(t.matrices, m.space) for t in m.transitions if t.matrices]
     low, high = math.floor(min(shares, default=0.0)), 2.0
@@ -147,7 +151,8 @@ def _dropped(e: MigrationExample) -> str:
     if not e.dropped:
         return ""
     return (
-        '<div class="note">Not assessed under 13.2 (the seat is not eligible): '
+        '<div class="note">Not assessed under 13.2 (the seat is not eligible for the '
+        "dimension, or the reviewer has no seat): "
         f"{_e('; '.join(e.dropped))}.</div>"
     )
 

@@ -384,3 +384,8 @@ def test_the_share_under_a_prior_equals_brute_force() -> None:
     assert m.changed_probability == _brute_probability(m, dist)
     assert sum(t.probability or 0 for t in m.transitions) == 1
     assert m.to_dict()["changed_probability"] == str(m.changed_probability)
+
+
+def test_a_panel_too_large_to_count_is_refused_before_any_work() -> None:
+    with pytest.raises(AnalysisTooLarge, match="score cells"):
+        migrate(_with("reviewer/full", panel_size=10**9))
