@@ -389,3 +389,32 @@ def test_the_share_under_a_prior_equals_brute_force() -> None:
 def test_a_panel_too_large_to_count_is_refused_before_any_work() -> None:
     with pytest.raises(AnalysisTooLarge, match="score cells"):
         migrate(_with("reviewer/full", panel_size=10**9))
+
+
+def test_three_dimensions_and_a_panel_of_three_equal_brute_force() -> None:
+    """The largest size the issue names, over all 3^9 old matrices, each decided twice."""
+    data = _with("reviewer/methodology_focus", panel_size=3)
+    data["acceptance_dimensions"].append(
+        {"id": "D3", "name": "domain_accuracy", "description": "Facts.", "priority": "mandatory"}
+    )
+    data["failure_conditions"][1].update(
+        expression="two or more mandatory dimensions score 'warn' or worse",
+        cross_reviewer_quantifier="majority",
+    )
+    data["failure_conditions"].insert(
+        2,
+        {
+            "condition_id": "F3",
+            "severity": 40,
+            "expression": "any normal dimension scores 'block' AND D3 scores 'warn'",
+            "cross_reviewer_quantifier": "all",
+            "action": "editorial_decision=minor_revision",
+        },
+    )
+    m = migrate(data, mode="reviewer_full", fatal=["D3"])
+    assert m.space == 3**9
+    brute = _brute(m)
+    assert _counts(m) == brute
+    assert len(brute) > 4  # the case is not trivial: several pairs, some of them moved
+    assert m.moved > 0
+    _checked_examples(m)
