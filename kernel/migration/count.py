@@ -163,7 +163,7 @@ def count_pairs(
         budget.charge(
             len(current) * len(classes) * STEP_COST,
             f"{old.contract_id}: {len(current):,} states x {len(classes):,} column classes "
-            f"at reviewer {j + 1}:",
+            f"at reviewer {j + 1}",
         )
 
         def step_new(
