@@ -118,7 +118,19 @@ def _new_matrix(m: Migration, old: dict[str, list[str]]) -> dict[str, dict[str, 
     return out
 
 
-def _brute(m: Migration) -> Counter[tuple[str | None, str | None]]:
+#: What one old score adds to a matrix's cost (the analyzer's order: fewest non-pass scores,
+#: then the lowest scores).
+CELL_COST = {"pass": 0, "warn": 1001, "block": 1002}
+Pair = tuple[str | None, str | None]
+
+
+def _cost(matrix: Any) -> int:
+    return sum(CELL_COST[s] for row in matrix.values() for s in row)
+
+
+def _brute(m: Migration, cheapest: dict[Pair, int] | None = None) -> Counter[Pair]:
+    """Every old matrix decided by both contracts; ``cheapest`` gets each pair's lowest
+    matrix cost."""
     tally: Counter[tuple[str | None, str | None]] = Counter()
     for old in _old_matrices(m.old):
         before: str | None
@@ -132,6 +144,9 @@ def _brute(m: Migration) -> Counter[tuple[str | None, str | None]]:
         except MatrixError:
             after = None
         tally[before, after] += 1
+        if cheapest is not None:
+            cost = _cost(old)
+            cheapest[before, after] = min(cost, cheapest.get((before, after), cost))
     return tally
 
 
@@ -139,9 +154,18 @@ def _counts(m: Migration) -> Counter[tuple[str | None, str | None]]:
     return Counter({(t.old, t.new): t.matrices for t in m.transitions})
 
 
+def _simplest(m: Migration, cheapest: dict[Pair, int]) -> None:
+    """Each example is a cheapest matrix of its pair."""
+    for t in m.transitions:
+        if t.example is not None:
+            assert _cost(t.example.old_matrix) == cheapest[t.old, t.new]
+
+
 def test_methodology_focus_equals_brute_force() -> None:
     m = migrate("reviewer/methodology_focus")
-    assert _counts(m) == _brute(m)
+    cheapest: dict[Pair, int] = {}
+    assert _counts(m) == _brute(m, cheapest)
+    _simplest(m, cheapest)
 
 
 def _with(name: str, **changes: Any) -> dict[str, Any]:
@@ -230,7 +254,9 @@ def test_random_contracts_migrate_exactly(drawn: tuple[dict[str, Any], str, list
     assert sum(t.matrices for t in m.transitions) == m.space
     _checked_examples(m)
     if len(m.old.dimensions) * m.old.panel_size <= 6:
-        assert _counts(m) == _brute(m)
+        cheapest: dict[Pair, int] = {}
+        assert _counts(m) == _brute(m, cheapest)
+        _simplest(m, cheapest)
 
 
 @st.composite
@@ -276,7 +302,9 @@ def test_template_variants_equal_brute_force(
     assert sum(t.matrices for t in m.transitions) == m.space
     _checked_examples(m)
     if len(m.old.dimensions) * m.old.panel_size <= 6:
-        assert _counts(m) == _brute(m)
+        cheapest: dict[Pair, int] = {}
+        assert _counts(m) == _brute(m, cheapest)
+        _simplest(m, cheapest)
 
 
 def test_a_priority_no_dimension_has_is_refused_naming_the_condition() -> None:
@@ -413,7 +441,9 @@ def test_three_dimensions_and_a_panel_of_three_equal_brute_force() -> None:
     )
     m = migrate(data, mode="reviewer_full", fatal=["D3"])
     assert m.space == 3**9
-    brute = _brute(m)
+    cheapest: dict[Pair, int] = {}
+    brute = _brute(m, cheapest)
+    _simplest(m, cheapest)
     assert _counts(m) == brute
     assert len(brute) > 4  # the case is not trivial: several pairs, some of them moved
     assert m.moved > 0
