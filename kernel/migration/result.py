@@ -76,6 +76,7 @@ class Transition:
             "new": self.new,
             "changed": self.changed,
             "renamed": self.renamed,
+            "moved": self.moved,
             "matrices": self.matrices,
             "probability": None if self.probability is None else str(self.probability),
             "example": None if self.example is None else self.example.to_dict(),
