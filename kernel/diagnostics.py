@@ -117,6 +117,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "mandatory", "13.2 §B7", _E),
     ("E-ROLE-FIELDS", "error", "13.2: a writer or evaluator dimension carries eligible_roles "
      "or owner_role", "13.2 §B8", _E),
+    ("E-INELIGIBLE", "error", "a reviewer panel contract decide refuses on every matrix (13.2: "
+     "a panel_size other than the mode's)", "13.2 §D7", _E),
     ("E-VERSION", "error", "a version is not of the form vX.Y.Z with readable numbers",
      "SC-1", _E),
     ("E-CONTRACT", "error", "the contract a command was given is invalid", "R7, R10", _E),
@@ -155,8 +157,9 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "R5, R7", _SC),
     ("SC-14", "warning", "an atom names a priority the contract has no dimension of (13 "
      "only; under 13.2 it is SC-12)", "R15", _SC),
-    ("SC-15", "warning", "13.2: a mandatory dimension has one eligible role (a single-judge "
-     "gate; upstream prints it as SC-12)", "13.2 §J4", _SC),
+    ("SC-15", "info", "13.2: a mandatory dimension has one eligible role (a single-judge "
+     "gate; upstream warns of it as SC-12); information, which --strict does not count",
+     "13.2 §J4", _SC),
     ("SC-16", "warning", "13.2: a writer or evaluator condition is outside the vocabulary; "
      "nothing can decide it", "13.2 §J4", _SC),
     # --- Phase 1 lint ------------------------------------------------------------------

@@ -24,6 +24,7 @@ __all__ = [
     "PriorError",
     "QuorumError",
     "RoundError",
+    "SeatDropped",
     "expression_unrecognised_tag",
     "panel_shrunk_tag",
 ]
@@ -138,6 +139,17 @@ class PanelShrunk(KernelError):
         )
         self.usable = usable
         self.panel_size = panel_size
+
+
+class SeatDropped(PanelShrunk, MatrixError):
+    """A dialect 13.2 matrix with no value anywhere from a seat of the mode: the panel shrank
+    (a :class:`PanelShrunk`, R9), and the matrix does not fit the contract (a
+    :class:`MatrixError`, as every other malformed 13.2 matrix). ``tag`` is the 13.2
+    ``[PANEL-CARDINALITY: roles … != required …]``."""
+
+    def __init__(self, usable: int, panel_size: int, *, message: str, tag: str) -> None:
+        super().__init__(usable, panel_size, message=message)
+        self.tag = tag
 
 
 def expression_unrecognised_tag(condition_id: str, expression: str) -> str:

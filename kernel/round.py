@@ -42,7 +42,7 @@ from kernel.contract.baseline import baseline_digest
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.decision import decide
 from kernel.decision.value import Decision
-from kernel.errors import KernelError
+from kernel.errors import KernelError, MatrixError
 from kernel.io import InputError, loads_strict
 from kernel.reviewer import cycle
 from kernel.reviewer.duplicates import duplicate_of
@@ -101,7 +101,7 @@ class RoundOutcome:
     #: The usable roles, in reviewer order.
     usable: tuple[str, ...]
     #: Dimension id → the usable reviewers' scores in reviewer order (13.2: dimension id →
-    #: eligible role → value); ``None`` on an abort.
+    #: eligible role → value); ``None`` when the panel shrank (R9).
     matrix: Mapping[str, Any] | None
     #: Every event of the round, ``finish`` last.
     events: tuple[dict[str, Any], ...]
@@ -265,7 +265,9 @@ def submit(state: RoundState, role: str, phase: int, text: str) -> tuple[RoundSt
 def finish(state: RoundState) -> RoundOutcome:
     """Close the round: R16 (later copies of a usable report are unusable), then R9 (fewer
     usable reviewers than ``panel_size`` → ``[PANEL-SHRUNK: …]`` and no decision), else the
-    decision over the usable reviewers' scores.
+    decision over the usable reviewers' scores. A 13.2 round where no eligible seat assessed
+    a dimension aborts with ``[DIMENSION-UNASSESSED: Dn]``, as ``decide_documents`` does;
+    the ``finish`` event is logged either way (its ``matrix`` is the one that was read).
 
     Raises :class:`KernelError` while a reviewer is neither done nor dropped, and the
     :class:`~kernel.errors.ContractError` of :func:`decide` when nothing fires and the
@@ -293,7 +295,10 @@ def finish(state: RoundState) -> RoundOutcome:
     if len(usable) == contract.panel_size:
         columns = {r: rv.scores for r, rv in zip(state.roles, reviewers, strict=True)}
         matrix = _RULES[dialect_of(contract)].matrix(contract, columns)
-        decision = decide(contract, matrix)
+        try:
+            decision = decide(contract, matrix)
+        except MatrixError as exc:  # 13.2: no seat assessed a dimension, the round aborts
+            tags = (*tags, exc.tag or exc.message)
     event = {
         "event": "finish",
         "decision": decision.to_dict() if decision is not None else None,

@@ -32,6 +32,7 @@ from kernel.cli.scaffold import (
 )
 from kernel.contract.model import Contract
 from kernel.decision.decision import Decision, decide
+from kernel.decision.explain import explanation
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import InputError, KernelError, PanelShrunk
 
@@ -45,50 +46,8 @@ EXIT_CODES = """\
 
 
 def format_decision(contract: Contract, decision: Decision) -> str:
-    """The decision and the fired table, as text."""
-    if decision.fallback:
-        assert contract.fallback is not None
-        source = contract.conditions[contract.fallback].condition_id
-        head = f"decision: {decision.action} (no condition fired; R5 fallback to {source}'s action)"
-    else:
-        winner = next(c for c in contract.conditions if c.condition_id == decision.condition_id)
-        head = f"decision: {decision.action} ({winner.condition_id}, severity {winner.severity})"
-    if decision.trace is not None:
-        return "\n".join([head, *_dimensionwise_table(contract, decision)])
-    n = contract.panel_size
-    lines = [head, "condition  severity  quantifier  held  needed  fired"]
-    for c in contract.conditions:
-        mark = "  <- decides" if c.condition_id == decision.condition_id else ""
-        lines.append(
-            f"{c.condition_id:<9}  {c.severity:>8}  {c.quantifier:<10}  "
-            f"{decision.counts[c.condition_id]}/{n:<3}  {c.threshold:>6}  "
-            f"{'yes' if decision.fired[c.condition_id] else 'no':<5}{mark}".rstrip()
-        )
-    return "\n".join(lines)
-
-
-def _dimensionwise_table(contract: Contract, decision: Decision) -> list[str]:
-    """13.2: per condition its atoms, and per atom each dimension's assessed seats ``n``,
-    how many satisfied it, the threshold and whether it held; then the dimension verdicts."""
-    assert decision.trace is not None and decision.verdicts is not None
-    lines = ["condition  severity  quantifier  fired  atom / dimension: held/n (needed)"]
-    for c in contract.conditions:
-        mark = "  <- decides" if c.condition_id == decision.condition_id else ""
-        fired = "yes" if decision.fired[c.condition_id] else "no"
-        lines.append(
-            f"{c.condition_id:<9}  {c.severity:>8}  {c.quantifier:<10}  {fired:<5}{mark}".rstrip()
-        )
-        for atom in decision.trace[c.condition_id]:
-            held = "holds" if atom.held else "does not hold"
-            lines.append(f"  {atom.atom} ({atom.across}): {held}")
-            for d in atom.dimensions:
-                lines.append(
-                    f"    {d.dimension}: {d.count}/{d.n} (needs {d.threshold})"
-                    f"{'  yes' if d.held else ''}"
-                )
-    verdicts = ", ".join(f"{d}={v}" for d, v in decision.verdicts.items())
-    lines.append(f"dimension verdicts: {verdicts}")
-    return lines
+    """The decision and its table, as text (:meth:`Decision.explain`)."""
+    return decision.explain(contract)
 
 
 def _aborted(
@@ -207,7 +166,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         from pathlib import Path  # only here: a matrix needs no path arithmetic
 
-        from kernel.reviewer.review import decide_documents
+        from kernel.reviewer.review import PanelOutcome, decide_documents
 
         pairs = pairs or list(zip(args.documents, args.phase1, strict=True))
         texts: dict[str, str] = {}
@@ -221,6 +180,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             outcome = decide_documents(contract, reviewers, max_bytes=args.max_bytes)
         except KernelError as exc:
             return _aborted(args, exc, args.contract, extra, found)
+        assert isinstance(outcome, PanelOutcome)  # a Schema 13 round
         body = outcome.to_dict()
         for entry, detail, (p2, p1) in zip(body["reviewers"], outcome.details, pairs, strict=True):
             entry["phase2_file"], entry["phase1_file"] = p2, p1
@@ -239,24 +199,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             shrunk.tag = None  # the tag is already among the outcome's tags
             return _aborted(args, shrunk, args.contract, extra, found)
         decision = outcome.decision
-    explanation = None
-    if args.explain and decision.trace is None:
-        from kernel.analysis import format_sensitivity, sensitivity
-
-        used = matrix if args.matrix is not None else outcome.matrix
-        assert used is not None  # a decision was made, so the matrix exists
-        explanation = sensitivity(contract, used)
     out: dict[str, Any] = {**decision.to_dict(), **extra}
     out.setdefault("tags", [])
     text: list[tuple[Stream, str]] = [("out", tag) for tag in out["tags"]]
-    text.append(("out", format_decision(contract, decision)))
-    if explanation is not None:
-        out["explain"] = explanation.to_dict()
-        text.append(("out", format_sensitivity(explanation)))
-    if args.explain and decision.trace is not None:
-        text += _explained_13_2(
-            contract, matrix if args.matrix is not None else outcome.matrix, out
-        )
+    used = (matrix if args.matrix is not None else outcome.matrix) if args.explain else None
+    explained = explanation(contract, decision, used)
+    text.append(("out", explained.text))
+    if explained.changes is not None:
+        out["explain"] = dict(explained.changes)
     code = EXIT_OK
     if args.synthesis is not None:
         from kernel.reviewer.synthesis import check_synthesis
@@ -321,19 +271,6 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
     return EXIT_OK
 
 
-def _explained_13_2(
-    contract: Contract, matrix: object, out: dict[str, Any]
-) -> list[tuple[Stream, str]]:
-    """--explain for dialect 13.2: every single-seat change that changes the action."""
-    from kernel.decision.dimensionwise import seat_flips
-
-    flips = seat_flips(contract, matrix)
-    out["explain"] = {"flips": [f.to_dict() for f in flips]}
-    lines = [f"{len(flips)} single-seat change(s) change the action:"]
-    lines += [f"  {f}" for f in flips]
-    return [("out", line) for line in lines]
-
-
 def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
     """A decided 13.2 round as text: the decision table, then the DA's CRITICAL ids."""
     critical = ", ".join(outcome.recomputed.critical) or "none"
@@ -376,9 +313,11 @@ def _decide_round_v2(
     if outcome.decision is None:
         text.append(("out", "the round is aborted: no decision"))
         return emit(args, Result(EXIT_FAILED, found, body, text))
-    text += [("out", line) for line in format_round_v2(contract, outcome)]
-    if args.explain:
-        text += _explained_13_2(contract, outcome.matrix, body)
+    explained = explanation(contract, outcome.decision, outcome.matrix if args.explain else None)
+    critical = ", ".join(outcome.recomputed.critical if outcome.recomputed else ()) or "none"
+    text += [("out", explained.text), ("out", f"DA CRITICAL issues: {critical}")]
+    if explained.changes is not None:
+        body["explain"] = dict(explained.changes)
     code = EXIT_OK
     if outcome.synthesis is not None:
         found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]

@@ -23,7 +23,6 @@ from kernel.contract.validator import (
     items,
     schema_problems,
     structural_problems,
-    validate,
 )
 from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
 from kernel.expression.ast import FatalDimension, FatalPriority
@@ -101,18 +100,41 @@ def _schema_13_2(contract: object) -> list[str]:
     return [message for _, message in schema_problems(contract, "13.2")]
 
 
+def _schema_13(contract: object) -> list[str]:
+    return [message for _, message in schema_problems(contract, "13")]
+
+
 def _no_invariants(contract: Mapping[str, Any], compiled: Compiled) -> list[Problem]:
     return []
 
 
 def _roles_13_2(contract: Mapping[str, Any], compiled: Compiled) -> list[Problem]:
-    return list(_role_problems(contract, compiled))
+    return [*_role_problems(contract, compiled), *_panel_fits_13_2(contract)]
+
+
+def _panel_fits_13_2(contract: Mapping[str, Any]) -> Iterator[Problem]:
+    """A reviewer contract whose ``panel_size`` is not its mode's: ``decide`` refuses every
+    matrix of it (13.2 §D7), so it is invalid, with the tag the refusal carries. (Schema 13
+    needs no such invariant: it requires the accept-grade F0, R18, so decide decides every
+    matrix of a valid contract, whatever its panel size.)"""
+    mode, panel = contract.get("mode"), contract.get("panel_size")
+    expected = _PANEL_SIZES.get(mode) if isinstance(mode, str) else None
+    if expected is not None and is_int(panel) and panel != expected:
+        found = f"panel_size={panel} inconsistent with mode={mode}; expected {expected}"
+        yield Problem(
+            "E-INELIGIBLE",
+            "$.panel_size",
+            f"{found}: decide refuses every matrix of this contract",
+            tag=f"[CONTRACT-INELIGIBLE: {found}]",
+        )
 
 
 _ROLE_SETS: Final = {
     "reviewer_full": ROLES,
     "reviewer_methodology_focus": ("eic", "methodology"),
 }
+#: Reviewer mode → the panel size it expects (both dialects).
+_PANEL_SIZES: Final = {"reviewer_full": 5, "reviewer_methodology_focus": 2}
 
 
 def _listed(roles: object) -> str:
@@ -197,12 +219,12 @@ DIALECTS: Final[Mapping[DialectName, Dialect]] = {
         name="13",
         title="Schema 13",
         schema_file="schema13.json",
-        schema_check=validate,
+        schema_check=_schema_13,
         vocabulary="13",
         compile=compile_expression,
         invariants=_no_invariants,
         role_sets={},
-        panel_sizes={"reviewer_full": 5, "reviewer_methodology_focus": 2},
+        panel_sizes=_PANEL_SIZES,
         paraphrase_fields={},
         accept_actions={},
     ),
@@ -215,7 +237,7 @@ DIALECTS: Final[Mapping[DialectName, Dialect]] = {
         compile=compile_dimensionwise,
         invariants=_roles_13_2,
         role_sets=_ROLE_SETS,
-        panel_sizes={"reviewer_full": 5, "reviewer_methodology_focus": 2},
+        panel_sizes=_PANEL_SIZES,
         paraphrase_fields={
             "writer_full": (
                 "pre_commitment_artifacts",

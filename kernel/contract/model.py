@@ -160,11 +160,14 @@ def load_contract(
     compiled = used.compiled(data)
     problems = used.problems(data, compiled)
     if problems:
-        _raise_structural(compiled, [str(p) for p in problems], where)
+        tag = next((p.tag for p in problems if p.tag is not None), None)
+        _raise_structural(compiled, [str(p) for p in problems], where, tag)
     return _build(data, compiled, used)
 
 
-def _raise_structural(compiled: Compiled, errors: list[str], where: str) -> None:
+def _raise_structural(
+    compiled: Compiled, errors: list[str], where: str, tag: str | None = None
+) -> None:
     for _, cond, result in compiled:
         if isinstance(result, ExpressionUnrecognised):
             error = ExpressionUnrecognised(
@@ -175,7 +178,9 @@ def _raise_structural(compiled: Compiled, errors: list[str], where: str) -> None
             )
             error.errors = errors
             raise error from None
-    raise ContractError(f"{where}contract is structurally invalid: {errors[0]}", errors=errors)
+    raise ContractError(
+        f"{where}contract is structurally invalid: {errors[0]}", errors=errors, tag=tag
+    )
 
 
 def _build(data: Mapping[str, Any], compiled: Compiled, dialect: Dialect) -> Contract:

@@ -1,7 +1,8 @@
 """The contract validator, mirroring the seed's ``check_sprint_contract.py`` (§4.2) on plain
-dicts: :func:`validate` (Schema 13) and the structural checks both dialects share
-(:func:`structural_problems`: duplicate ids and names, SC-12). The dialect-aware entry points
-are :func:`kernel.contract.dialects.check_structural_invariants` and
+dicts: :func:`validate` (the schema of the contract's own dialect) and the structural checks
+both dialects share (:func:`structural_problems`: duplicate ids and names, SC-12). The
+other dialect-aware entry points are
+:func:`kernel.contract.dialects.check_structural_invariants` and
 :func:`kernel.contract.warnings.warn_suspicious`."""
 
 from __future__ import annotations
@@ -109,17 +110,27 @@ _is_valid_template = is_valid_template
 
 
 def validate(
-    contract: object, *, schema: Mapping[str, Any] | bool | None = None
+    contract: object,
+    *,
+    schema: Mapping[str, Any] | bool | None = None,
+    dialect: str | None = None,
 ) -> list[str]:
-    """Schema 13 violations, each prefixed with its JSON path. Empty means valid. Text that
-    cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1) (:mod:`kernel.contract.encoding`)
-    are reported first, alone.
+    """Violations of the contract's own schema (Schema 13 or Schema 13.2), each prefixed
+    with its JSON path. Empty means valid. ``dialect`` is ``"13"``, ``"13.2"`` or ``None``:
+    detected from the content, as :func:`~kernel.contract.model.load_contract` does. Text
+    that cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1)
+    (:mod:`kernel.contract.encoding`) are reported first, alone.
 
-    ``schema`` replaces Schema 13 (for tests of schema evolution). A shipped template, known
-    valid, is answered without loading the schema validator.
+    ``schema`` replaces the dialect's schema (for tests of schema evolution). A shipped
+    template, known valid, is answered without loading the schema validator.
     """
     if schema is None:
-        return [message for _, message in schema_problems(contract)]
+        from kernel.contract.dialects import detect, dialect_named
+
+        used = dialect_named(detect(contract) if dialect is None else dialect)
+        return [message for _, message in schema_problems(contract, used.name)]
+    if dialect is not None:
+        raise KernelError("give validate either schema= or dialect=, not both")
     from kernel.schema import caller_schema_errors, caller_validator
 
     validator = caller_validator(schema, error=ContractError)
@@ -230,6 +241,9 @@ class Problem:
     code: str
     json_path: str
     message: str
+    #: The audit tag ``decide`` refuses the contract with (``[CONTRACT-INELIGIBLE: …]``),
+    #: when the problem is one; not part of ``str()``.
+    tag: str | None = None
 
     def __str__(self) -> str:
         code = "SC-12 " if self.code == "SC-12" else ""

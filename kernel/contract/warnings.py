@@ -400,7 +400,11 @@ def checked(
         return used, found
     compiled = used.compiled(contract)
     found = [
-        Diagnostic(p.code, f"{p.json_path}: {p.message}", json_path=p.json_path)
+        Diagnostic(
+            p.code,
+            f"{p.json_path}: {p.message}" + (f" {p.tag}" if p.tag else ""),
+            json_path=p.json_path,
+        )
         for p in used.problems(contract, compiled)  # type: ignore[arg-type]
     ]
     if found:

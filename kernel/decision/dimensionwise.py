@@ -25,7 +25,7 @@ import attrs
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import threshold
 from kernel.decision.matrix import entries, named
-from kernel.errors import ContractError, MatrixError
+from kernel.errors import ContractError, MatrixError, SeatDropped
 from kernel.expression.ast import SEAT_VALUES
 from kernel.strict import shown
 
@@ -115,6 +115,32 @@ def eligibility(contract: Contract) -> None:
         raise ContractError(f"{contract.contract_id}: {tag}", tag=tag)
 
 
+def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, object]]) -> None:
+    """The matrix's seats are the mode's roles (13.2 §G6). A role the mode does not have (an
+    extra seat) is a :class:`MatrixError`; a role with no value anywhere (a dropped seat) is
+    a :class:`~kernel.errors.SeatDropped`, a ``PanelShrunk`` and a ``MatrixError``. Both
+    carry the tag ``[PANEL-CARDINALITY: roles … != required …]``."""
+    seated = {role for seats in by_dimension.values() for role in seats}
+    required = sorted(contract.roles)
+    tag = f"[PANEL-CARDINALITY: roles {sorted(seated)!r} != required {required!r}]"
+    for d, seats in by_dimension.items():
+        for role in seats:
+            if role not in contract.roles:
+                raise MatrixError(
+                    f"matrix[{shown(d)}][{shown(role)}]: unknown role (roles of "
+                    f"{contract.mode}: {', '.join(contract.roles)}) {tag}",
+                    tag=tag,
+                )
+    dropped = [r for r in contract.roles if r not in seated]
+    if dropped:
+        raise SeatDropped(
+            len(contract.roles) - len(dropped),
+            contract.panel_size,
+            message=f"matrix: no value of the seat(s) {', '.join(dropped)} {tag}",
+            tag=tag,
+        )
+
+
 def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ...]:
     """Per dimension in contract order, the assessed eligible seats' values (role order);
     or a :class:`MatrixError` saying what does not fit."""
@@ -129,16 +155,15 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
     missing = [d for d in ids if d not in rows]
     if missing:
         raise MatrixError(f"matrix: missing scores for dimension(s) {', '.join(missing)}")
+    by_dimension = {
+        d.id: snapshot(rows[d.id], f"matrix[{shown(d.id)}]", len(contract.roles))
+        for d in contract.dimensions
+    }
+    _whole_panel(contract, by_dimension)
     out = []
     for d in contract.dimensions:
         where = f"matrix[{shown(d.id)}]"
-        seats = snapshot(rows[d.id], where, len(contract.roles))
-        for role in seats:
-            if role not in contract.roles:
-                raise MatrixError(
-                    f"{where}[{shown(role)}]: unknown role (roles of {contract.mode}: "
-                    f"{', '.join(contract.roles)})"
-                )
+        seats = by_dimension[d.id]
         allowed = _MANDATORY if d.priority == "mandatory" else _PLAIN
         assessed = []
         for role in contract.roles:

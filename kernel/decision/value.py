@@ -52,6 +52,16 @@ class Decision:
             out["verdicts"] = dict(self.verdicts or {})
         return out
 
+    def explain(self, contract: object, matrix: object = None) -> str:
+        """The text ``sprint-kernel decide`` prints for this decision, in either dialect:
+        the decision and its table (``contract`` is the contract it was taken under, a
+        :class:`Contract` or anything ``load_contract`` takes); given the ``matrix`` it was
+        taken on, also what ``decide --explain`` adds, every single change of one score (13:
+        of one reviewer; 13.2: of one eligible seat) that changes the action."""
+        from kernel.decision.explain import explanation
+
+        return explanation(contract, self, matrix).text
+
 
 def decide_counts(contract: Contract, counts: Sequence[int]) -> Decision:
     """The decision given, per condition in contract order, how many reviewers satisfied it."""

@@ -1,4 +1,6 @@
-"""From N reviewers' markdown to a decision (wire-format.md, "From lint to decision").
+"""From N reviewers' markdown to a decision (wire-format.md, "From lint to decision"), in
+either dialect: dialect 13.2 rounds are decided by :mod:`kernel.reviewer.round_v2`, with
+seats keyed by role; what follows is Schema 13's path.
 
 :func:`decide_documents` is the offline path behind ``python -m kernel.decide``'s markdown
 mode: each reviewer's documents are linted and run through the reviewer cycle
@@ -13,8 +15,8 @@ for :func:`decide`; fewer than ``panel_size`` of them abort the round with
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Mapping, Sequence, Sized
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
@@ -28,6 +30,9 @@ from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
 from kernel.strict import shown
+
+if TYPE_CHECKING:  # a Schema 13 command line never loads the 13.2 lints
+    from kernel.reviewer.round_v2 import RoundV2Outcome
 
 __all__ = [
     "PanelOutcome",
@@ -111,9 +116,12 @@ def _review(
     return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
 
 
-def _entries(reviewers: object, panel_size: int) -> list[tuple[str, str, str | None]]:
+def _entries(
+    reviewers: object, panel_size: int, *, cap: bool = True
+) -> list[tuple[str, str, str | None]]:
     """``reviewers`` checked entry by entry; at most ``panel_size + 1`` entries are read, so
-    an endless iterable is refused too."""
+    an endless iterable is refused too (with ``cap``, more than ``panel_size`` is a
+    :class:`MatrixError`)."""
     if isinstance(reviewers, str | bytes | Mapping) or not isinstance(reviewers, Iterable):
         raise KernelError(
             "reviewers must be a list (or other iterable) of (role, phase2_text, phase1_text) "
@@ -138,7 +146,7 @@ def _entries(reviewers: object, panel_size: int) -> list[tuple[str, str, str | N
                 f"reviewers[{i}]: phase1_text must be a str or None, got {type(phase1).__name__}"
             )
         entries.append((role, phase2, phase1))
-    if len(entries) > panel_size:
+    if cap and len(entries) > panel_size:
         count = len(reviewers) if isinstance(reviewers, Sized) else f"more than {panel_size}"
         raise MatrixError(
             f"{count} reviewers for panel_size={panel_size}: more scores than the panel (R9)"
@@ -151,23 +159,33 @@ def decide_documents(
     reviewers: Iterable[tuple[str, str, str | None]],
     *,
     max_bytes: int = MAX_INPUT_BYTES,
-) -> PanelOutcome:
-    """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort.
+) -> PanelOutcome | RoundV2Outcome:
+    """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort, in the
+    contract's dialect.
 
     ``reviewers`` is a list, tuple or any other iterable (a generator too) of 3-tuples (or
-    3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. A ``None``
-    Phase 1 text skips the consistency check (the Phase 2 report carries a warning saying
-    so). Anything else, more reviewers than ``panel_size`` (:class:`MatrixError`) or repeated
-    roles are a :class:`KernelError` naming the entry. ``max_bytes`` limits each document.
+    3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. Anything
+    else is a :class:`KernelError` naming the entry. ``max_bytes`` limits each document.
+
+    Schema 13 (a :class:`PanelOutcome`): the role is a name for the tags; a ``None`` Phase 1
+    text skips the consistency check (the Phase 2 report carries a warning saying so); more
+    reviewers than ``panel_size`` (:class:`MatrixError`) or repeated roles are refused.
+
+    Dialect 13.2 (a :class:`~kernel.reviewer.round_v2.RoundV2Outcome`): the role is the
+    seat the documents were dispatched as, and each Phase 2's ``contract_role:`` must name
+    it (``[ROLE-BINDING: …]``); the seats must be exactly the mode's roles
+    (``[PANEL-CARDINALITY: …]``). A round that cannot be decided has no decision and its
+    tags say why. Both outcomes have ``decision``, ``tags``, ``reviewers`` ((role, the
+    report that decided the seat)), ``matrix``, ``aborted`` and ``to_dict()``.
     """
-    contract = load_contract(contract)
-    if contract.dialect != "13":
-        raise KernelError(
-            f"decide_documents reads dialect 13 documents; a {contract.dialect} round is "
-            "decided by kernel.reviewer.round_v2.decide_reports_v2 (seats keyed by their "
-            "contract_role)"
-        )
-    reviewers = _entries(reviewers, contract.panel_size)
+    loaded = load_contract(contract)
+    entries = _entries(reviewers, loaded.panel_size, cap=_DOORS[loaded.dialect].cap)
+    return _DOORS[loaded.dialect].decide(loaded, entries, max_bytes)
+
+
+def _decide_13(
+    contract: Contract, reviewers: list[tuple[str, str, str | None]], max_bytes: int
+) -> PanelOutcome:
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
@@ -183,6 +201,33 @@ def decide_documents(
         }
         decision = decide(contract, matrix)
     return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
+
+
+def _decide_13_2(
+    contract: Contract, reviewers: list[tuple[str, str, str | None]], max_bytes: int
+) -> RoundV2Outcome:
+    from kernel.reviewer.round_v2 import decide_reports_v2
+
+    return decide_reports_v2(
+        contract, reviewers, roles=[r[0] for r in reviewers], max_bytes=max_bytes
+    )
+
+
+@attrs.frozen
+class _Door:
+    decide: Callable[
+        [Contract, list[tuple[str, str, str | None]], int], PanelOutcome | RoundV2Outcome
+    ]
+    #: Whether more reviewers than ``panel_size`` are refused on reading (13), rather than
+    #: aborting the round with a tag (13.2, ``[PANEL-CARDINALITY: got=…]``).
+    cap: bool
+
+
+#: dialect → how a round of its documents is decided.
+_DOORS: Final[Mapping[str, _Door]] = {
+    "13": _Door(_decide_13, cap=True),
+    "13.2": _Door(_decide_13_2, cap=False),
+}
 
 
 def _without_duplicates(

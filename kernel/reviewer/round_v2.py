@@ -54,6 +54,12 @@ class RoundV2Outcome:
     def aborted(self) -> bool:
         return self.decision is None
 
+    @property
+    def reviewers(self) -> tuple[tuple[str, LintReport], ...]:
+        """(role, report) per seat in report order, as a Schema 13 round gives them; a
+        report whose role could not be read is named by its name."""
+        return tuple((s.role or s.name, s.report) for s in self.seats)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "dialect": "13.2",

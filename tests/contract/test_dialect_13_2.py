@@ -11,7 +11,13 @@ from typing import Any
 import pytest
 from hypothesis import given
 
-from kernel import ContractError, ExpressionUnrecognised, load_contract, parse_expression
+from kernel import (
+    ContractError,
+    ExpressionUnrecognised,
+    KernelError,
+    load_contract,
+    parse_expression,
+)
 from kernel import shipped_template as template
 from kernel.cli.check import main as check_main
 from kernel.contract.dialects import detect
@@ -284,10 +290,22 @@ def test_sc9_reads_the_modes_own_field() -> None:
     ]
 
 
-def test_sc11_is_for_reviewer_modes() -> None:
+def test_a_13_2_panel_that_does_not_fit_the_mode_is_invalid() -> None:
+    """Regression (issue 31): check said OK with an SC-11 warning, while decide refuses
+    every matrix of the contract with [CONTRACT-INELIGIBLE: …]."""
+    tag = "[CONTRACT-INELIGIBLE: panel_size=4 inconsistent with mode=reviewer_full; expected 5]"
     panel = _changed(FULL, lambda c: c.__setitem__("panel_size", 4))
-    assert "SC-11" in _codes(panel)
-    assert load_contract(panel).panel_size == 4  # valid; decide() refuses it
+    found = check_contract(panel)
+    assert [d.code for d in found] == ["E-INELIGIBLE"]
+    assert found[0].message.count(tag) == 1
+    with pytest.raises(ContractError) as info:
+        load_contract(panel)
+    assert info.value.tag == tag and tag not in info.value.message
+    # Schema 13 decides any panel size: there it stays the SC-11 warning
+    thirteen = template("reviewer/full")
+    thirteen["panel_size"] = 4
+    assert "SC-11" in _codes(thirteen)
+    assert load_contract(thirteen).panel_size == 4
 
 
 def test_a_priority_no_dimension_has_is_an_error_under_13_2_only() -> None:
@@ -392,3 +410,20 @@ def test_generated_13_2_contracts_load_as_13_2(data: dict[str, Any]) -> None:
     contract = load_contract(copy.deepcopy(data))
     assert contract.dialect == "13.2" and contract.roles
     assert [d.code for d in check_contract(data) if d.severity == "error"] == []
+
+
+def test_validate_checks_the_contract_s_own_dialect() -> None:
+    """Regression (issue 31): kernel.contract.validate checked Schema 13 even for a 13.2
+    contract, so every shipped 13.2 template had schema errors."""
+    from kernel.contract import validate
+
+    for name in ("13.2/reviewer/full", "13.2/writer/full", "13.2/evaluator/full"):
+        assert validate(template(name)) == []
+        assert validate(template(name), dialect="13") != []  # forced, as load_contract
+    assert validate(template("reviewer/full")) == []
+    bad = _changed(FULL, lambda c: c.__setitem__("panel_size", "five"))
+    assert validate(bad) == ["$.panel_size: 'five' is not of type 'integer'"]
+    with pytest.raises(ContractError, match="unknown dialect"):
+        validate(template(FULL), dialect="14")
+    with pytest.raises(KernelError, match="not both"):
+        validate(template(FULL), schema=True, dialect="13.2")

@@ -10,6 +10,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
@@ -241,12 +242,16 @@ def test_a_str_subclass_is_not_a_score() -> None:
 def test_a_panel_that_does_not_fit_the_mode_is_ineligible() -> None:
     data = shipped_template(FULL)
     data["panel_size"] = 4
-    contract = load_contract(data)  # valid: the validator only warns (SC-11)
+    tag = "[CONTRACT-INELIGIBLE: panel_size=4 inconsistent with mode=reviewer_full; expected 5]"
+    for _ in range(2):  # refused when loaded, as check refuses it (E-INELIGIBLE)
+        with pytest.raises(ContractError) as info:
+            decide(data, _all_pass())
+        assert info.value.tag == tag
+    # a Contract value changed behind the loader's back is still refused by decide
+    contract = attrs.evolve(load_contract(FULL), panel_size=4)
     with pytest.raises(ContractError) as info:
         decide(contract, _all_pass())
-    assert info.value.tag == (
-        "[CONTRACT-INELIGIBLE: panel_size=4 inconsistent with mode=reviewer_full; expected 5]"
-    )
+    assert info.value.tag == tag
 
 
 @pytest.mark.parametrize("name", ["13.2/writer/full", "13.2/evaluator/full"])
@@ -351,3 +356,34 @@ def test_the_compiled_path_takes_every_seat_of_the_mode_as_reports_give_them() -
 
 class Sly(str):
     """A ``str`` subclass: never a seat value."""
+
+
+@pytest.mark.parametrize("times", [1, 3])  # the first decision, and the generated code's
+def test_a_dropped_or_extra_seat_is_refused_with_a_protocol_tag(times: int) -> None:
+    """Regression (issue 31): a matrix without the perspective seat raised a MatrixError
+    with no tag; Schema 13 gives PanelShrunk and its tag."""
+    from kernel.errors import PanelShrunk, SeatDropped
+
+    dropped = {
+        d: {r: v for r, v in seats.items() if r != "perspective"}
+        for d, seats in _all_pass().items()
+    }
+    for _ in range(times):
+        with pytest.raises(SeatDropped) as info:
+            decide(FULL, dropped)
+    assert isinstance(info.value, PanelShrunk) and isinstance(info.value, MatrixError)
+    assert info.value.tag == (
+        "[PANEL-CARDINALITY: roles ['da', 'domain', 'eic', 'methodology'] != required "
+        "['da', 'domain', 'eic', 'methodology', 'perspective']]"
+    )
+    assert (info.value.usable, info.value.panel_size) == (4, 5)
+    extra = _with(D1={"chair": "pass"})
+    with pytest.raises(MatrixError) as found:
+        decide(FULL, extra)
+    assert found.value.tag is not None
+    assert found.value.tag.startswith("[PANEL-CARDINALITY: roles ['chair', 'da', ")
+    # a hole in one dimension, the seat present elsewhere, is a malformed matrix
+    hole = _all_pass()
+    del hole["D1"][next(iter(hole["D1"]))]
+    with pytest.raises(MatrixError, match="missing the value of eligible role"):
+        decide(FULL, hole)

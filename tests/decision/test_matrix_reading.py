@@ -355,11 +355,13 @@ def test_a_13_2_contract_the_decision_refuses_is_refused_on_every_decision() -> 
     path does, so a panel that does not fit the mode is refused on later decisions too."""
     import copy
 
+    import attrs
+
     from kernel import shipped_template
 
     data = copy.deepcopy(shipped_template("13.2/reviewer/full"))
-    data["panel_size"] = 4
-    contract = load_contract(data)
+    # the loader refuses such a contract (E-INELIGIBLE); decide must still, whatever it gets
+    contract = attrs.evolve(load_contract(data), panel_size=4)
     matrix = _seats_13_2()
     for _ in range(3):
         with pytest.raises(KernelError, match="CONTRACT-INELIGIBLE"):

@@ -135,11 +135,40 @@ def test_rounds_of_any_13_2_contract_lint_clean_and_decide(
     assert outcome.decision == decide(contract, matrix)
 
 
-def test_the_13_entry_point_points_to_the_13_2_one() -> None:
-    from kernel.review import decide_documents
+def test_decide_documents_decides_a_13_2_round_with_seats_keyed_by_role() -> None:
+    """Regression: decide_documents refused every 13.2 contract (one door per job)."""
+    from kernel import decide_documents
 
-    with pytest.raises(KernelError, match="decide_reports_v2"):
-        decide_documents(CONTRACT, reports())
+    seats = [(r, PHASE2[r], PHASE1[r]) for r in ROLES]
+    outcome = decide_documents(CONTRACT, seats)
+    assert outcome.decision == decide_reports_v2(CONTRACT, reports()).decision
+    assert not outcome.aborted and outcome.tags == ()
+    assert [role for role, _ in outcome.reviewers] == list(ROLES)
+    assert all(report.ok and report.role == role for role, report in outcome.reviewers)
+    # the same matrix decides again, and the order of the seats does not matter
+    assert outcome.matrix is not None
+    assert decide(CONTRACT, outcome.matrix) == outcome.decision
+    backwards = decide_documents(CONTRACT, list(reversed(seats)))
+    assert backwards.decision is not None
+    assert backwards.decision.action == outcome.decision.action
+
+
+def test_decide_documents_binds_each_13_2_report_to_the_seat_it_was_given_for() -> None:
+    from kernel import decide_documents
+
+    swapped = [
+        ("eic", PHASE2["methodology"], PHASE1["methodology"]),
+        ("methodology", PHASE2["eic"], PHASE1["eic"]),
+        *[(r, PHASE2[r], PHASE1[r]) for r in ROLES[2:]],
+    ]
+    outcome = decide_documents(CONTRACT, swapped)
+    assert outcome.aborted
+    assert any(t.startswith("[ROLE-BINDING: report[0] declares methodology") for t in outcome.tags)
+    short = decide_documents(CONTRACT, [(r, PHASE2[r], PHASE1[r]) for r in ROLES[:4]])
+    assert short.aborted
+    assert "[PANEL-CARDINALITY: got=4, panel_size=5]" in short.tags
+    endless = ((r, PHASE2["eic"], None) for r in iter(lambda: "eic", None))
+    assert decide_documents(CONTRACT, endless).aborted  # at most panel_size + 1 are read
 
 
 def test_seats_keep_their_names_and_a_single_dissent_is_not_multi() -> None:
@@ -149,6 +178,9 @@ def test_seats_keep_their_names_and_a_single_dissent_is_not_multi() -> None:
     assert [s.name for s in outcome.seats] == [f"{r}.phase2.md" for r in ROLES]
     assert [s.role for s in outcome.seats] == list(ROLES)
     assert [s.report.multi_dissent for s in outcome.seats] == [False] * 5
+    assert [s.report.dissent for s in outcome.seats] == [("D4",), (), (), (), ()]
+    assert [s.report.role for s in outcome.seats] == list(ROLES)
+    assert outcome.seats[0].report.to_dict()["dissent"] == ["D4"]
     assert outcome.decision is not None
 
 
@@ -158,3 +190,18 @@ def test_reports_without_their_phase1_are_read() -> None:
     assert [s.report.consistency_checked for s in outcome.seats] == [False] * 5
     with pytest.raises(KernelError, match=r"reports\[0\] must be"):
         decide_reports_v2(CONTRACT, [(5, PHASE2["eic"], PHASE1["eic"])])  # type: ignore[list-item]
+
+
+def test_a_13_2_lint_report_carries_its_role() -> None:
+    from kernel import lint_phase1, lint_phase2
+
+    p1 = lint_phase1(PHASE1["domain"], CONTRACT, role="domain")
+    p2 = lint_phase2(PHASE2["domain"], CONTRACT, PHASE1["domain"], role="domain")
+    assert (p1.role, p2.role, p2.dissent) == ("domain", "domain", ())
+    assert p1.to_dict()["role"] == "domain" and "dissent" not in p1.to_dict()
+    # read from the report when no seat is given
+    assert lint_phase2(PHASE2["da"], CONTRACT).role == "da"
+    # Schema 13 reports have neither
+    thirteen = lint_phase2("## x\n", "reviewer/full")
+    assert (thirteen.role, thirteen.dissent) == (None, ())
+    assert "role" not in thirteen.to_dict() and "dissent" not in thirteen.to_dict()

@@ -68,3 +68,32 @@ def test_a_13_2_multi_dissent_restarts_the_seat_from_phase1() -> None:
     state, step = submit(state, "eic", 2, report)
     assert step.next == "restart_phase1"
     assert state.next_phase("eic") == 1
+
+
+def test_an_unassessed_dimension_aborts_the_fold_as_it_aborts_decide_documents() -> None:
+    """Regression (issue 30): finish raised MatrixError where decide_documents and
+    decide_reports_v2 return an aborted outcome tagged [DIMENSION-UNASSESSED: D1]."""
+    from kernel import decide_documents
+
+    texts = {r: (EXAMPLE / f"{r}.phase2.md").read_text() for r in ROLES}
+    head = "### D1: methodology_rigor\n\nscore: warn\n"
+    trigger = next(x for x in texts["methodology"].splitlines() if x.startswith("trigger:"))
+    texts["methodology"] = texts["methodology"].replace(
+        head + trigger + "\n",
+        "### D1: methodology_rigor\n\nscore: not_assessed\n"
+        "abstain_reason: the design section is missing from the manuscript\n",
+    )
+    phase1 = {r: (EXAMPLE / f"{r}.phase1.md").read_text() for r in ROLES}
+    state = start(CONTRACT, ROLES)
+    for role in ROLES:
+        state, _ = submit(state, role, 1, phase1[role])
+        state, step = submit(state, role, 2, texts[role])
+        assert step.next == "done", step.report.findings
+    outcome = finish(state)
+    documents = decide_documents(CONTRACT, [(r, texts[r], phase1[r]) for r in ROLES])
+    assert outcome.aborted and documents.aborted
+    assert outcome.tags == documents.tags == ("[DIMENSION-UNASSESSED: D1]",)
+    last = from_jsonl(to_jsonl(outcome.events))[-1]
+    assert last["event"] == "finish"
+    assert last["decision"] is None and last["tags"] == ["[DIMENSION-UNASSESSED: D1]"]
+    assert last["matrix"]["D1"] == {"methodology": "not_assessed"}

@@ -93,6 +93,8 @@ class ReportV2:
             multi_dissent=len(self.dissent) >= 2,
             scores=self.scores,
             consistency_checked=bound,
+            role=self.role,
+            dissent=self.dissent,
         )
 
 

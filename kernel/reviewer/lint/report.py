@@ -48,6 +48,10 @@ class LintReport:
     id → flag) and ``decision`` (the ``editorial_decision=…`` action) as written, each
     ``None`` unless it could be read completely; ``consistency_checked`` says whether the
     Phase 1 consistency check ran.
+
+    Dialect 13.2 only (else ``None`` and ``()``): ``role``, the seat's role (Phase 1: the
+    role it was linted for; Phase 2: the ``contract_role:`` it declares, when readable), and
+    ``dissent``, the dimension ids of the Phase 2's credited Scoring Plan Dissent.
     """
 
     phase: int
@@ -57,6 +61,8 @@ class LintReport:
     fired: Mapping[str, bool] | None = None
     decision: str | None = None
     consistency_checked: bool = False
+    role: str | None = None
+    dissent: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -84,10 +90,14 @@ class LintReport:
             "ok": self.ok,
             "findings": [f.to_dict() for f in self.findings],
         }
+        if self.role is not None:
+            out["role"] = self.role
         if self.phase == 2:
             out["multi_dissent"] = self.multi_dissent
             out["scores"] = dict(self.scores) if self.scores is not None else None
             out["fired"] = dict(self.fired) if self.fired is not None else None
             out["decision"] = self.decision
             out["consistency_checked"] = self.consistency_checked
+            if self.role is not None:
+                out["dissent"] = list(self.dissent)
         return out
