@@ -8,8 +8,8 @@ Rows (median wall time):
   reviewer/full with a prior (the counts run twice: matrices, then probabilities);
 - the command line, cold, as a user runs it: ``python -m kernel.migrate reviewer/full`` (text
   report) and ``--format html``, for both templates;
-- a contract past the work bound (12 dimensions named by id, panel 5): refused with an
-  estimate.
+- contracts past the work bound, refused with an estimate: 12 dimensions named by id (panel
+  5), reviewer/full with a panel of 20, reviewer/methodology_focus with a panel of 4000.
 
 Target for every row: under 5 s (finished or refused).
 """
@@ -95,6 +95,8 @@ def _cli(*argv: str) -> Callable[[], object]:
 def cases() -> list[tuple[str, Callable[[], object]]]:
     prior = parse_prior("pass=0.7,warn=0.2,block=0.1")
     big = named_dimensions(12)
+    wide = dict(shipped_template("reviewer/full"), panel_size=20)
+    wider = dict(shipped_template("reviewer/methodology_focus"), panel_size=4000)
     return [
         ("migrate reviewer/full (3^25 old matrices)", lambda: migrate("reviewer/full")),
         ("migrate reviewer/methodology_focus (3^4)", lambda: migrate("reviewer/methodology_focus")),
@@ -112,6 +114,11 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
             _cli("reviewer/methodology_focus"),
         ),
         ("migrate 12 dimensions named by id, panel 5 (refused)", lambda: migrate(big)),
+        ("migrate reviewer/full with panel_size 20 (refused)", lambda: migrate(wide)),
+        (
+            "migrate reviewer/methodology_focus with panel_size 4000 (refused)",
+            lambda: migrate(wider),
+        ),
     ]
 
 

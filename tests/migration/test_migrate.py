@@ -448,3 +448,8 @@ def test_three_dimensions_and_a_panel_of_three_equal_brute_force() -> None:
     assert len(brute) > 4  # the case is not trivial: several pairs, some of them moved
     assert m.moved > 0
     _checked_examples(m)
+
+
+def test_a_wide_panel_is_refused_with_the_estimate_of_its_next_step() -> None:
+    with pytest.raises(AnalysisTooLarge, match=r"states x \d+ column classes at reviewer \d+"):
+        migrate(_with("reviewer/full", panel_size=20))
