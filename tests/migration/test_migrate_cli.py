@@ -66,6 +66,12 @@ def test_options_and_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert body["contract"]["acceptance_dimensions"][1]["owner_role"] == "methodology"
     assert body["fatal"] == ["D1"]
     assert sum(t["matrices"] for t in body["transitions"]) == body["space"] == 81
+    for t in body["transitions"]:
+        example = t["example"]
+        assert (example is None) == (not t["changed"])
+        if example is not None:
+            assert example["old_decision"]["action"] == t["old"]
+            assert example["new_decision"]["action"] == t["new"]
     assert body["changed_probability"] is not None
     codes = {d["code"] for d in body["diagnostics"]}
     assert codes == {"MG-1", "MG-2"}
@@ -77,6 +83,7 @@ def test_html_page(capsys: pytest.CaptureFixture[str]) -> None:
     assert out.startswith("<!DOCTYPE html>")
     assert "old action by new action" in out and "<svg" in out
     assert "Choices the migration made (9)" in out
+    assert out.count("Score grids:") == 2  # the legends of both grids, under the examples
     assert "decided differently" in out
 
 
