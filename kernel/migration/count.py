@@ -39,6 +39,8 @@ _Weights = Sequence[tuple[int, int, int]]
 #: What one (state x column class) step costs against the analyzer's budget: measured, it
 #: takes about as long as twelve of the analyzer's steps.
 STEP_COST: Final = 12
+#: What evaluating one old condition on one reviewer column costs, in the same steps.
+COLUMN_COST: Final = 10
 
 
 @attrs.frozen
@@ -174,20 +176,28 @@ def count_pairs(
     step_old = _old_step(caps)
     #: Per list of column classes' old signatures: old part -> the next old parts.
     old_tables: dict[tuple[int, ...], dict[int, list[int]]] = {}
+    class_tables: dict[tuple[tuple[int, ...], tuple[int, ...]], list[_Class]] = {}
     for j in order:
         mine = [p for p in live if j in eligible[p]]
         relevant = sorted(set(old_reads) | set(mine))
-        budget.charge(
-            3 ** len(relevant) * (len(old_conds) + len(mine) + 4),
-            f"{old.contract_id}: reviewer {j + 1}'s {3 ** len(relevant):,} columns",
-        )
-        classes = _classes(old, ndims, relevant, mine, cat_of, w)
+        classes = class_tables.get((tuple(relevant), tuple(mine)))
+        if classes is None:  # reviewers whose seats read the same dimensions share them
+            budget.charge(
+                3 ** len(relevant) * (COLUMN_COST * (len(old_conds) + len(mine) + 1)),
+                f"{old.contract_id}: reviewer {j + 1}'s {3 ** len(relevant):,} columns",
+            )
+            classes = _classes(old, ndims, relevant, mine, cat_of, w)
+            class_tables[tuple(relevant), tuple(mine)] = classes
         classes_of.append(classes)
         mid = sorted(set(open_dims) | set(mine))
         done = [p for p in mine if last[p] == j]
         after = [p for p in mid if p not in done]
+        # The new parts' next values are computed once per (new part, column class), at a
+        # cost that grows with the open dimensions and the atoms they finish.
+        new_parts = len({state & _MASK for state in current})
+        new_cost = STEP_COST * (1 + len(mid) + sum(len(per_dim[p]) for p in done))
         budget.charge(
-            len(current) * len(classes) * STEP_COST,
+            len(current) * len(classes) * STEP_COST + new_parts * len(classes) * new_cost,
             f"{old.contract_id}: {len(current):,} states x {len(classes):,} column classes "
             f"at reviewer {j + 1}",
         )
