@@ -14,7 +14,7 @@ from kernel.contract.model import Contract, load_contract
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
 from kernel.contract.validator import canonical_json
 from kernel.decision.decision import decide
-from kernel.errors import ContractError, KernelError, MatrixError
+from kernel.errors import AnalysisTooLarge, ContractError, KernelError, MatrixError
 from kernel.expression.ast import SCORES
 from kernel.migration.count import count_pairs, seat_value
 from kernel.migration.plan import load_migrated, plan_migration
@@ -69,7 +69,18 @@ def migrate(
         document=_as_written(contract, old),
     )
     new = load_migrated(plan)
-    counted = count_pairs(old, new, plan.seats, plan.fatal, budget)
+    try:
+        counted = count_pairs(old, new, plan.seats, plan.fatal, budget)
+    except AnalysisTooLarge as exc:
+        every = [d.id for d in new.dimensions if len(d.eligible_roles) == len(new.roles) > 2]
+        if every:
+            exc.message += (
+                f"; {', '.join(every)} are eligible for every role, which keeps them open "
+                "until the last reviewer: --roles (roles=) with their real roles makes the "
+                "comparison smaller"
+            )
+            exc.args = (exc.message,)
+        raise
     chances: dict[tuple[str | None, str | None], Fraction] = {}
     if prior is not None:
         weights, denominator = _prior_weights(old, prior)

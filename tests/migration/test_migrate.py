@@ -453,3 +453,24 @@ def test_three_dimensions_and_a_panel_of_three_equal_brute_force() -> None:
 def test_a_wide_panel_is_refused_with_the_estimate_of_its_next_step() -> None:
     with pytest.raises(AnalysisTooLarge, match=r"states x \d+ column classes at reviewer \d+"):
         migrate(_with("reviewer/full", panel_size=20))
+
+
+def test_renamed_dimensions_are_refused_with_the_way_out() -> None:
+    """Every role on every dimension keeps all of them open: refused, naming --roles; with
+    the template's roles the same contract is compared."""
+    data = _with("reviewer/full")
+    for d in data["acceptance_dimensions"]:
+        d["name"] = "renamed_" + d["name"]
+    with pytest.raises(AnalysisTooLarge, match=r"D1, D2, D3, D4, D5 are eligible for every role"):
+        migrate(data)
+    roles = {
+        "D1": "methodology",
+        "D2": "domain",
+        "D3": "eic,methodology,domain",
+        "D4": "perspective,eic",
+        "D5": "eic,perspective",
+    }
+    m = migrate(data, roles=roles)
+    assert [t.matrices for t in m.transitions] == [
+        t.matrices for t in migrate("reviewer/full").transitions
+    ]
