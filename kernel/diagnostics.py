@@ -9,6 +9,7 @@ docs/codes.md``; a test fails when it is stale).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
@@ -35,16 +36,46 @@ __all__ = [
     "SEVERITIES",
     "Code",
     "Diagnostic",
+    "Explanation",
     "Severity",
     "codes_markdown",
+    "docs_url",
+    "explanation",
     "from_error",
+    "rule_page",
     "sort_key",
 ]
 
-#: The project's home page; every link the kernel prints is built from it.
-HOME_URL: Final = "https://example.invalid/sprint-contract-kernel"
-#: ``docs/codes.md`` as published; each code has a stable anchor on it (:attr:`Code.url`).
-CODES_URL: Final = f"{HOME_URL}/blob/main/docs/codes.md"
+#: Kept for old imports: no page of the project is published at a known address, so there
+#: is no home page to link to. Links come from :func:`docs_url`.
+HOME_URL: Final[str | None] = None
+CODES_URL: Final[str | None] = None
+#: The distribution whose metadata may name a ``Documentation`` URL.
+DISTRIBUTION: Final = "sprint-contract-kernel"
+
+
+@functools.cache
+def _metadata_docs_url() -> str | None:
+    """The ``Documentation`` project URL of the installed distribution, if it names one."""
+    try:
+        from importlib.metadata import metadata
+
+        urls = metadata(DISTRIBUTION).get_all("Project-URL") or []
+    except Exception:  # not installed, or unreadable metadata: no link
+        return None
+    for entry in urls:
+        label, _, url = str(entry).partition(",")
+        if label.strip().lower() == "documentation" and url.strip().startswith("https://"):
+            return url.strip()
+    return None
+
+
+def docs_url(configured: str | None = None) -> str | None:
+    """Where the docs folder (holding ``codes.md``) is published: the configuration's
+    ``docs-url``, else the package metadata's ``Documentation`` URL, else ``None`` (then
+    every link is left out)."""
+    return configured or _metadata_docs_url()
+
 
 Severity = Literal["error", "warning", "info"]
 SEVERITIES: Final[tuple[Severity, ...]] = get_args(Severity)
@@ -67,10 +98,15 @@ class Code:
         """Its anchor in ``docs/codes.md``: the code in lower case."""
         return self.id.lower()
 
+    def link(self, docs: str | None) -> str | None:
+        """Its anchor on ``codes.md`` under the docs URL ``docs`` (``None`` without one)."""
+        return None if not docs else f"{docs.rstrip('/')}/codes.md#{self.anchor}"
+
     @property
-    def url(self) -> str:
-        """Where the code is documented."""
-        return f"{CODES_URL}#{self.anchor}"
+    def url(self) -> str | None:
+        """Where the code is documented (:func:`docs_url`), or ``None`` when that is not
+        known."""
+        return self.link(docs_url())
 
 
 #: ``docs/codes.md`` sections, in order: (group, heading, one-line introduction).
@@ -82,10 +118,17 @@ GROUPS: Final = (
     ("AN", "Analyzer", "What a contract can decide over every scoring matrix."),
     ("ARENA", "Arena protocol", "Verdict parsing and the conformance checks of an audit trail."),
     ("CN", "Consensus protocol", "Model responses and consensus rounds."),
-    ("PANEL", "Review panel", "Votes documents, injection scans, guardrails, challenge "
-     "routing, delta mode and session logs."),
-    ("MG", "Migration", "Migrating a Schema 13 contract to 13.2: the choices made and the "
-     "decisions that change."),
+    (
+        "PANEL",
+        "Review panel",
+        "Votes documents, injection scans, guardrails, challenge "
+        "routing, delta mode and session logs.",
+    ),
+    (
+        "MG",
+        "Migration",
+        "Migrating a Schema 13 contract to 13.2: the choices made and the decisions that change.",
+    ),
     ("SY", "Synthesis check", "A written editorial synthesis held against the decision (R17)."),
 )
 
@@ -560,8 +603,123 @@ def from_error(error: KernelError, file: str | None = None) -> Diagnostic:
     return Diagnostic(code, message, file=file, line=line, column=column)
 
 
+@attrs.frozen
+class Explanation:
+    """A code's page (``sprint-kernel rule CODE``): why the rule exists, a failing and a
+    passing example, and how to fix a finding. ``base`` names the file the examples are
+    cut from (``failing`` replaces ``passing`` in it), when they can be run."""
+
+    code: Code
+    why: str
+    fix: str
+    failing: str
+    passing: str
+    base: str | None = None
+    command: str | None = None
+
+
+#: Where the pages live (one TOML table per code; a group's ``why`` is its codes' default).
+RULES_FILE: Final = "data/rules.toml"
+
+
+@functools.cache
+def _pages() -> dict[str, Any]:
+    import tomllib
+    from importlib.resources import files
+
+    data: dict[str, Any] = tomllib.loads(files("kernel").joinpath(RULES_FILE).read_text("utf-8"))
+    return data
+
+
+def explanation(code: str) -> Explanation | None:
+    """The page of a registered code, or ``None`` when it has none (a test keeps every code
+    covered)."""
+    known = REGISTRY[code]
+    data = _pages()
+    entry = data.get("codes", {}).get(code)
+    if entry is None:
+        return None
+    why = entry.get("why") or data.get("groups", {}).get(known.group, {}).get("why", "")
+    check = entry.get("check", {})
+    return Explanation(
+        known,
+        why,
+        entry.get("fix", ""),
+        entry.get("fail", ""),
+        entry.get("pass", ""),
+        check.get("base"),
+        check.get("command"),
+    )
+
+
+def rule_page(code: str, docs: str | None = None) -> str:
+    """``sprint-kernel rule CODE``: the code's page as plain text."""
+    c = REGISTRY[code]
+    page = explanation(code)
+    out = [f"{c.id} ({c.severity}): {c.summary}", f"Rule: {c.rule}", ""]
+    if page is not None:
+        where = f" (in {page.base})" if page.base else ""
+        failing, passing, fix = _labels(c)
+        out += [
+            "Why",
+            *_indented(page.why),
+            "",
+            f"{failing}{where}",
+            *_indented(page.failing),
+            "",
+            passing,
+            *_indented(page.passing),
+            "",
+            fix,
+            *_indented(page.fix),
+        ]
+    link = c.link(docs_url(docs))
+    if link is not None:
+        out += ["", f"Docs: {link}"]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _labels(code: Code) -> tuple[str, str, str]:
+    """An info code reports a fact: its examples are what it is and is not reported for."""
+    if code.severity == "info":
+        return "Reported for", "Not reported for", "What to do"
+    return "Fails", "Passes", "How to fix"
+
+
+def _indented(text: str) -> list[str]:
+    return ["    " + line if line else "" for line in text.rstrip("\n").split("\n")]
+
+
+def _markdown_page(page: Explanation) -> list[str]:
+    where = f" (in `{page.base}`)" if page.base else ""
+    failing, passing, fix = _labels(page.code)
+    return [
+        "",
+        f"### {page.code.id}",
+        "",
+        f"**{page.code.severity}**: {page.code.summary} ({page.code.rule}).",
+        "",
+        f"*Why.* {page.why}",
+        "",
+        f"*{failing}*{where}:",
+        "",
+        "```text",
+        page.failing.rstrip("\n"),
+        "```",
+        "",
+        f"*{passing}*:",
+        "",
+        "```text",
+        page.passing.rstrip("\n"),
+        "```",
+        "",
+        f"*{fix}.* {page.fix}",
+    ]
+
+
 def codes_markdown(codes: Iterable[Code] | None = None) -> str:
-    """``docs/codes.md``: every registered code, grouped, as Markdown tables."""
+    """``docs/codes.md``: every registered code, grouped, as Markdown tables, then each
+    code's page (:func:`explanation`)."""
     rows = list(REGISTRY.values() if codes is None else codes)
     out = [
         "# Diagnostic codes",
@@ -569,8 +727,10 @@ def codes_markdown(codes: Iterable[Code] | None = None) -> str:
         "<!-- Generated from kernel/diagnostics.py by `sprint-kernel codes --write "
         "docs/codes.md`; do not edit. -->",
         "",
-        "Every code the kernel reports, with its default severity and the rule it enforces. "
-        "`sprint-kernel codes CODE` prints one entry.",
+        "Every code the kernel reports, with its default severity and the rule it enforces, "
+        "then, per group, each code's page: why, a failing and a passing example, and how to "
+        "fix it. `sprint-kernel codes CODE` prints one entry; `sprint-kernel rule CODE` (or "
+        "`codes CODE --explain`) prints its page.",
     ]
     for group, heading, intro in GROUPS:
         members = [c for c in rows if c.group == group]
@@ -582,6 +742,10 @@ def codes_markdown(codes: Iterable[Code] | None = None) -> str:
             f'| <a id="{c.anchor}"></a>`{c.id}` | {c.severity} | {_cell(c.summary)} | {c.rule} |'
             for c in members
         ]
+        for c in members:
+            page = explanation(c.id)
+            if page is not None:
+                out += _markdown_page(page)
     return "\n".join(out) + "\n"
 
 

@@ -112,10 +112,12 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
             "kernel/_lazy.py",
             "kernel/diagnostics.py",
             "kernel/errors.py",
+            "kernel/suggest.py",
             "kernel/testing.py",
         ],
         [
             "tests/test_diagnostics.py",
+            "tests/test_suggest.py",
             "tests/architecture",
             "tests/testing",
             "tests/test_no_escapes.py",

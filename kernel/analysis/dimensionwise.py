@@ -34,6 +34,7 @@ from kernel.analysis.result import (
     Example,
     Finding,
     Outcome,
+    shadowed_by,
 )
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACTION_RANK, threshold, winner
@@ -255,15 +256,7 @@ def analyze_dimensionwise(contract: Contract) -> Analysis:
             )
     unreachable = tuple(o.key for o in outcomes[:-1] if not o.matrices)
     for key in unreachable:
-        findings.append(
-            Finding(
-                UNREACHABLE,
-                ERROR,
-                f"{key} never decides: no assignment of the eligible seats makes it the "
-                "deciding condition",
-                condition_id=key,
-            )
-        )
+        findings.append(_unreachable(contract, atoms, final, decided, order, key))
     violation = _non_monotone(contract, atoms, dists, order)
     if violation is not None:
         findings.append(violation)
@@ -277,6 +270,42 @@ def analyze_dimensionwise(contract: Contract) -> Analysis:
         monotone=violation is None,
         findings=tuple(findings),
         dialect="13.2",
+    )
+
+
+def _unreachable(
+    contract: Contract,
+    atoms: Sequence[_Atom],
+    final: _Layer,
+    decided: Mapping[_State, tuple[str, str | None]],
+    order: Sequence[int],
+    key: str,
+) -> Finding:
+    """AN-2 for ``key``: what shadows it (the conditions that decide whenever it fires, with
+    the simplest such matrix), or that nothing satisfies it."""
+    i = next(c.position for c in contract.conditions if c.condition_id == key)
+    fired = [s for s in final if _fired(contract, atoms, s)[i]]
+    if not fired:
+        return Finding(
+            UNREACHABLE,
+            ERROR,
+            f"{key} never decides: no assignment of the eligible seats satisfies "
+            f"{contract.conditions[i].text}",
+            condition_id=key,
+        )
+    shadows = sorted({decided[s][0] for s in fired} - {NONE})
+    always = [
+        c.condition_id
+        for c in contract.conditions
+        if c.condition_id in shadows and all(_fired(contract, atoms, s)[c.position] for s in fired)
+    ]
+    simplest = min(fired, key=lambda s: final[s][1])
+    return Finding(
+        UNREACHABLE,
+        ERROR,
+        f"{key} never decides: {shadowed_by(always, shadows)}",
+        condition_id=key,
+        examples=(_example(contract, _matrix(contract, final[simplest][2], order)),),
     )
 
 

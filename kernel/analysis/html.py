@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import math
+import re
 from collections.abc import Mapping, Sequence
 from typing import Final
 
@@ -34,8 +35,8 @@ _ACTION_COLOURS: Final = {
 _SCORE_COLOURS: Final = {
     "pass": "#e8f3ec",
     "warn": "#f7c948",
-    "block": "#d64541",
-    "block:repairable": "#d64541",
+    "block": "#b83227",
+    "block:repairable": "#b83227",
     "block:fatal": "#7b1113",
     "not_assessed": "#f4f4f4",
     "-": "#ffffff",
@@ -47,7 +48,14 @@ _SCORE_MARKS: Final = {
     "block:repairable": "B",
     "block:fatal": "F",
     "not_assessed": "",
-    "-": "",
+    "-": "\u2013",
+}
+#: Mark colours where the default (#222) is not the one to use.
+_MARK_FILL: Final = {
+    "block": "#fff",
+    "block:repairable": "#fff",
+    "block:fatal": "#fff",
+    "-": "#555",
 }
 
 #: Column labels of a 13.2 grid (the cells are 34 pixels wide).
@@ -75,7 +83,7 @@ th, td { border-bottom: 1px solid #e5e5e5; padding: 4px 10px; text-align: left;
 th { background: #f6f6f6; font-weight: 600; }
 .badge { display: inline-block; border-radius: 3px; padding: 0 6px; font-size: 12px;
   font-weight: 600; color: #fff; }
-.error { background: #c0272d; } .warning { background: #c77c02; } .ok { background: #1b9e77; }
+.error { background: #c0272d; } .warning { background: #a35f00; } .ok { background: #137a5c; }
 .finding { margin: 10px 0 18px; }
 .examples { display: flex; flex-wrap: wrap; gap: 18px; }
 .example { margin: 4px 0; }
@@ -86,6 +94,12 @@ code { font: 13px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace
   background: #f3f3f3; border-radius: 3px; padding: 1px 4px; }
 td.expr { max-width: 460px; }
 th[scope="row"] { background: none; }
+.chart { max-width: 100%; overflow-x: auto; }
+table { display: block; max-width: 100%; overflow-x: auto; }
+code, .finding { overflow-wrap: anywhere; }
+@media (max-width: 600px) { body { padding: 0 10px; margin: 12px auto; }
+  th, td { padding: 4px 6px; } td.expr { max-width: none; }
+  .num { word-break: normal; white-space: nowrap; } }
 .sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 """
@@ -93,6 +107,19 @@ th[scope="row"] { background: none; }
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+#: A whole number of four or more digits in a finding's message (not part of a word or a
+#: decimal).
+_NUMBER: Final = re.compile(r"(?<![\w.])[0-9]{4,}(?![\w.])")
+
+
+_PERCENT: Final = re.compile(r"(?<=[0-9])%")
+
+
+def _numbers(message: str) -> str:
+    """A finding's message with its counts written as the rest of the page writes them."""
+    return _PERCENT.sub(" %", _NUMBER.sub(lambda m: _count(int(m.group())), message))
 
 
 def _short(action: str | None) -> str:
@@ -211,7 +238,7 @@ def _share_chart(groups: Sequence[tuple[str, Sequence[_Bar]]], space: int, title
     parts.append(
         f'<line x1="{bar_x}" y1="{axis_y}" x2="{bar_x + bar_w}" y2="{axis_y}" stroke="#999"/>'
     )
-    return _svg(width, height, title, parts)
+    return f'<div class="chart">{_svg(width, height, title, parts)}</div>'
 
 
 def _count(n: int) -> str:
@@ -263,7 +290,7 @@ def _grid(given: Matrix, caption: str) -> str:
                         _SCORE_MARKS[score],
                         anchor="middle",
                         size=12,
-                        fill="#fff" if score.startswith("block") else "#222",
+                        fill=_MARK_FILL.get(score, "#222"),
                         weight="600",
                     )
                 )
@@ -312,9 +339,11 @@ def _legend(dialect: str = "13") -> str:
     if dialect == "13.2":
         return (
             '<p class="note">Score grids: one row per dimension, one column per role '
-            "(EIC, methodology, domain, perspective, DA); white = the role is not eligible "
-            "for the dimension, pale green = pass, grey = not assessed, W = warn, "
-            "B = block (repairable on a mandatory dimension), F = fatal block.</p>"
+            "(EIC, methodology, domain, perspective, DA); \u2013 on white = the role is not "
+            "eligible for the dimension, blank pale green = pass, W = warn, "
+            "B = block (repairable on a mandatory dimension), F = fatal block. Abstentions "
+            "are not counted (a round where a seat abstains is a smaller panel's round), so "
+            "no cell is \u201cnot assessed\u201d.</p>"
         )
     return (
         '<p class="note">Score grids: one row per dimension, one column per reviewer; '
@@ -332,7 +361,7 @@ def _finding(f: Finding) -> str:
     out = [
         '<div class="finding">',
         f'<div><span class="badge {badge}">{_e(f.code)} {_e(f.severity)}</span> '
-        f"{_e(f.message)}</div>",
+        f"{_e(_numbers(f.message))}</div>",
     ]
     if f.examples:
         out.append('<div class="examples">')
@@ -528,7 +557,7 @@ def _heat_map(d: Diff) -> str:
             parts.append(
                 _text(x + cell_w / 2, y + cell_h / 2 + 4, label, anchor="middle", size=12, fill=ink)
             )
-    return _svg(width, height, "transition heat map", parts)
+    return f'<div class="chart">{_svg(width, height, "transition heat map", parts)}</div>'
 
 
 def _actions(old: str | None, new: str | None) -> str:

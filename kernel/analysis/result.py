@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -24,6 +24,7 @@ __all__ = [
     "Example",
     "Finding",
     "Outcome",
+    "shadowed_by",
 ]
 
 #: Finding codes.
@@ -165,3 +166,17 @@ class Analysis:
                 o.key: o.example.to_dict() for o in self.outcomes if o.example is not None
             },
         }
+
+
+def shadowed_by(always: Sequence[str], deciding: Sequence[str]) -> str:
+    """Why an unreachable condition never decides (AN-2): the conditions of higher
+    precedence that fire whenever it fires (``always``), else those that decide in its
+    place."""
+    if always:
+        named = ", ".join(always)
+        which = "fires" if len(always) == 1 else "fire"
+        return f"shadowed by {named}: whenever it fires, {named} {which} too and comes first"
+    return (
+        "whenever it fires, a condition of higher precedence fires too "
+        f"(one of {', '.join(deciding)})"
+    )

@@ -22,6 +22,7 @@ from kernel.analysis.result import (
     Example,
     Finding,
     Outcome,
+    shadowed_by,
 )
 from kernel.contract.model import Contract, load_contract
 from kernel.contract.quantifiers import ACTION_RANK, winner
@@ -216,12 +217,16 @@ def _unreachable_finding(
         )
     fired = [s for s in layers.final if layers.fired(s)[i]]
     winners = sorted({decisions[s][0] for s in fired} - {NONE})
+    always = [
+        c.condition_id
+        for c in contract.conditions
+        if c.condition_id in winners and all(layers.fired(s)[c.position] for s in fired)
+    ]
     simplest = min(fired, key=lambda s: layers.cost(n, s))
     return Finding(
         UNREACHABLE,
         ERROR,
-        f"{condition_id} never decides: whenever it fires, a condition of higher precedence "
-        f"fires too ({', '.join(winners)})",
+        f"{condition_id} never decides: {shadowed_by(always, winners)}",
         condition_id=condition_id,
         examples=(example(contract, _columns(table, layers.witness(n, simplest))),),
     )

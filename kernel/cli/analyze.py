@@ -24,9 +24,11 @@ from kernel.cli.scaffold import (
     Reader,
     Result,
     emit,
+    exit_for,
     failure,
     write_report,
 )
+from kernel.diagnostics import from_error
 from kernel.errors import AnalysisTooLarge, KernelError, PriorError
 
 if TYPE_CHECKING:  # priors, diffs and HTML load their modules when asked for
@@ -121,11 +123,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except PriorError as exc:
         parser.error(exc.message)
     except KernelError as exc:
-        return failure(args, exc, args.prior_file)
+        return _failure(args, exc, args.prior_file)
     try:
         contract = reader.contract(args.contract)
     except KernelError as exc:
-        return failure(args, exc, args.contract)
+        return _failure(args, exc, args.contract)
     meter = _meter()
     progress: Progress | None = meter
     try:
@@ -139,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
     except AnalysisTooLarge as exc:
-        return failure(args, exc, args.contract)
+        return _failure(args, exc, args.contract)
     finally:
         if meter is not None:
             meter.close()
@@ -159,6 +161,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]
 
 
+def _failure(args: argparse.Namespace, error: KernelError, file: str | None) -> int:
+    """An error that stopped the command. An HTML report is never written then (a previous
+    report is kept): the error goes to standard error as a text diagnostic."""
+    if args.format != "html":
+        return failure(args, error, file)
+    print(from_error(error, file), file=sys.stderr)
+    return exit_for(error)
+
+
 def _diff(old_source: str, new_source: str, args: argparse.Namespace, reader: Reader) -> int:
     from kernel.analysis.diff import analyze_diff
     from kernel.analysis.report import format_diff
@@ -168,12 +179,12 @@ def _diff(old_source: str, new_source: str, args: argparse.Namespace, reader: Re
         try:
             contracts.append(reader.contract(source))
         except KernelError as exc:
-            return failure(args, exc, source)
+            return _failure(args, exc, source)
     meter = _meter()
     try:
         diff = analyze_diff(contracts[0], contracts[1], meter)
     except KernelError as exc:
-        return failure(args, exc, new_source)
+        return _failure(args, exc, new_source)
     finally:
         if meter is not None:
             meter.close()

@@ -2,12 +2,16 @@
 
 Exit codes follow the seed's validator (§4.4): 0 valid (warnings allowed), 1 schema,
 structural or expression failure, or a file that cannot be read or parsed, 2 bad usage (and a
-directory, FIFO or other non-regular file). Errors and warnings go to stderr, ``OK: …`` to
-stdout.
+directory, FIFO or other non-regular file). In a directory, only contracts are checked: the
+files the pre-commit hook's pattern names, and JSON objects with ``contract_id``,
+``failure_conditions`` or ``acceptance_dimensions``; the others are counted as skipped.
+Errors and warnings go to stderr, ``OK: …`` to stdout.
 """
 
 from __future__ import annotations
 
+import os
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +30,7 @@ from kernel.cli.scaffold import (
     emit,
     reported,
 )
-from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_hint
 from kernel.contract.validator import parse_version
 from kernel.contract.warnings import checked
 from kernel.diagnostics import Diagnostic, from_error
@@ -55,7 +59,9 @@ def _check(
             data = loads_strict(text, source=source, max_bytes=reader.max_bytes)
     except InputError as exc:
         code = EXIT_USAGE if exc.code == NOT_A_FILE else EXIT_FAILED
-        return code, None, [from_error(exc, source)]
+        error = from_error(exc, source)
+        hint = template_hint(source) if exc.code == "E-READ" else ""
+        return code, None, [attrs.evolve(error, message=error.message + hint)]
     dialect, diagnostics = checked(data, ars, reader.dialect)
     found = [d.at(source) for d in diagnostics]
     if text is not None and any(d.json_path for d in found):
@@ -86,12 +92,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Validate sprint contracts (Schema 13 or 13.2, structural invariants, SC warnings).",
         exit_codes=EXIT_CODES,
         dialect=True,
+        walks=JSON_FILES,
+        keep=lambda path: _is_contract(path, Reader()),
     )
     parser.add_argument(
         "contracts",
         nargs="*",
         metavar="CONTRACT",
-        help="contract JSON file, a directory (its *.json files), - or template name "
+        help="contract JSON file, a directory (the contracts among its *.json files), - or "
+        "template name "
         "(default: the contract of the configuration)",
     )
     parser.add_argument("--ars-version", help="current ARS version vX.Y.Z (enables SC-1)")
@@ -107,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.contracts = [args.settings.contract]
     try:
         sources = expand(args.contracts, JSON_FILES, args.settings)
+        searched = set(sources) - set(expand(_not_dirs(args.contracts), JSON_FILES, args.settings))
     except EmptyDirectory as exc:
         return emit(
             args,
@@ -122,7 +132,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
     text: list[tuple[Stream, str]] = []
+    skipped = []
     for source in sources:
+        if source in searched and not _is_contract(source, reader):
+            skipped.append(source)
+            continue
         code, dialect, found = _check(reader, source, args.ars_version)
         worst = max(worst, code)
         diagnostics += found
@@ -140,7 +154,48 @@ def main(argv: Sequence[str] | None = None) -> int:
         if code == EXIT_OK:
             said = f"Schema {dialect}" + (f", {warnings} warning(s)" if warnings else "")
             text.append(("out", f"OK: {source} ({said})"))
-    return emit(
-        args,
-        Result(worst, diagnostics, {"files": files}, text, diagnostics_to="err"),
-    )
+    if skipped and not files:
+        where = ", ".join(a for a in args.contracts if os.path.isdir(a))
+        error = InputError(
+            f"{where}: is a directory with no contracts to read "
+            f"({len(skipped)} JSON file(s) that are not contracts skipped)",
+            code=NOT_A_FILE,
+        )
+        return emit(
+            args,
+            Result(
+                EXIT_USAGE,
+                [from_error(error, where)],
+                {"files": [], "skipped": skipped},
+                diagnostics_to="err",
+            ),
+        )
+    if skipped:
+        text.append(("out", f"Skipped {len(skipped)} JSON file(s) that are not contracts."))
+    body: dict[str, Any] = {"files": files, "skipped": skipped}
+    return emit(args, Result(worst, diagnostics, body, text, diagnostics_to="err"))
+
+
+#: The files the pre-commit hook checks (.pre-commit-hooks.yaml): under a ``contract/`` or
+#: ``contracts/`` directory, or named ``*.contract.json``.
+HOOK_FILES = re.compile(r"(^|/)(contracts?/.*|.*\.contract)\.json$")
+#: Members only a contract has (both dialects): a JSON object with any of them is taken for
+#: one, so that a contract missing some required members is still checked, and fails.
+CONTRACT_KEYS = ("contract_id", "failure_conditions", "acceptance_dimensions")
+
+
+def _not_dirs(arguments: Sequence[str]) -> list[str]:
+    return [a for a in arguments if a == "-" or not os.path.isdir(a)]
+
+
+def _is_contract(path: str, reader: Reader) -> bool:
+    """Whether a JSON file found in a directory is taken for a contract: its path matches
+    the hook's pattern (then it is checked even when broken), or it is a JSON object with a
+    member only a contract has."""
+    if HOOK_FILES.search(path.replace(os.sep, "/")):
+        return True
+    try:
+        data = reader.json(path)
+    except InputError:
+        return False
+    return isinstance(data, dict) and any(key in data for key in CONTRACT_KEYS)

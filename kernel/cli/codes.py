@@ -12,10 +12,18 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
-from kernel.diagnostics import REGISTRY, codes_markdown
+from kernel.diagnostics import (
+    REGISTRY,
+    Code,
+    codes_markdown,
+    docs_url,
+    explanation,
+    rule_page,
+)
 from kernel.strict import shown
+from kernel.suggest import did_you_mean
 
-__all__ = ["main"]
+__all__ = ["explain", "main"]
 
 EXIT_CODES = """\
   0  listed, written, or the page is up to date
@@ -35,11 +43,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     group = parser.add_mutually_exclusive_group()
     group.add_argument("--write", metavar="FILE", help="write the Markdown page (docs/codes.md)")
     group.add_argument("--check", metavar="FILE", help="exit 1 when FILE is not up to date")
+    group.add_argument(
+        "--explain",
+        action="store_true",
+        help="print each code's page: why, a failing and a passing example, how to fix it",
+    )
     args = parser.parse_args(argv)
-    unknown = [c for c in args.codes if c not in REGISTRY]
-    if unknown:
-        parser.error(f"unknown code(s): {', '.join(shown(c) for c in unknown)}")
-    chosen = [REGISTRY[c] for c in args.codes] if args.codes else list(REGISTRY.values())
+    chosen = _chosen(parser, args.codes)
+    if args.explain:
+        return explain(args.format, chosen)
     page = codes_markdown(chosen)
     if args.write is not None:
         try:
@@ -62,6 +74,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{path}: stale; run: sprint-kernel codes --write {path}")
             return EXIT_FAILED
         return EXIT_OK
+    docs = _docs_url()
     if args.format == "json":
         dump_json(
             [
@@ -70,7 +83,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "severity": c.severity,
                     "summary": c.summary,
                     "rule": c.rule,
-                    "url": c.url,
+                    "url": c.link(docs),
                 }
                 for c in chosen
             ]
@@ -78,4 +91,54 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         for c in chosen:
             print(f"{c.id}  {c.severity}  {c.summary} ({c.rule})")
+    return EXIT_OK
+
+
+def _chosen(parser: Parser, codes: Sequence[str]) -> list[Code]:
+    """The codes named (every code when none is), or a usage error naming the unknown ones
+    with the closest known spelling."""
+    unknown = [c for c in codes if c not in REGISTRY]
+    if unknown:
+        named = ", ".join(shown(c) + did_you_mean(c, REGISTRY) for c in unknown)
+        parser.error(f"unknown code(s): {named}")
+    return [REGISTRY[c] for c in codes] if codes else list(REGISTRY.values())
+
+
+def _docs_url() -> str | None:
+    """The docs URL of the configuration nearest the working directory, else the
+    package's (links are left out without one)."""
+    from kernel.cli.config import load_config
+    from kernel.errors import ConfigError
+
+    try:
+        configured = load_config(None, isolated=False).docs_url
+    except ConfigError:
+        configured = None
+    return docs_url(configured)
+
+
+def explain(fmt: str, chosen: Sequence[Code]) -> int:
+    """Print each code's page (``rule CODE``, ``codes CODE --explain``)."""
+    docs = _docs_url()
+    if fmt == "json":
+        pages = []
+        for c in chosen:
+            page = explanation(c.id)
+            pages.append(
+                {
+                    "code": c.id,
+                    "severity": c.severity,
+                    "summary": c.summary,
+                    "rule": c.rule,
+                    "why": page and page.why,
+                    "failing": page and page.failing,
+                    "passing": page and page.passing,
+                    "fix": page and page.fix,
+                    "example_base": page and page.base,
+                    "url": c.link(docs),
+                }
+            )
+        dump_json(pages)
+        return EXIT_OK
+    print("\n".join(rule_page(c.id, docs) for c in chosen), end="")
     return EXIT_OK

@@ -1,10 +1,12 @@
 """The project configuration and the code selection: read once, resolved into a frozen value.
 
 The configuration is ``[tool.sprint-kernel]`` in the nearest ``pyproject.toml`` that has
-that table, or a ``sprint-kernel.toml`` with the same keys at top level, searched upward from
-the working directory (in one directory, ``sprint-kernel.toml`` comes first). ``--config
-FILE`` names one; ``--isolated`` ignores them all. Paths and globs in it are relative to its
-directory. Command-line flags override it.
+that table, or a ``sprint-kernel.toml`` with the same keys at top level, searched upward, as
+ruff searches (in one directory, ``sprint-kernel.toml`` comes first): the run's from the
+first input's directory (else the working directory), and each file's selection and
+``exclude`` from that file's own directory (:meth:`Settings.for_file`). ``--config FILE``
+names one for every file; ``--isolated`` ignores them all. Paths and globs in it are
+relative to its directory. Command-line flags override it.
 
 Selection filters warnings and info only: errors are the protocol, and naming one in
 ``ignore`` or ``per-file-ignores`` is a configuration error. A selector is a code or a prefix
@@ -26,6 +28,7 @@ import attrs
 from kernel.diagnostics import REGISTRY, Diagnostic
 from kernel.errors import ConfigError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT
+from kernel.suggest import did_you_mean
 
 if TYPE_CHECKING:  # imported only when a per-file-ignores glob is matched
     import pathspec
@@ -39,7 +42,9 @@ __all__ = [
     "load_config",
     "parse_selectors",
     "read_config",
+    "selectors",
     "settle",
+    "shown_settings",
 ]
 
 #: The keys a configuration may hold.
@@ -52,6 +57,7 @@ KEYS: Final = (
     "exclude",
     "strict",
     "max-bytes",
+    "docs-url",
 )
 DIALECTS: Final = ("auto", "13", "13.2")
 PYPROJECT = "pyproject.toml"
@@ -79,6 +85,7 @@ class Config:
     exclude: tuple[str, ...] = ()
     strict: bool | None = None
     max_bytes: int | None = None
+    docs_url: str | None = None
 
 
 def _matches(selector: str, code: str) -> bool:
@@ -93,7 +100,8 @@ def parse_selectors(values: Iterable[str], where: str, *, ignoring: bool) -> tup
         selector = raw.strip()
         covered = [c for c in REGISTRY.values() if _matches(selector, c.id)]
         if not covered:
-            raise ConfigError(f"{where}: {selector!r} is no code and no prefix of one")
+            hint = did_you_mean(selector, REGISTRY)
+            raise ConfigError(f"{where}: {selector!r} is no code and no prefix of one{hint}")
         if ignoring and all(c.severity == "error" for c in covered):
             what = "is an error" if covered[0].id == selector else "covers only errors"
             raise ConfigError(
@@ -101,6 +109,18 @@ def parse_selectors(values: Iterable[str], where: str, *, ignoring: bool) -> tup
             )
         out.append(selector)
     return tuple(out)
+
+
+def selectors(*, ignoring: bool) -> tuple[str, ...]:
+    """Every selector :func:`parse_selectors` takes: each code and each prefix of whole parts
+    (for ``ignoring``, those covering a warning or info code), sorted."""
+    found: dict[str, bool] = {}
+    for code in REGISTRY.values():
+        parts = code.id.split("-")
+        for n in range(1, len(parts) + 1):
+            prefix = "-".join(parts[:n])
+            found[prefix] = found.get(prefix, False) or code.severity != "error"
+    return tuple(sorted(s for s, soft in found.items() if soft or not ignoring))
 
 
 def _specificity(selector: str) -> int:
@@ -125,6 +145,40 @@ class Settings:
     statistics: bool = False
     output_file: str | None = None
     stdin_filename: str | None = None
+    #: Where the docs (``codes.md``) are published; links are left out without it.
+    docs_url: str | None = None
+    #: The configuration file the run's settings came from (``None``: none).
+    source: str | None = None
+    #: Where each shown value came from: key → ``default``, a file, or a flag.
+    origins: tuple[tuple[str, str], ...] = ()
+    #: Whether each file is reported under the configuration nearest it (no ``--config``,
+    #: no ``--isolated``); the command line's ``--select``/``--ignore`` apply to every file.
+    discover: bool = False
+    flag_select: tuple[str, ...] | None = None
+    flag_ignore: tuple[str, ...] = ()
+
+    def for_file(self, file: str | None) -> Settings:
+        """The settings that apply to ``file``: those of the configuration nearest it (found
+        from its directory upward, as ruff does), with the command line's selection on top;
+        these settings when it has none, or when it is ``-``."""
+        if not self.discover or file is None or file == "-":
+            return self
+        found = _nearest(os.path.dirname(os.path.abspath(file)))
+        if found is None or os.path.abspath(found) == _abspath(self.source):
+            return self
+        return self._under(_read_found(found))
+
+    def _under(self, config: Config) -> Settings:
+        select = config.select if self.flag_select is None else self.flag_select
+        return attrs.evolve(
+            self,
+            select=select,
+            ignore=config.ignore + self.flag_ignore,
+            per_file_ignores=config.per_file_ignores,
+            exclude=config.exclude,
+            root=config.root,
+            source=config.source,
+        )
 
     def _ignored(self, code: str, selectors: Sequence[str]) -> bool:
         best_select = max(
@@ -150,12 +204,30 @@ class Settings:
         that ``select``, ``ignore`` and ``per-file-ignores`` keep."""
         kept = []
         for d in diagnostics:
-            if d.severity != "error" and self._ignored(
-                d.code, (*self.ignore, *self._file_ignores(d.file))
-            ):
-                continue
+            if d.severity != "error":
+                own = self.for_file(d.file)
+                if own._ignored(d.code, (*own.ignore, *own._file_ignores(d.file))):
+                    continue
             kept.append(d)
         return kept
+
+
+def glob_error(pattern: str) -> str | None:
+    """Why a ``.gitignore``-style pattern cannot be used, or ``None`` when it can."""
+    try:
+        _glob(pattern)
+    except re.error as exc:  # a reversed range: [z-a]
+        return exc.msg
+    except ValueError as exc:
+        return str(exc)
+    return None
+
+
+def _globs(values: Iterable[str], where: str) -> None:
+    for pattern in values:
+        problem = glob_error(pattern)
+        if problem is not None:
+            raise ConfigError(f"{where}: {pattern!r} is not a usable glob ({problem})")
 
 
 @functools.cache
@@ -186,6 +258,20 @@ def _has_table(path: str) -> bool:
         return False
     tool = _parse(path, data).get("tool")
     return isinstance(tool, dict) and TABLE in tool
+
+
+def _abspath(path: str | None) -> str | None:
+    return None if path is None else os.path.abspath(path)
+
+
+@functools.cache
+def _nearest(directory: str) -> str | None:
+    return find_config(directory)
+
+
+@functools.cache
+def _read_found(path: str) -> Config:
+    return read_config(os.path.relpath(path))
 
 
 def find_config(start: str | None = None) -> str | None:
@@ -221,6 +307,14 @@ def _strings(value: Any, where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _codes(value: Any, where: str) -> tuple[str, ...]:
+    codes = _strings(value, where)
+    for code in codes:
+        if code != code.strip():
+            raise ConfigError(f"{where}: {code!r} has spaces around it")
+    return codes
+
+
 def read_config(path: str, *, named: bool = False) -> Config:
     """The settings of one configuration file. ``named``: given with ``--config``, so a
     ``pyproject.toml`` without the table is an error rather than skipped."""
@@ -245,7 +339,8 @@ def read_config(path: str, *, named: bool = False) -> Config:
 def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
     unknown = sorted(set(table) - set(KEYS))
     if unknown:
-        raise ConfigError(f"{prefix} {unknown[0]}: unknown key (known: {', '.join(KEYS)})")
+        hint = did_you_mean(unknown[0], KEYS)
+        raise ConfigError(f"{prefix} {unknown[0]}: unknown key{hint} (known: {', '.join(KEYS)})")
     root = os.path.dirname(path) or "."
     fields: dict[str, Any] = {"source": path, "root": root}
     for key, value in table.items():
@@ -259,25 +354,31 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
                 raise ConfigError(f"{where}: must be one of {', '.join(DIALECTS)}")
             fields["dialect"] = value
         elif key in ("select", "ignore"):
-            fields[key] = parse_selectors(_strings(value, where), where, ignoring=key == "ignore")
+            fields[key] = parse_selectors(_codes(value, where), where, ignoring=key == "ignore")
         elif key == "per-file-ignores":
             if not isinstance(value, dict):
                 raise ConfigError(f"{where}: must be a table of glob = [codes]")
+            _globs(value, where)
             fields["per_file_ignores"] = tuple(
                 (
                     glob,
                     parse_selectors(
-                        _strings(codes, f"{where} {glob!r}"), f"{where} {glob!r}", ignoring=True
+                        _codes(codes, f"{where} {glob!r}"), f"{where} {glob!r}", ignoring=True
                     ),
                 )
                 for glob, codes in value.items()
             )
         elif key == "exclude":
             fields["exclude"] = _strings(value, where)
+            _globs(fields["exclude"], where)
         elif key == "strict":
             if not isinstance(value, bool):
                 raise ConfigError(f"{where}: must be true or false")
             fields["strict"] = value
+        elif key == "docs-url":
+            if not isinstance(value, str) or not re.fullmatch(r"https?://[^\s/]+(/\S*)?", value):
+                raise ConfigError(f"{where}: must be an http(s) URL (where codes.md is published)")
+            fields["docs_url"] = value
         else:  # max-bytes
             if (
                 isinstance(value, bool)
@@ -298,32 +399,65 @@ def _contract_path(value: str, root: str) -> str:
     return os.path.relpath(os.path.join(root, value))
 
 
-def load_config(named: str | None, *, isolated: bool) -> Config:
-    """The configuration a command runs under: ``--config FILE``, else the nearest one, else
-    none (``--isolated``: none at all)."""
+def _start(inputs: Sequence[str]) -> str | None:
+    """Where the search for the run's configuration starts: the first input's directory (a
+    directory input itself), else the working directory."""
+    for path in inputs:
+        if path == "-":
+            continue
+        return path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
+    return None
+
+
+def load_config(named: str | None, *, isolated: bool, inputs: Sequence[str] = ()) -> Config:
+    """The configuration a command runs under: ``--config FILE``, else the one nearest the
+    first input (else nearest the working directory), else none (``--isolated``: none)."""
     if isolated:
         return Config()
     if named is not None:
         return read_config(named, named=True)
-    found = find_config()
-    return Config() if found is None else read_config(os.path.relpath(found))
+    start = _start(inputs)
+    found = find_config(start) if start is not None else None
+    if found is None:
+        found = find_config()
+    return Config() if found is None else _read_found(os.path.abspath(found))
 
 
 def _split(values: Sequence[str] | None) -> list[str]:
     return [part for value in values or () for part in value.split(",") if part.strip()]
 
 
-def settle(args: argparse.Namespace) -> None:
+def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
     """Resolve the configuration and the command line into ``args.settings``, and fill
     ``contract``, ``dialect`` and ``max_bytes`` from the configuration where the command line
-    left them out (flags win)."""
-    config = load_config(args.config, isolated=args.isolated)
+    left them out (flags win). ``inputs``: the paths the command was given (the run's
+    configuration is the one nearest the first)."""
+    _nearest.cache_clear()  # each run sees the files as they are now
+    _read_found.cache_clear()
+    config = load_config(args.config, isolated=args.isolated, inputs=inputs)
+    source = config.source or "default"
+    origins: dict[str, str] = {}
+
+    def origin(key: str, flag: str | None, value: object, default: object = None) -> None:
+        if flag is not None:
+            origins[key] = f"command line ({flag})"
+        else:
+            origins[key] = source if value != default else "default"
+
+    flag_select = flag_ignore = None
     select = config.select
     if args.select is not None:
-        select = parse_selectors(_split(args.select), "--select", ignoring=False)
+        select = flag_select = parse_selectors(_split(args.select), "--select", ignoring=False)
     ignore = config.ignore
     if args.ignore is not None:
-        ignore += parse_selectors(_split(args.ignore), "--ignore", ignoring=True)
+        flag_ignore = parse_selectors(_split(args.ignore), "--ignore", ignoring=True)
+        ignore += flag_ignore
+    origin("select", "--select" if flag_select is not None else None, select)
+    origin("ignore", "--ignore" if flag_ignore is not None else None, config.ignore, ())
+    origin("per-file-ignores", None, config.per_file_ignores, ())
+    origin("exclude", None, config.exclude, ())
+    origin("strict", "--strict" if args.strict is not None else None, config.strict)
+    origin("docs-url", None, config.docs_url)
     args.settings = Settings(
         select=select,
         ignore=ignore,
@@ -336,10 +470,59 @@ def settle(args: argparse.Namespace) -> None:
         statistics=args.statistics,
         output_file=args.output_file,
         stdin_filename=args.stdin_filename,
+        source=config.source,
+        docs_url=config.docs_url,
+        discover=not args.isolated and args.config is None,
+        flag_select=flag_select,
+        flag_ignore=flag_ignore or (),
     )
     if getattr(args, "contract", "") is None:
         args.contract = config.contract
+        origin("contract", None, config.contract)
+    elif "contract" in args:
+        origin("contract", "--contract" if args.contract is not None else None, None)
     if getattr(args, "dialect", "") is None:
         args.dialect = config.dialect or "auto"
+        origin("dialect", None, config.dialect)
+    elif "dialect" in args:
+        origin("dialect", "--dialect", None)
     if getattr(args, "max_bytes", "") is None:
         args.max_bytes = config.max_bytes or MAX_INPUT_BYTES
+        origin("max-bytes", None, config.max_bytes)
+    elif "max_bytes" in args:
+        origin("max-bytes", "--max-bytes", None)
+    args.settings = attrs.evolve(args.settings, origins=tuple(origins.items()))
+
+
+def shown_settings(args: argparse.Namespace, file: str | None) -> dict[str, Any]:
+    """``--show-settings``: the settings that apply to ``file`` (the run's when ``None``),
+    each value with where it came from."""
+    settings: Settings = args.settings
+    own = settings.for_file(file)
+    origins = dict(settings.origins)
+    if own is not settings:  # a file under another configuration than the run's
+        for key in ("select", "ignore", "per-file-ignores", "exclude"):
+            if not origins[key].startswith("command line"):
+                origins[key] = own.source or "default"
+    values: dict[str, Any] = {
+        "contract": getattr(args, "contract", None),
+        "dialect": getattr(args, "dialect", None),
+        "select": None if own.select is None else list(own.select),
+        "ignore": list(own.ignore),
+        "per-file-ignores": {glob: list(codes) for glob, codes in own.per_file_ignores},
+        "exclude": list(own.exclude),
+        "strict": settings.strict,
+        "max-bytes": getattr(args, "max_bytes", None),
+        "docs-url": settings.docs_url,
+    }
+    files = {f: os.path.abspath(f) for f in (settings.source, own.source) if f is not None}
+    return {
+        "file": file,
+        "configuration": files.get(own.source or ""),
+        "root": os.path.abspath(own.root),
+        "settings": {
+            key: {"value": value, "from": files.get(origins.get(key, ""), origins.get(key))}
+            for key, value in values.items()
+            if key in origins
+        },
+    }

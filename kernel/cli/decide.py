@@ -78,6 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Decide an editorial round from a contract.",
         exit_codes=EXIT_CODES,
         dialect=True,
+        walks=PHASE_FILES,
     )
     parser.add_contract_option("contract file, - or template name")
     parser.add_argument(

@@ -5,10 +5,13 @@ document of the same name in the same directory.
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from kernel.cli.config import glob_error
 from kernel.errors import EmptyDirectory
 
 if TYPE_CHECKING:  # pathspec is imported only when a directory or an exclude needs it
@@ -33,6 +36,15 @@ def _spec(lines: Iterable[str]) -> PathSpec[Any]:
     return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
+def _gitignore_spec(lines: Sequence[str]) -> PathSpec[Any]:
+    """A ``.gitignore`` file's patterns. A line git cannot match anything with (``!`` alone,
+    a reversed range ``[z-a]``, a trailing backslash) is skipped, as git skips it."""
+    try:
+        return _spec(lines)
+    except (ValueError, re.error):
+        return _spec(line for line in lines if glob_error(line) is None)
+
+
 def _posix(path: str) -> str:
     return path.replace(os.sep, "/")
 
@@ -41,9 +53,10 @@ def _read_ignore(directory: str) -> _Rules:
     path = os.path.join(directory, ".gitignore")
     try:
         with open(path, encoding="utf-8", errors="replace") as handle:
-            return [(os.path.abspath(directory), _spec(handle.read().splitlines()))]
+            lines = handle.read().splitlines()
     except OSError:
         return []
+    return [(os.path.abspath(directory), _gitignore_spec(lines))]
 
 
 def _ancestor_rules(top: str) -> _Rules:
@@ -79,18 +92,25 @@ def _ignored(rules: _Rules, path: str, is_dir: bool) -> bool:
 
 
 def _excluder(settings: Settings) -> Callable[[str, bool], bool] | None:
-    if not settings.exclude:
+    """Whether a path is excluded: by the ``exclude`` of the configuration nearest it."""
+    if not settings.exclude and not settings.discover:
         return None
-    spec = _spec(settings.exclude)
-    root = os.path.abspath(settings.root)
 
     def excluded(path: str, is_dir: bool) -> bool:
-        relative = os.path.relpath(os.path.abspath(path), root)
+        own = settings.for_file(path)  # a directory: by the configuration above it
+        if not own.exclude:
+            return False
+        relative = os.path.relpath(os.path.abspath(path), os.path.abspath(own.root))
         if relative.startswith(os.pardir):
             return False
-        return spec.match_file(_posix(relative) + ("/" if is_dir else ""))
+        return _exclude_spec(own.exclude).match_file(_posix(relative) + ("/" if is_dir else ""))
 
     return excluded
+
+
+@functools.cache
+def _exclude_spec(patterns: tuple[str, ...]) -> PathSpec[Any]:
+    return _spec(patterns)
 
 
 def _walk(

@@ -42,6 +42,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "NAME.phase1.md beside it when both are read.",
         exit_codes=EXIT_CODES,
         dialect=True,
+        walks=PHASE_FILES,
     )
     parser.add_argument(
         "docs", nargs="+", metavar="DOC", help="reviewer markdown, a directory, or -"

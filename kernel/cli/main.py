@@ -26,6 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "consensus": ("kernel.cli.consensus", "consensus protocol: responses and rounds"),
     "panel": ("kernel.cli.panel", "review panel: votes and injection scans"),
     "codes": ("kernel.cli.codes", "the diagnostic codes, and docs/codes.md"),
+    "rule": ("kernel.cli.rule", "a code's page: what it checks, why, examples, how to fix it"),
 }
 
 _USAGE = "usage: sprint-kernel [--version] [--help] COMMAND ...\n"

@@ -22,7 +22,7 @@ import attrs
 
 from kernel._version import __version__
 from kernel.cli.config import DIALECTS, Settings, settle
-from kernel.diagnostics import HOME_URL, REGISTRY, Diagnostic, from_error, sort_key
+from kernel.diagnostics import REGISTRY, Diagnostic, docs_url, from_error, sort_key
 from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes
 
@@ -134,6 +134,16 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
     add("--statistics", action="store_true", help="print one line per code with its count")
     add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
+    add(
+        "--show-settings",
+        action="store_true",
+        help="print the settings for the first file and where each came from, and exit",
+    )
+    add(
+        "--show-files",
+        action="store_true",
+        help="print the files a run would read (after exclude and .gitignore), and exit",
+    )
     if dialect:
         add(
             "--dialect",
@@ -141,6 +151,40 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
             default=None,
             help="contract dialect (default: from config, else auto)",
         )
+
+
+def _shown(
+    args: argparse.Namespace,
+    inputs: Sequence[str],
+    walks: Sequence[str],
+    keep: Callable[[str], bool] | None,
+) -> str:
+    """What ``--show-files`` (the files a run reads, after ``exclude`` and ``.gitignore``) or
+    ``--show-settings`` (the settings for the first of them, and where each came from)
+    prints."""
+    from kernel.cli.config import shown_settings
+    from kernel.cli.files import expand
+
+    paths = [p for p in inputs if p != "-" and os.path.exists(p)]
+    files = expand(paths, walks or ("",), args.settings) if paths else []
+    if keep is not None:
+        named = set(expand([p for p in paths if not os.path.isdir(p)], ("",), args.settings))
+        files = [f for f in files if f in named or keep(f)]
+    if args.show_files:
+        if args.format == "json":
+            return json.dumps(files, indent=2, ensure_ascii=False) + "\n"
+        return "".join(f"{f}\n" for f in files)
+    shown = shown_settings(args, files[0] if files else None)
+    if args.format == "json":
+        return json.dumps(shown, indent=2, ensure_ascii=False) + "\n"
+    lines = [
+        f"Settings for: {shown['file'] or '(no file)'}",
+        f"Configuration: {shown['configuration'] or '(none)'}",
+    ]
+    for key, entry in shown["settings"].items():
+        value = json.dumps(entry["value"], ensure_ascii=False)
+        lines.append(f"  {key} = {value}  # {entry['from']}")
+    return "\n".join(lines) + "\n"
 
 
 class _Formatter(argparse.RawDescriptionHelpFormatter):
@@ -170,6 +214,8 @@ class Parser(argparse.ArgumentParser):
         max_bytes: bool = True,
         configured: bool | None = None,
         dialect: bool = False,
+        walks: Sequence[str] = (),
+        keep: Callable[[str], bool] | None = None,
         **kwargs: Any,
     ) -> None:
         epilog = "exit codes:\n" + exit_codes.rstrip() if exit_codes else None
@@ -195,6 +241,10 @@ class Parser(argparse.ArgumentParser):
             )
         self._configured = bool(formats) and max_bytes if configured is None else configured
         self._needs_contract = False
+        #: The file name endings a directory argument is searched for (``--show-files``).
+        self._walks = tuple(walks)
+        #: Which files found in a directory the command reads (``None``: every one).
+        self._keep = keep
         if self._configured:
             _configuration_options(self, dialect)
 
@@ -235,8 +285,12 @@ class Parser(argparse.ArgumentParser):
             if getattr(args, "max_bytes", 0) is None:
                 args.max_bytes = MAX_INPUT_BYTES
             return args
+        inputs = self._inputs(args)
         try:
-            settle(args)
+            settle(args, inputs)
+            if args.show_settings or args.show_files:
+                sys.stdout.write(_shown(args, inputs, self._walks, self._keep))
+                self.exit(EXIT_OK)
         except KernelError as exc:  # the usage is no help with a configuration file
             self.exit(EXIT_USAGE, f"{self.prog}: error: {exc.message}\n")
         if args.statistics and args.format not in ("text", "json"):
@@ -248,6 +302,20 @@ class Parser(argparse.ArgumentParser):
                 "(or set contract in the configuration)"
             )
         return args
+
+    def _inputs(self, args: argparse.Namespace) -> list[str]:
+        """The paths given as positional arguments (a subcommand's too)."""
+        found: list[str] = []
+        for action in self._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                chosen = action.choices.get(getattr(args, action.dest, None) or "")
+                if isinstance(chosen, Parser):
+                    found += chosen._inputs(args)
+            elif not action.option_strings and action.dest != argparse.SUPPRESS:
+                value = getattr(args, action.dest, None)
+                values = value if isinstance(value, list) else [value]
+                found += [v for v in values if isinstance(v, str)]
+        return found
 
     def error(self, message: str) -> NoReturn:
         self.print_usage(sys.stderr)
@@ -436,7 +504,7 @@ def _write(
     err: TextIO,
 ) -> None:
     if settings.statistics:
-        rows = statistics(diagnostics)
+        rows = statistics(diagnostics, settings.docs_url)
         if fmt == "json":
             dump_json(rows, out)
         for row in rows if fmt != "json" else ():
@@ -452,12 +520,12 @@ def _write(
             out,
         )
     elif fmt == "sarif":
-        dump_json(sarif_log(diagnostics), out)
+        dump_json(sarif_log(diagnostics, settings.docs_url), out)
     elif fmt == "github":
         for line in github_lines(diagnostics):
             print(line, file=out)
     elif fmt == "junit":
-        print(junit_xml(diagnostics), file=out)
+        print(junit_xml(diagnostics, settings.docs_url), file=out)
     elif fmt == "gitlab":
         dump_json(gitlab_report(diagnostics), out)
     else:
@@ -473,8 +541,10 @@ def _write(
             print(line, file=target)
 
 
-def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
-    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``."""
+def statistics(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> list[dict[str, Any]]:
+    """One row per code reported: ``count``, ``code``, ``severity``, ``summary``, ``url``
+    (``None`` when no docs URL is known: :func:`~kernel.diagnostics.docs_url`)."""
+    docs = docs_url(docs)
     counts: dict[str, int] = {}
     for d in diagnostics:
         counts[d.code] = counts.get(d.code, 0) + 1
@@ -484,15 +554,17 @@ def statistics(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
             "code": code,
             "severity": REGISTRY[code].severity,
             "summary": REGISTRY[code].summary,
-            "url": REGISTRY[code].url,
+            "url": REGISTRY[code].link(docs),
         }
         for code in sorted(counts)
     ]
 
 
-def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
+def junit_xml(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> str:
     """A JUnit XML report: a test suite per file, a test case per finding; errors and
-    warnings are failures, info passes."""
+    warnings are failures, info passes. A failure links to its code's page when the docs
+    URL is known."""
+    docs = docs_url(docs)
     from xml.etree import ElementTree
 
     diagnostics = list(diagnostics)
@@ -529,7 +601,8 @@ def junit_xml(diagnostics: Iterable[Diagnostic]) -> str:
                 failure = ElementTree.SubElement(
                     case, "failure", message=d.message, type=f"{d.code} ({d.severity})"
                 )
-                failure.text = f"{d}\n{REGISTRY[d.code].url}"
+                link = REGISTRY[d.code].link(docs)
+                failure.text = str(d) if link is None else f"{d}\n{link}"
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(
         root, encoding="unicode"
@@ -573,21 +646,25 @@ def _uri(file: str) -> str:
     return quote(file.replace("\\", "/"), safe="/:@!$&'()*+,;=-._~")
 
 
-def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
-    """A SARIF 2.1.0 log: one run of ``sprint-kernel``, a rule per code used."""
+def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dict[str, Any]:
+    """A SARIF 2.1.0 log: one run of ``sprint-kernel``, a rule per code used. ``helpUri``
+    and ``informationUri`` are there only when the docs URL is known (both are optional)."""
     diagnostics = list(diagnostics)
+    docs = docs_url(docs)
     used = sorted({d.code for d in diagnostics})
     index = {code: i for i, code in enumerate(used)}
-    rules = [
+    rules: list[dict[str, Any]] = [
         {
             "id": code,
             "shortDescription": {"text": REGISTRY[code].summary},
-            "helpUri": REGISTRY[code].url,
             "properties": {"rule": REGISTRY[code].rule},
             "defaultConfiguration": {"level": _SARIF_LEVEL[REGISTRY[code].severity]},
         }
         for code in used
     ]
+    if docs:
+        for code, rule in zip(used, rules, strict=True):
+            rule["helpUri"] = REGISTRY[code].link(docs)
     results = []
     for d in diagnostics:
         location: dict[str, Any] = {"artifactLocation": {"uri": _uri(d.file or "-")}}
@@ -618,7 +695,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic]) -> dict[str, Any]:
                     "driver": {
                         "name": PROG,
                         "version": __version__,
-                        "informationUri": HOME_URL,
+                        **({"informationUri": docs} if docs else {}),
                         "rules": rules,
                     }
                 },

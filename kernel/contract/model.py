@@ -18,7 +18,7 @@ from kernel.contract.dialects import (
     paraphrase_minimum,
 )
 from kernel.contract.quantifiers import Quantifier, fallback_index, precedence_order, threshold
-from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_hint
 from kernel.contract.validator import Compiled, canonical_json
 from kernel.errors import ContractError, ContractInputError, ExpressionUnrecognised
 from kernel.expression.ast import Expression, Priority
@@ -111,6 +111,12 @@ class Contract:
         raise ContractError(f"{self.contract_id} has no dimension {shown(dim_id)}")
 
 
+def _template_hint(source: object, exc: InputError) -> str:
+    if exc.code != "E-READ" or not isinstance(source, str):
+        return ""
+    return template_hint(source)
+
+
 def _read_source(source: object, max_bytes: int) -> Any:
     if isinstance(source, Contract):
         return source.to_dict()
@@ -123,7 +129,10 @@ def _read_source(source: object, max_bytes: int) -> Any:
             return load_json_file(source, max_bytes=max_bytes)
         except InputError as exc:
             raise ContractInputError(
-                exc.message, code=exc.code, line=exc.line, column=exc.column
+                exc.message + _template_hint(source, exc),
+                code=exc.code,
+                line=exc.line,
+                column=exc.column,
             ) from None
     raise ContractError(
         f"a contract source must be a path, a template name or a mapping, "

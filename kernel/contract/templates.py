@@ -16,6 +16,7 @@ __all__ = [
     "schema",
     "schema_document",
     "shipped_template",
+    "template_hint",
     "template_is_pristine",
 ]
 
@@ -47,6 +48,15 @@ TEMPLATE_SHA256: Final = {
 
 
 @functools.cache
+def template_hint(name: str) -> str:
+    """For a contract file that does not exist: the closest template name, worded to follow
+    the read error (``""`` for a ``.json`` path, or when no name is close)."""
+    from kernel.suggest import closest
+
+    found = None if name.endswith(".json") else closest(name, TEMPLATE_NAMES)
+    return "" if found is None else f" and no template of that name; did you mean {found!r}?"
+
+
 def _read_text(relative: str) -> str:
     return package_data("kernel", f"data/{relative}").decode("utf-8")
 

@@ -25,6 +25,7 @@ import attrs
 from kernel.errors import KernelError
 from kernel.schema.accept import accepts, ecma_pattern, is_rfc3339
 from kernel.strict import is_int, shown
+from kernel.suggest import did_you_mean
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -196,6 +197,9 @@ def schema_errors(
     out = []
     for e in found:
         message = e.message if e.validator != "contains" else _no_item(e.validator_value)
+        if e.validator == "enum" and isinstance(e.instance, str) and len(e.instance) <= 64:
+            choices = [v for v in e.validator_value if isinstance(v, str)]
+            message += did_you_mean(e.instance, choices)
         if clip is not None and len(message) > clip:
             message = message[: clip - 1] + "…"
         out.append(SchemaError(e.json_path, message))

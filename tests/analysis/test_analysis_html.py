@@ -225,3 +225,104 @@ def test_a_13_2_grid_is_by_role_and_says_which_seats_a_dimension_lacks() -> None
     missing = [r for r in contract.roles if r not in d1.eligible_roles]
     row = words[words.index('<th scope="row">D1</th>') :].split("</tr>")[0]
     assert row.count("<td>not eligible</td>") == len(missing) > 0
+
+
+def _shadowed_13_2() -> dict[str, Any]:
+    """13.2/reviewer/full with an F6 that fires only where F4 fires (F4 comes first)."""
+    from kernel.contract.templates import shipped_template
+
+    data = shipped_template("13.2/reviewer/full")
+    data["failure_conditions"].insert(
+        5,
+        {
+            "condition_id": "F6",
+            "severity": 50,
+            "expression": "any high-priority dimension scores 'block'",
+            "cross_reviewer_quantifier": "majority",
+            "action": "editorial_decision=reject",
+        },
+    )
+    return data
+
+
+def test_an_2_names_the_condition_that_shadows_an_unreachable_one() -> None:
+    from kernel.decision.decision import decide
+
+    contract = load_contract(_shadowed_13_2())
+    a = analyze(contract)
+    (finding,) = [f for f in a.findings if f.code == "AN-2"]
+    assert finding.condition_id == "F6"
+    assert "shadowed by F4: whenever it fires, F4 fires too" in finding.message
+    (e,) = finding.examples  # a real matrix where F6 fires and F4 decides
+    d = decide(contract, e.matrix)
+    assert d.fired["F6"] and d.condition_id == "F4"
+    page = html_analysis(a, "x.json")
+    assert "F6 never decides: shadowed by F4" in page
+    a13 = analyze(load_contract(SHADOWED))
+    messages = {f.condition_id: f.message for f in a13.findings if f.code == "AN-2"}
+    assert "shadowed by F1" in messages["F2"]
+
+
+def test_findings_write_counts_as_the_page_does() -> None:
+    page = html_analysis(analyze(load_contract("reviewer/full")), "reviewer/full")
+    finding = page.split('<div class="finding">')[1]
+    assert "127,394,208 of 847,288,609,443 matrices (0.01504 %)" in finding
+    assert "127394208" not in page
+
+
+def test_the_13_2_legend_describes_only_cells_that_appear() -> None:
+    contract = load_contract(_shadowed_13_2())
+    page = html_analysis(analyze(contract), "x.json")
+    assert "grey = not assessed" not in page
+    assert "not_assessed" not in page.split("<body>")[1]  # no such cell is drawn
+    # Ineligible seats carry a mark (not colour alone); pass cells carry none.
+    assert ">\u2013</text>" in page and "\u2013 on white = the role is not eligible" in page
+
+
+def test_mark_colours_meet_wcag_aa() -> None:
+    from kernel.analysis.html import _MARK_FILL, _SCORE_COLOURS, _SCORE_MARKS
+
+    def luminance(colour: str) -> float:
+        colour = colour.lstrip("#")
+        if len(colour) == 3:
+            colour = "".join(c * 2 for c in colour)
+        channels = [int(colour[i : i + 2], 16) / 255 for i in (0, 2, 4)]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    def contrast(a: str, b: str) -> float:
+        high, low = sorted((luminance(a), luminance(b)), reverse=True)
+        return (high + 0.05) / (low + 0.05)
+
+    for score, mark in _SCORE_MARKS.items():
+        if mark:
+            assert contrast(_MARK_FILL.get(score, "#222"), _SCORE_COLOURS[score]) >= 4.5, score
+
+
+def test_a_narrow_window_scrolls_tables_and_charts_not_the_page() -> None:
+    page = html_analysis(analyze(load_contract("reviewer/full")), "reviewer/full")
+    assert "table { display: block; max-width: 100%; overflow-x: auto; }" in page
+    assert ".chart { max-width: 100%; overflow-x: auto; }" in page
+    assert page.count('<div class="chart"><svg') == 1
+    diff = html_diff(analyze_diff(load_contract(SWAP_OLD), load_contract(SWAP_NEW)), "a", "b")
+    assert diff.count('<div class="chart"><svg') == 2  # the heat map and the share chart
+
+
+def test_an_invalid_contract_writes_no_html_and_keeps_the_previous_report(
+    tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kernel.cli import analyze as command
+
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"contract_id": 1}')
+    report = tmp_path / "report.html"
+    assert command.main([str(bad), "--format", "html", "-o", str(report)]) == 1
+    assert not report.exists()
+    assert "E-CONTRACT" in capsys.readouterr().err
+    report.write_text("previous")
+    assert command.main([str(bad), "--format", "html", "-o", str(report)]) == 1
+    assert (
+        command.main(["reviewer/full", "--diff", str(bad), "--format", "html", "-o", str(report)])
+        == 1
+    )
+    assert report.read_text() == "previous"

@@ -1,11 +1,11 @@
 """The package's shape: imports point downward only, and the build lists every package.
 
 Layers, bottom up (a package may import from its own layer's shared modules and below):
-``errors``/``strict`` → ``io``/``majority``/``diagnostics``/``schema`` → ``expression``,
-``text`` → ``contract`` → ``decision`` → ``reviewer`` → ``analysis``, ``round`` →
-``migration``, ``testing``; the companions (``arena``, ``consensus``, ``panel``) sit beside
-the sprint-contract packages and use only the shared bottom and ``text``; ``cli`` (with every
-``__main__``) and the top-level facades are on top.
+``errors``/``strict``/``suggest`` → ``io``/``majority``/``diagnostics``/``schema`` →
+``expression``, ``text`` → ``contract`` → ``decision`` → ``reviewer`` → ``analysis``,
+``round`` → ``migration``, ``testing``; the companions (``arena``, ``consensus``, ``panel``)
+sit beside the sprint-contract packages and use only the shared bottom and ``text``; ``cli``
+(with every ``__main__``) and the top-level facades are on top.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ KERNEL = paths.ROOT / "kernel"
 LAYERS: dict[str, int] = {
     "errors": 0,
     "strict": 0,
+    "suggest": 0,
     "_version": 0,
     "_lazy": 1,
     "io": 1,
@@ -55,7 +56,17 @@ LAYERS: dict[str, int] = {
 TOP = 8
 COMPANIONS = {"arena", "consensus", "panel"}
 #: What the companions may use besides themselves.
-COMPANION_DEPS = {"errors", "strict", "_lazy", "io", "majority", "diagnostics", "schema", "text"}
+COMPANION_DEPS = {
+    "errors",
+    "strict",
+    "suggest",
+    "_lazy",
+    "io",
+    "majority",
+    "diagnostics",
+    "schema",
+    "text",
+}
 
 
 def _unit(path: Path) -> str:

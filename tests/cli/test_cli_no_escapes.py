@@ -150,7 +150,8 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
     elif command == "migrate":
         argv += [contract()]
         if draw(st.booleans()):
-            argv += ["--roles", draw(st.sampled_from(["D1=eic", "D1=chair", "D9=da", "x"]) | WORDS)]
+            roles = st.sampled_from(["D1=eic", "D1=chair", "D9=da", "x"]) | WORDS
+            argv += ["--roles", draw(roles)]
         if draw(st.booleans()):
             argv += ["--actions", draw(st.sampled_from(["F1=reject", "F1=no"]) | WORDS)]
         if draw(st.booleans()):
@@ -161,8 +162,16 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
             argv += ["--prior", draw(PRIORS)]
         if draw(st.booleans()):
             argv += ["-o", draw(st.sampled_from(["new.json", "no-such-dir/new.json"]))]
+    elif command == "rule":
+        codes = st.sampled_from(["P1-001", "E-JSON", "CN-OK", "P2-04"]) | WORDS
+        argv += draw(st.lists(codes, min_size=1, max_size=2))
+        if draw(st.booleans()):
+            argv += ["--format", draw(st.sampled_from(["text", "json"]) | WORDS)]
+        return argv, files
     elif command == "codes":
         argv += draw(st.lists(st.sampled_from(["P1-001", "E-JSON", "SC-1"]) | WORDS, max_size=2))
+        if draw(st.booleans()):
+            argv += ["--explain"]
         if draw(st.booleans()):
             argv += [draw(st.sampled_from(["--check", "--write"])), file("codes.md", ANY_TEXT)]
     else:
@@ -243,13 +252,14 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "analyze": [str(bad)],
         "migrate": [str(bad)],
         "codes": ["--check", str(bad), "--max-bytes", "-1"],
+        "rule": ["P1-001"],
         "arena": ["verdict", str(bad)],
         "consensus": ["round", str(bad)],
         "panel": ["resolve", str(bad)],
     }[command] + ["--max-bytes", "1" + "0" * 5000]
     entry = module.get(command, f"kernel.{command}")
-    if command == "codes":
-        entry_argv = ["-m", "kernel.cli.main", "codes", *argv]
+    if command in ("codes", "rule"):
+        entry_argv = ["-m", "kernel.cli.main", command, *argv]
     else:
         entry_argv = ["-m", entry, *argv]
     done = subprocess.run(

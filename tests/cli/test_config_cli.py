@@ -425,7 +425,7 @@ def test_statistics_counts_each_code(project: Path) -> None:
             "code": "SC-11",
             "severity": "warning",
             "summary": REGISTRY["SC-11"].summary,
-            "url": REGISTRY["SC-11"].url,
+            "url": None,
         }
     ]
     assert sk("check", PANEL3, "--statistics", "--format", "sarif", cwd=project).returncode == 2
@@ -545,18 +545,27 @@ def test_stdin_filename_names_the_document_and_document_findings_stand_at_1_1(
 # --- links -------------------------------------------------------------------------------
 
 
-def test_every_code_links_to_its_anchor(project: Path) -> None:
+def test_no_placeholder_links_and_links_from_the_configured_docs_url(project: Path) -> None:
     listed = json.loads(sk("codes", "--format", "json", cwd=project).stdout)
-    page = (paths.ROOT / "docs" / "codes.md").read_text("utf-8")
-    urls = [c["url"] for c in listed]
-    assert len(set(urls)) == len(listed) == len(REGISTRY)
-    for entry in listed:
-        anchor = entry["url"].rpartition("#")[2]
-        assert entry["url"].startswith("https://") and f'<a id="{anchor}"></a>' in page
+    assert len(listed) == len(REGISTRY)
+    assert all(entry["url"] is None for entry in listed)  # no Documentation URL is published
     log = json.loads(sk("check", PANEL3, "--format", "sarif", cwd=project).stdout)
     driver = log["runs"][0]["tool"]["driver"]
-    assert driver["informationUri"].startswith("https://")
-    assert [r["helpUri"] for r in driver["rules"]] == [REGISTRY["SC-11"].url]
+    assert "informationUri" not in driver and "helpUri" not in driver["rules"][0]
+    junit = sk("check", PANEL3, "--format", "junit", cwd=project).stdout
+    assert "http" not in junit.replace('xml version="1.0"', "")
+    write(project / "sprint-kernel.toml", 'docs-url = "https://docs.example.org/kernel/"\n')
+    log = json.loads(sk("check", PANEL3, "--format", "sarif", cwd=project).stdout)
+    driver = log["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == "https://docs.example.org/kernel/"
+    page = (paths.ROOT / "docs" / "codes.md").read_text("utf-8")
+    for rule in driver["rules"]:
+        assert rule["helpUri"] == f"https://docs.example.org/kernel/codes.md#{rule['id'].lower()}"
+        assert f'<a id="{rule["id"].lower()}"></a>' in page
+    junit = sk("check", PANEL3, "--format", "junit", cwd=project).stdout
+    assert "https://docs.example.org/kernel/codes.md#sc-11" in junit
+    for code in REGISTRY.values():
+        assert f'<a id="{code.anchor}"></a>' in page
 
 
 # --- pre-commit hooks ----------------------------------------------------------------------
