@@ -181,7 +181,7 @@ def _report(args: argparse.Namespace, m: Any) -> int:
         found.append(
             Diagnostic(
                 "MG-2",
-                f"{m.moved} of {m.space} old matrices are decided differently by the migrated "
+                f"{m.moved:,} of {m.space:,} old matrices are decided differently by the migrated "
                 "contract",
                 file=args.contract,
             )
