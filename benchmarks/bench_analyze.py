@@ -124,5 +124,41 @@ def _against_targets(quick: bool) -> list[Row]:
     return rows
 
 
+def _bounded_13_2(quick: bool) -> list[Row]:
+    """The 13.2 contracts that were slow to analyze (issue 30): each finishes under 5 s or is
+    refused with an estimate of its work."""
+    from benchmarks.contracts import v2_conjunction, v2_one_mebibyte, v2_plain, v2_staggered
+    from kernel.analysis import analyze
+    from kernel.contract.model import load_contract
+    from kernel.errors import AnalysisTooLarge
+
+    repeat = 1 if quick else 3
+    cases = [
+        ("analyze 13.2: 16 one-seat dims, F1 = D1 block AND ... AND D16 block", v2_conjunction(16)),
+        ("analyze 13.2: 99 one-seat dims, F1 = D1 block AND ... AND D99 block", v2_conjunction(99)),
+        ("analyze 13.2: 99 dims, 13.2/reviewer/full's conditions", v2_plain(99)),
+        ("analyze 13.2: 40 one-seat dims, Fk = Dk block AND D(k+20) block", v2_staggered(20)),
+        ("analyze 13.2: 1 MiB contract of distinct atoms", v2_one_mebibyte()),
+        ("analyze 13.2: 1 MiB contract of wide atoms repeated", v2_one_mebibyte(wide=True)),
+    ]
+    rows = []
+    for name, data in cases:
+        contract = load_contract(data)
+        outcome: list[str] = []
+
+        def once(c: Any = contract, said: list[str] = outcome) -> None:
+            try:
+                analyze(c)
+                said[:] = ["finished"]
+            except AnalysisTooLarge as refused:
+                said[:] = [f"refused: {str(refused)[:90]}"]
+
+        seconds = _median_s(once, repeat)
+        met = "met" if seconds < 5.0 else "NOT met"
+        note = f"target < 5 s: {met}; {outcome[0]}"
+        rows.append(row(SECTION, name, "kernel", seconds * 1e9, note=note, kernel=True))
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
-    return _against_brute_force(quick) + _against_targets(quick)
+    return _against_brute_force(quick) + _against_targets(quick) + _bounded_13_2(quick)

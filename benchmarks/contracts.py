@@ -154,3 +154,146 @@ def one_mebibyte(atom: str = "D1 scores 'pass'", limit: int = 1 << 20) -> dict[s
         for condition in c["failure_conditions"]:
             condition["expression"] = condition["expression"].rsplit(" AND ", 1)[0]
     return c
+
+
+#: Every role of a 13.2 full panel, in seat order.
+_ROLES_13_2 = ("eic", "methodology", "domain", "perspective", "da")
+
+
+def _atoms_13_2(ids: Sequence[str], mandatory: Sequence[str], wide: bool) -> list[str]:
+    """Every distinct 13.2 atom over dimensions ``ids`` (priority forms over all three); with
+    ``wide``, only the forms that select many dimensions."""
+    out = []
+    for s in ("'pass'", "'warn'", "'block'"):
+        for p in ("mandatory", "high", "normal"):
+            out += [
+                f"any {p} dimension scores {s}",
+                f"two or more {p} dimensions score {s} or worse",
+                f"every {p} dimension scores {s}",
+            ]
+        out += [f"any dimension scores {s} or worse", f"every dimension scores {s}"]
+        if not wide:
+            out += [f"{d} scores {s}" for d in ids] + [f"{d} scores {s} or worse" for d in ids]
+    out.append("any mandatory dimension has a fatal block")
+    if not wide:
+        out += [f"{d} has a fatal block" for d in mandatory]
+    return out
+
+
+def v2_contract(
+    priorities: Sequence[str],
+    eligible: Sequence[Sequence[str]],
+    expressions: Sequence[tuple[str, str, str]],
+) -> dict[str, Any]:
+    """A 13.2 ``reviewer_full`` contract: dimension ``D<i+1>`` has ``priorities[i]`` and
+    ``eligible[i]``; each expression is ``(text, quantifier, action)``, after an ``F0`` accept
+    condition (``every mandatory dimension scores 'pass'``, or of any dimension without one)."""
+    c = shipped_template("13.2/reviewer/full")
+    c["contract_id"] = "bench/generated/v2"
+    c["acceptance_dimensions"] = [
+        {
+            "id": f"D{i + 1}",
+            "name": f"dimension_{i + 1}",
+            "description": f"Generated dimension {i + 1}.",
+            "priority": p,
+            "eligible_roles": list(e),
+            "owner_role": e[0],
+        }
+        for i, (p, e) in enumerate(zip(priorities, eligible, strict=True))
+    ]
+    accept = (
+        "every mandatory dimension scores 'pass'"
+        if "mandatory" in priorities
+        else "every dimension scores 'pass'"
+    )
+    c["failure_conditions"] = [
+        {
+            "condition_id": "F0",
+            "severity": 5,
+            "expression": accept,
+            "cross_reviewer_quantifier": "all",
+            "action": "editorial_decision=accept",
+        },
+        *(
+            {
+                "condition_id": f"F{i + 1}",
+                "severity": 90 - i % 80,
+                "expression": text,
+                "cross_reviewer_quantifier": quantifier,
+                "action": action,
+            }
+            for i, (text, quantifier, action) in enumerate(expressions)
+        ),
+    ]
+    return c
+
+
+def v2_many_atoms(
+    dimensions: int, conditions: int, atoms: int = 232, wide: bool = True
+) -> dict[str, Any]:
+    """A 13.2 contract built to be slow to decide: ``dimensions`` dimensions, every one
+    eligible for all five roles (the most rows per dimension), and ``conditions`` conditions of
+    ``atoms`` ` AND `-joined atoms each, cycling through the distinct atoms (``wide``: those
+    that select many dimensions; so atoms repeat once there are more than there are)."""
+    priorities = [_PRIORITIES[i % len(_PRIORITIES)] for i in range(dimensions)]
+    ids = [f"D{i + 1}" for i in range(dimensions)]
+    mandatory = [d for d, p in zip(ids, priorities, strict=True) if p == "mandatory"]
+    vocabulary = _atoms_13_2(ids, mandatory, wide)
+    quantifiers = ("any", "majority", "all")
+    expressions = []
+    for k in range(conditions):
+        chosen = [vocabulary[(k * 7 + j) % len(vocabulary)] for j in range(atoms)]
+        text = " AND ".join(chosen)
+        while len(text) > _EXPRESSION_LIMIT:  # the longest expression the vocabulary accepts
+            text = text.rsplit(" AND ", 1)[0]
+        expressions.append((text, quantifiers[k % 3], "editorial_decision=major_revision"))
+    return v2_contract(priorities, [_ROLES_13_2] * dimensions, expressions)
+
+
+def v2_conjunction(n: int) -> dict[str, Any]:
+    """``n`` high-priority dimensions, each eligible for one role, and
+    ``F1 = D1 scores 'block' AND … AND Dn scores 'block'``: the 13.2 analysis that was
+    exponential in ``n``."""
+    roles = [(_ROLES_13_2[i % 5],) for i in range(n)]
+    text = " AND ".join(f"D{i + 1} scores 'block'" for i in range(n))
+    return v2_contract(["high"] * n, roles, [(text, "any", "editorial_decision=reject")])
+
+
+def v2_plain(dimensions: int = 99) -> dict[str, Any]:
+    """13.2/reviewer/full's six conditions over ``dimensions`` dimensions (priorities and
+    eligible roles cycling as the template's six)."""
+    template = shipped_template("13.2/reviewer/full")
+    six = template["acceptance_dimensions"]
+    c = v2_contract(
+        [six[i % 6]["priority"] for i in range(dimensions)],
+        [six[i % 6]["eligible_roles"] for i in range(dimensions)],
+        [],
+    )
+    c["failure_conditions"] = template["failure_conditions"]
+    return c
+
+
+def v2_one_mebibyte(limit: int = 1 << 20, wide: bool = False) -> dict[str, Any]:
+    """A 13.2 contract of about 1 MiB: 99 dimensions, 100 conditions of atoms up to the
+    expression limit (``wide``: only the atoms that select many dimensions, each repeated
+    many times; else every distinct atom, mostly of one dimension)."""
+    c = v2_many_atoms(99, 99, atoms=_EXPRESSION_LIMIT // 20, wide=wide)
+    while len(json.dumps(c).encode("utf-8")) > limit:
+        for condition in c["failure_conditions"][1:]:
+            condition["expression"] = condition["expression"].rsplit(" AND ", 1)[0]
+    return c
+
+
+def v2_staggered(n: int) -> dict[str, Any]:
+    """``2n`` high-priority dimensions, each eligible for one role, and ``n`` conditions
+    ``Fk = Dk scores 'block' AND D(k+n) scores 'block'``: in contract order every condition is
+    part-way at once (``2**n`` states), in the analyzer's order none is."""
+    roles = [(_ROLES_13_2[i % 5],) for i in range(2 * n)]
+    return v2_contract(
+        ["high"] * (2 * n),
+        roles,
+        [
+            (f"D{k} scores 'block' AND D{k + n} scores 'block'", "any", "editorial_decision=reject")
+            for k in range(1, n + 1)
+        ],
+    )

@@ -25,15 +25,15 @@ from kernel.errors import KernelError
 __all__ = ["Counterexample", "Diff", "Transition", "analyze_diff"]
 
 
-def _diff_13_2(old: Contract, new: Contract) -> Diff:
+def _diff_13_2(old: Contract, new: Contract, budget: Budget) -> Diff:
     from kernel.analysis.dimensionwise import diff_dimensionwise
 
-    found: Diff = diff_dimensionwise(old, new)
+    found: Diff = diff_dimensionwise(old, new, budget)
     return found
 
 
 #: The diff of each dialect that is not Schema 13's (the joint column table below).
-_MODELS: dict[str, Callable[[Contract, Contract], Diff]] = {"13.2": _diff_13_2}
+_MODELS: dict[str, Callable[[Contract, Contract, Budget], Diff]] = {"13.2": _diff_13_2}
 
 
 def _aligned(old: Contract, new: Contract) -> Contract:
@@ -80,11 +80,11 @@ def analyze_diff(
             f"{new.dialect}; a diff compares two contracts of one dialect over the same matrices"
         )
     aligned = _aligned(old, new)
-    model = _MODELS.get(old.dialect)
-    if model is not None:
-        return model(old, aligned)
     budget = checked_budget(budget, "analyze_diff")
     progress = checked_progress(progress, "analyze_diff")
+    model = _MODELS.get(old.dialect)
+    if model is not None:
+        return model(old, aligned, budget)
     n = old.panel_size
     check_cells(f"{old.contract_id} -> {new.contract_id}", len(old.dimensions), n)
     table = column_table(old, progress, budget=budget, also=aligned)

@@ -4,22 +4,36 @@ the eligible seats (13.2 §J6).
 Each eligible seat of each dimension takes one of ``pass``, ``warn``, ``block`` or, on a
 mandatory dimension, ``block:repairable`` or ``block:fatal`` (abstentions are not counted:
 a round where a seat abstains is the smaller panel's round). Under 13.2 a dimension reaches
-the decision only through, for every atom that selects it, whether its quantifier held on
-it (13.2 §D2). So the seats of one dimension are enumerated on their own and reduced to
-that tuple of booleans with its count; the dimensions are then combined by a running state
-per atom (``any``: one held; ``every``: all held; ``two``: held twice, capped), whose final
-values say which conditions fire. Monotonicity is exact the same way: for each dimension,
-every single-seat worsening is tried against every state the other dimensions reach.
+the decision only through, for each distinct *test* that selects it (an atom's seat set,
+scope, across and quantifier: atoms written twice, or in two conditions, are one test),
+whether the quantifier held on it (13.2 §D2).
+
+So the count is symbolic, per dimension then combined. Each dimension's seat assignments are
+counted alone, grouped by the multiset of values (a test reads only how many seats hold each
+value), into its *signature*: which of its tests held (:func:`dimension_counts`). The
+dimensions are then combined, in contract order, by a running state that keeps only what can
+still change the outcome: the value of each test that has begun and not ended (``any``: one
+held; ``every``: all held; ``two``: held twice, capped), and per contract the conditions still
+alive by precedence, down to the first one known to fire (a test that ends failing drops its
+conditions at once; a condition below a fired one cannot decide). A conjunction of
+per-dimension atoms is therefore one bit, whatever its length. Monotonicity is exact the same
+way: for each dimension, every single-seat worsening is applied to each state the dimensions
+before it reach, and the pair of states is carried through the dimensions after it.
+
+Every phase states its cost in steps before it starts (:mod:`kernel.analysis.budget`), so an
+analysis either finishes in seconds or is refused with its estimate.
 """
 
 from __future__ import annotations
 
+import copy
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, Final
 
 import attrs
 
+from kernel.analysis.budget import Budget
 from kernel.analysis.changes import Counterexample, Diff, Transition
 from kernel.analysis.result import (
     ERROR,
@@ -37,11 +51,18 @@ from kernel.analysis.result import (
     shadowed_by,
 )
 from kernel.contract.model import Contract
-from kernel.contract.quantifiers import ACTION_RANK, threshold, winner
-from kernel.decision.dimensionwise import eligibility
+from kernel.contract.quantifiers import ACTION_RANK, threshold
+from kernel.decision.dimensionwise import eligibility, plan_of
 from kernel.errors import AnalysisTooLarge, ContractError, KernelError
 
-__all__ = ["analyze_dimensionwise", "diff_dimensionwise", "seat_values", "space_size"]
+__all__ = [
+    "Held",
+    "analyze_dimensionwise",
+    "diff_dimensionwise",
+    "dimension_counts",
+    "seat_values",
+    "space_size",
+]
 
 #: Seat values from best to worst: a seat's worsening is one step right.
 _PLAIN: Final = ("pass", "warn", "block")
@@ -64,28 +85,86 @@ def space_size(contract: Contract) -> int:
 
 
 @attrs.frozen
-class _Atom:
-    condition: int
-    positions: frozenset[int]
+class _Test:
     seats: frozenset[str]
+    scope: tuple[int, ...]
     across: str
     quantifier: str
 
 
-def _atoms(contract: Contract) -> list[_Atom]:
-    return [
-        _Atom(i, frozenset(scope), atom.seats, atom.across, c.quantifier)
-        for i, c in enumerate(contract.conditions)
-        for atom, scope in zip(c.expression.atoms, c.predicate.scopes, strict=True)
-    ]
+class _Model:
+    """The distinct tests of one or more *groups* of conditions (a contract's, by precedence,
+    or some of them), each group's conditions as bits ordered by precedence (the lowest bit
+    decides first), and what each dimension reads: its distinct ``(seat set, quantifier)``
+    pairs. A group of one condition tells whether that condition fires."""
+
+    def __init__(self, groups: Sequence[tuple[Contract, Sequence[int]]]) -> None:
+        self.contracts = [contract for contract, _ in groups]
+        first = self.contracts[0]
+        tests: dict[_Test, int] = {}
+        self.uses: list[int] = []  # per test: the condition bits that use it
+        self.groups: list[tuple[int, list[int]]] = []  # (bit mask, condition index by rank)
+        #: the first group's conditions (by index in its contract) → their tests
+        self.tests_of: dict[int, set[int]] = {}
+        bit = 0
+        for g, (contract, ranked) in enumerate(groups):
+            mask = 0
+            for rank, i in enumerate(ranked):
+                c = contract.conditions[i]
+                for atom, scope in zip(c.expression.atoms, c.predicate.scopes, strict=True):
+                    test = _Test(atom.seats, tuple(scope), atom.across, c.quantifier)
+                    t = tests.setdefault(test, len(tests))
+                    if t == len(self.uses):
+                        self.uses.append(0)
+                    self.uses[t] |= 1 << (bit + rank)
+                    if g == 0:
+                        self.tests_of.setdefault(i, set()).add(t)
+                mask |= 1 << (bit + rank)
+            self.groups.append((mask, list(ranked)))
+            bit += len(ranked)
+        self.masks = [mask for mask, _ in self.groups]
+        self.tests = list(tests)
+        self.all = (1 << bit) - 1
+        self.reads: list[list[tuple[frozenset[str], str]]] = [[] for _ in first.dimensions]
+        #: (test, position) → the index of its pair in reads[position]
+        self.slot: dict[tuple[int, int], int] = {}
+        for t, test in enumerate(self.tests):
+            for p in test.scope:
+                pair = (test.seats, test.quantifier)
+                if pair not in self.reads[p]:
+                    self.reads[p].append(pair)
+                self.slot[t, p] = self.reads[p].index(pair)
+
+    def extended(self, singles: Sequence[int]) -> _Model:
+        """This model with one more group of one condition per index in ``singles`` (of the
+        first group's contract): the same tests, so the same per-dimension counts."""
+        out = copy.copy(self)
+        out.uses = list(self.uses)
+        out.groups = list(self.groups)
+        bit = self.all.bit_length()
+        for i in singles:
+            for t in self.tests_of[i]:
+                out.uses[t] |= 1 << bit
+            out.groups.append((1 << bit, [i]))
+            out.contracts = [*out.contracts, self.contracts[0]]
+            bit += 1
+        out.masks = [mask for mask, _ in out.groups]
+        out.all = (1 << bit) - 1
+        return out
+
+    def outcome(self, group: int, alive: int) -> int | None:
+        """The deciding condition's index in its contract, ``None`` for none, once every
+        condition of the group has ended."""
+        mask, by_rank = self.groups[group]
+        base = (mask & -mask).bit_length() - 1
+        fired = alive & mask
+        if not fired:
+            return None
+        return by_rank[(fired & -fired).bit_length() - 1 - base]
 
 
-#: One dimension's reduction: which of its atoms held → (how many rows, cheapest row).
-_Dist = dict[tuple[bool, ...], tuple[int, tuple[str, ...]]]
-
-
-def _cost(row: Sequence[str], values: Sequence[str]) -> int:
-    return sum(values.index(v) for v in row)
+#: One dimension's signatures: which of its pairs held → (assignments, cheapest row, cost).
+_Dist = dict[tuple[bool, ...], tuple[int, tuple[str, ...], int]]
 
 
 def _rows(contract: Contract, position: int) -> Iterator[tuple[str, ...]]:
@@ -93,89 +172,300 @@ def _rows(contract: Contract, position: int) -> Iterator[tuple[str, ...]]:
     return itertools.product(seat_values(d.priority), repeat=len(d.eligible_roles))
 
 
-def _signature(atoms: Sequence[_Atom], position: int, row: Sequence[str]) -> tuple[bool, ...]:
-    n = len(row)
-    return tuple(
-        sum(v in a.seats for v in row) >= threshold(a.quantifier, n)
-        for a in atoms
-        if position in a.positions
+def _signer(
+    model: _Model, contract: Contract, position: int
+) -> Any:  # Callable[[tuple[str, ...]], tuple[bool, ...]]
+    """``sign(row)``: the signature of one row, computed once per multiset of values."""
+    reads = model.reads[position]
+    n = len(contract.dimensions[position].eligible_roles)
+    needs = [(seats, threshold(q, n)) for seats, q in reads]
+    memo: dict[tuple[str, ...], tuple[bool, ...]] = {}
+
+    def sign(row: tuple[str, ...]) -> tuple[bool, ...]:
+        key = tuple(sorted(row))
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = tuple(sum(v in s for v in row) >= k for s, k in needs)
+        return found
+
+    return sign
+
+
+def _distribution(model: _Model, contract: Contract, position: int, budget: Budget) -> _Dist:
+    d = contract.dimensions[position]
+    values = seat_values(d.priority)
+    budget.charge(
+        len(values) ** len(d.eligible_roles), f"counting the seat assignments of {d.id}"
     )
-
-
-def _distribution(contract: Contract, atoms: Sequence[_Atom], position: int) -> _Dist:
-    values = seat_values(contract.dimensions[position].priority)
+    sign = _signer(model, contract, position)
+    rank = {v: i for i, v in enumerate(values)}
     out: _Dist = {}
     for row in _rows(contract, position):
-        sig = _signature(atoms, position, row)
-        count, best = out.get(sig, (0, row))
-        if _cost(row, values) < _cost(best, values):
-            best = row
-        out[sig] = (count + 1, best)
+        sig = sign(row)
+        cost = sum(rank[v] for v in row)
+        found = out.get(sig)
+        if found is None:
+            out[sig] = (1, row, cost)
+        else:
+            count, best, best_cost = found
+            if cost < best_cost:
+                best, best_cost = row, cost
+            out[sig] = (count + 1, best, best_cost)
     return out
 
 
-#: Per atom: any → bool, every → bool, two → 0..2.
-_State = tuple[int, ...]
-_START: Final = {"any": 0, "every": 1, "two": 0}
+#: What one dimension tells the decision: the ``(seat set, quantifier)`` tests that held.
+Held = frozenset[tuple[frozenset[str], str]]
 
 
-def _step(state: _State, atoms: Sequence[_Atom], position: int, sig: Sequence[bool]) -> _State:
-    out = list(state)
-    held = iter(sig)
-    for k, a in enumerate(atoms):
-        if position not in a.positions:
-            continue
-        h = next(held)
-        if a.across == "any":
-            out[k] = out[k] or h
-        elif a.across == "every":
-            out[k] = out[k] and h
-        else:
-            out[k] = min(2, out[k] + h)
-    return tuple(int(x) for x in out)
-
-
-def _fired(contract: Contract, atoms: Sequence[_Atom], state: Sequence[int]) -> list[bool]:
-    fired = [True] * len(contract.conditions)
-    for a, value in zip(atoms, state, strict=True):
-        ok = value >= 2 if a.across == "two" else bool(value)
-        fired[a.condition] = fired[a.condition] and ok
-    return fired
-
-
-#: A combined state → (how many matrices, the cheapest one: a row per dimension so far).
-_Layer = dict[_State, tuple[int, int, tuple[tuple[str, ...], ...]]]
-
-
-def _combine(
-    contract: Contract, atoms: Sequence[_Atom], dists: Mapping[int, _Dist], skip: int = -1
-) -> _Layer:
-    layer: _Layer = {tuple(_START[a.across] for a in atoms): (1, 0, ())}
-    for p, dist in dists.items():
-        if p == skip:
-            continue
-        values = seat_values(contract.dimensions[p].priority)
-        nxt: _Layer = {}
-        for state, (count, cost, rows) in layer.items():
-            for sig, (n, row) in dist.items():
-                s = _step(state, atoms, p, sig)
-                total, best_cost, best = nxt.get(s, (0, -1, ()))
-                c = cost + _cost(row, values)
-                if best_cost < 0 or c < best_cost:
-                    best_cost, best = c, (*rows, row)
-                nxt[s] = (total + count * n, best_cost, best)
-        layer = nxt
-    return layer
-
-
-def _matrix(
-    contract: Contract, rows: Sequence[tuple[str, ...]], order: Sequence[int]
-) -> dict[str, dict[str, str]]:
-    by_position = dict(zip(order, rows, strict=True))
+def dimension_counts(contract: Contract, position: int) -> dict[Held, int]:
+    """The symbolic count of one dimension of a 13.2 reviewer contract: for each set of the
+    ``(seat set, quantifier)`` tests its atoms make that hold together, how many assignments
+    of its eligible seats give exactly that set. The counts of the whole space are products
+    of these, combined as :func:`analyze_dimensionwise` does."""
+    eligibility(contract)
+    model = _Model([(contract, contract.precedence)])
+    reads = model.reads[position]
     return {
-        d.id: dict(zip(d.eligible_roles, by_position[d.position], strict=True))
-        for d in contract.dimensions
+        frozenset(pair for pair, held in zip(reads, sig, strict=True) if held): count
+        for sig, (count, _, _) in _distribution(model, contract, position, Budget()).items()
     }
+
+
+#: How a layer moves one test: (source: its index among the live values before the layer,
+#: or -1 where it begins; the bit of the signature; its kind; target: its index after the
+#: layer, or -1 where it ends; the condition bits that use it).
+_Step = tuple[int, int, int, int, int]
+_ANY, _EVERY, _TWO = 0, 1, 2
+_KIND: Final = {"any": _ANY, "every": _EVERY, "two": _TWO}
+
+
+@attrs.frozen
+class _Layer:
+    position: int
+    program: tuple[_Step, ...]
+    carried: tuple[tuple[int, int], ...]
+    width: int
+    #: Per live value after the layer: the condition bits that read it.
+    relevant: tuple[int, ...]
+    #: Condition bits all of whose tests have ended after the layer.
+    complete: int
+
+
+def _schedule(model: _Model, order: Sequence[int]) -> list[_Layer]:
+    """One layer per dimension of ``order``: how it moves the live test values."""
+    at = {p: k for k, p in enumerate(order)}
+    begin = [min(at[p] for p in t.scope) for t in model.tests]
+    end = [max(at[p] for p in t.scope) for t in model.tests]
+    by_layer: list[list[int]] = [[] for _ in order]
+    ending_at: list[int] = [0] * len(order)
+    for t, test in enumerate(model.tests):
+        for p in test.scope:
+            by_layer[at[p]].append(t)
+    last_of: dict[int, int] = {}
+    for t, uses in enumerate(model.uses):
+        bits = uses
+        while bits:
+            low = bits & -bits
+            last_of[low] = max(last_of.get(low, -1), end[t])
+            bits ^= low
+    for low, k in last_of.items():
+        ending_at[k] |= low
+    layers = []
+    live: list[int] = []
+    complete = 0
+    for k, p in enumerate(order):
+        after = [t for t in live if end[t] > k] + [
+            t for t in by_layer[k] if begin[t] == k and end[t] > k
+        ]
+        where_before = {t: i for i, t in enumerate(live)}
+        where_after = {t: i for i, t in enumerate(after)}
+        touched = set(by_layer[k])
+        program = tuple(
+            (
+                where_before.get(t, -1),
+                model.slot[t, p],
+                _KIND[model.tests[t].across],
+                where_after.get(t, -1),
+                model.uses[t],
+            )
+            for t in by_layer[k]
+        )
+        carried = tuple(
+            (i, where_after[t]) for i, t in enumerate(live) if t not in touched and t in where_after
+        )
+        complete |= ending_at[k]
+        layers.append(
+            _Layer(p, program, carried, len(after), tuple(model.uses[t] for t in after), complete)
+        )
+        live = after
+    return layers
+
+
+#: A state: (live test values, alive condition bits).
+_State = tuple[tuple[int, ...], int]
+#: A state → (matrices, cost of the cheapest, its rows as a linked list ``(rest, row)``).
+_States = dict[_State, tuple[int, int, Any]]
+
+
+def _apply(model: _Model, layer: _Layer, state: _State, sig: Sequence[bool]) -> _State:
+    """The state after one dimension with signature ``sig``."""
+    live, alive = state
+    values = [0] * layer.width
+    for i, j in layer.carried:
+        values[j] = live[i]
+    for source, bit, kind, target, uses in layer.program:
+        h = sig[bit]
+        if kind == _ANY:
+            v = (0 if source < 0 else live[source]) | h
+            if target < 0:
+                if not v:
+                    alive &= ~uses
+            else:
+                values[target] = v
+        elif kind == _EVERY:
+            v = (1 if source < 0 else live[source]) & h
+            if not v:  # an every that failed once never holds
+                alive &= ~uses
+            elif target >= 0:
+                values[target] = v
+        else:
+            v = min(2, (0 if source < 0 else live[source]) + h)
+            if target < 0:
+                if v < 2:
+                    alive &= ~uses
+            else:
+                values[target] = v
+    complete = layer.complete
+    for mask in model.masks:
+        fired = alive & complete & mask
+        if fired:
+            low = fired & -fired
+            alive &= ~mask | ((low << 1) - 1)
+    for i, uses in enumerate(layer.relevant):
+        if not alive & uses:
+            values[i] = 0
+    return tuple(values), alive
+
+
+def _steps(layer: _Layer, states: int, sigs: int) -> int:
+    """What ``states x sigs`` applications of ``layer`` cost: about 0.25 µs a step."""
+    return states * sigs * (2 + (len(layer.program) + layer.width // 2) // 2)
+
+
+def _advance(
+    model: _Model, layer: _Layer, states: _States, dist: _Dist, budget: Budget, what: str
+) -> _States:
+    budget.charge(
+        _steps(layer, len(states), len(dist)),
+        f"{what}: {len(states):,} states x {len(dist):,} signatures of "
+        f"{model.contracts[0].dimensions[layer.position].id}",
+    )
+    out: _States = {}
+    for state, (count, cost, rows) in states.items():
+        for sig, (n, row, row_cost) in dist.items():
+            key = _apply(model, layer, state, sig)
+            c = cost + row_cost
+            found = out.get(key)
+            if found is None:
+                out[key] = (count * n, c, (rows, row))
+            elif c < found[1]:
+                out[key] = (found[0] + count * n, c, (rows, row))
+            else:
+                out[key] = (found[0] + count * n, found[1], found[2])
+    return out
+
+
+def _unlink(rows: Any) -> list[tuple[str, ...]]:
+    out = []
+    while rows:
+        rows, row = rows
+        out.append(row)
+    return out[::-1]
+
+
+def _order(model: _Model, budget: Budget) -> list[int]:
+    """The dimensions in the order that keeps the fewest conditions part-way: each step takes
+    the dimension after which the fewest conditions have some but not all of their dimensions
+    combined (the first in contract order on a tie). Conditions that never overlap in time
+    then never multiply the states."""
+    dimensions = len(model.contracts[0].dimensions)
+    spans: list[set[int]] = [set() for _ in range(model.all.bit_length())]
+    for t, test in enumerate(model.tests):
+        uses = model.uses[t]
+        while uses:
+            low = uses & -uses
+            spans[low.bit_length() - 1].update(test.scope)
+            uses ^= low
+    touching: list[list[int]] = [[] for _ in range(dimensions)]
+    for c, span in enumerate(spans):
+        for p in span:
+            touching[p].append(c)
+    budget.charge(
+        dimensions * (dimensions + sum(len(t) for t in touching)), "ordering the dimensions"
+    )
+    left = [len(span) for span in spans]
+    open_ = 0
+    order: list[int] = []
+    todo = list(range(dimensions))
+    while todo:
+        best, best_open = -1, -1
+        for p in todo:
+            after = open_
+            for c in touching[p]:
+                if left[c] == len(spans[c]):
+                    after += left[c] > 1
+                elif left[c] == 1:
+                    after -= 1
+            if best < 0 or after < best_open:
+                best, best_open = p, after
+        order.append(best)
+        todo.remove(best)
+        open_ = best_open
+        for c in touching[best]:
+            left[c] -= 1
+    return order
+
+
+class _Run:
+    """The combination of every dimension for ``model``'s contracts, in contract order."""
+
+    def __init__(self, model: _Model, budget: Budget, like: _Run | None = None) -> None:
+        """``like``: a run over the same tests, whose order and per-dimension counts are
+        taken as they are."""
+        contract = model.contracts[0]
+        for d in contract.dimensions:
+            if len(seat_values(d.priority)) ** len(d.eligible_roles) > MAX_ROWS:
+                raise AnalysisTooLarge(f"{d.id} has too many seat assignments to enumerate")
+        self.model = model
+        self.budget = budget
+        if like is None:
+            budget.charge(
+                len(model.tests) + sum(len(t.scope) for t in model.tests) * 2,
+                "merging the atoms",
+            )
+            self.order = _order(model, budget)
+            self.dists = {p: _distribution(model, contract, p, budget) for p in self.order}
+        else:
+            self.order, self.dists = like.order, like.dists
+        budget.charge(
+            (len(self.order) + 1) * (len(model.tests) + len(self.order)), "scheduling the tests"
+        )
+        self.layers = _schedule(model, self.order)
+        states: _States = {((), model.all): (1, 0, None)}
+        self.before: list[_States] = []
+        for layer in self.layers:
+            self.before.append(states)
+            states = _advance(model, layer, states, self.dists[layer.position], budget, "combining")
+        self.final = states
+
+    def matrix(self, rows: Any) -> dict[str, dict[str, str]]:
+        contract = self.model.contracts[0]
+        by_position = dict(zip(self.order, _unlink(rows), strict=True))
+        return {
+            d.id: dict(zip(d.eligible_roles, by_position[d.position], strict=True))
+            for d in contract.dimensions
+        }
 
 
 def _example(contract: Contract, matrix: dict[str, dict[str, str]]) -> Example:
@@ -189,45 +479,46 @@ def _example(contract: Contract, matrix: dict[str, dict[str, str]]) -> Example:
     return Example(matrix, d.action, d.condition_id, d.fallback, fired)
 
 
-def _verdict(contract: Contract, fired: Sequence[bool]) -> tuple[str, str | None]:
-    position = winner(contract.precedence, fired)
-    if position is None:
+def _decision_steps(contract: Contract) -> int:
+    """What one example's decision costs, in steps: its trace's size and the matrix."""
+    return 20 * (plan_of(contract).cells + 5 * len(contract.dimensions))
+
+
+def _key(contract: Contract, index: int | None) -> tuple[str, str | None]:
+    if index is None:
         fallback = contract.fallback
         return NONE, None if fallback is None else contract.conditions[fallback].action
-    c = contract.conditions[position]
+    c = contract.conditions[index]
     return c.condition_id, c.action
 
 
-def analyze_dimensionwise(contract: Contract) -> Analysis:
-    """What a 13.2 reviewer contract decides over every eligible-seat assignment."""
+def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> Analysis:
+    """What a 13.2 reviewer contract decides over every eligible-seat assignment; work past
+    ``budget`` (default :data:`~kernel.analysis.budget.MAX_STEPS`) is refused before it is
+    done."""
     eligibility(contract)
-    for d in contract.dimensions:
-        if len(seat_values(d.priority)) ** len(d.eligible_roles) > MAX_ROWS:
-            raise AnalysisTooLarge(f"{d.id} has too many seat assignments to enumerate")
-    atoms = _atoms(contract)
-    dists = {d.position: _distribution(contract, atoms, d.position) for d in contract.dimensions}
-    order = list(dists)
-    final = _combine(contract, atoms, dists)
+    budget = Budget() if budget is None else budget
+    model = _Model([(contract, contract.precedence)])
+    run = _Run(model, budget)
     keys = [c.condition_id for c in contract.conditions] + [NONE]
     tally = dict.fromkeys(keys, 0)
-    simplest: dict[str, tuple[int, tuple[tuple[str, ...], ...]]] = {}
-    decided: dict[_State, tuple[str, str | None]] = {}
-    for state, (count, cost, rows) in final.items():
-        key, _ = decided[state] = _verdict(contract, _fired(contract, atoms, state))
+    simplest: dict[str, tuple[int, Any]] = {}
+    budget.charge(len(run.final) * (len(contract.conditions) + 8), "deciding the final states")
+    for (_, alive), (count, cost, rows) in run.final.items():
+        key, _ = _key(contract, model.outcome(0, alive))
         tally[key] += count
         if key not in simplest or cost < simplest[key][0]:
             simplest[key] = (cost, rows)
     fallback = None if contract.fallback is None else contract.conditions[contract.fallback].action
     actions = {c.condition_id: c.action for c in contract.conditions} | {NONE: fallback}
     written = {c.condition_id: c.text for c in contract.conditions}
+    budget.charge(len(simplest) * _decision_steps(contract), "the examples' decisions")
     outcomes = tuple(
         Outcome(
             key,
             actions[key],
             tally[key],
-            None
-            if key not in simplest
-            else _example(contract, _matrix(contract, simplest[key][1], order)),
+            None if key not in simplest else _example(contract, run.matrix(simplest[key][1])),
             written.get(key),
         )
         for key in keys
@@ -255,9 +546,24 @@ def analyze_dimensionwise(contract: Contract) -> Analysis:
                 )
             )
     unreachable = tuple(o.key for o in outcomes[:-1] if not o.matrices)
-    for key in unreachable:
-        findings.append(_unreachable(contract, atoms, final, decided, order, key))
-    violation = _non_monotone(contract, atoms, dists, order)
+    violation = _non_monotone(run)
+    for k, key in enumerate(unreachable):
+        # What shadows it is told within an equal share of what the budget has left; past
+        # that, only that it never decides (the counts and the other findings are exact).
+        part = Budget(limit=budget.remaining // (len(unreachable) - k))
+        try:
+            findings.append(_unreachable(run, key, part))
+        except AnalysisTooLarge:
+            findings.append(
+                Finding(
+                    UNREACHABLE,
+                    ERROR,
+                    f"{key} never decides: no assignment of the eligible seats makes it the "
+                    "deciding condition",
+                    condition_id=key,
+                )
+            )
+        budget.charge(part.used, "what shadows the unreachable conditions")
     if violation is not None:
         findings.append(violation)
     return Analysis(
@@ -273,18 +579,19 @@ def analyze_dimensionwise(contract: Contract) -> Analysis:
     )
 
 
-def _unreachable(
-    contract: Contract,
-    atoms: Sequence[_Atom],
-    final: _Layer,
-    decided: Mapping[_State, tuple[str, str | None]],
-    order: Sequence[int],
-    key: str,
-) -> Finding:
+def _unreachable(first: _Run, key: str, budget: Budget) -> Finding:
     """AN-2 for ``key``: what shadows it (the conditions that decide whenever it fires, with
-    the simplest such matrix), or that nothing satisfies it."""
+    the simplest such matrix), or that nothing satisfies it. One more combination tracks
+    whether ``key`` fires beside the deciding condition, and one more whether each condition
+    that decides in its place fires too."""
+    contract = first.model.contracts[0]
     i = next(c.position for c in contract.conditions if c.condition_id == key)
-    fired = [s for s in final if _fired(contract, atoms, s)[i]]
+    run = _Run(first.model.extended([i]), budget, like=first)
+    fired = {
+        state: found
+        for state, found in run.final.items()
+        if run.model.outcome(1, state[1]) is not None
+    }
     if not fired:
         return Finding(
             UNREACHABLE,
@@ -293,19 +600,27 @@ def _unreachable(
             f"{contract.conditions[i].text}",
             condition_id=key,
         )
-    shadows = sorted({decided[s][0] for s in fired} - {NONE})
+    deciding = {run.model.outcome(0, alive) for _, alive in fired}
+    shadows = sorted(
+        (c for c in deciding if c is not None), key=lambda c: contract.conditions[c].condition_id
+    )
+    ids = [contract.conditions[c].condition_id for c in shadows]
+    both = _Run(first.model.extended([i, *shadows]), budget, like=first)
+    firing = [alive for _, alive in both.final if both.model.outcome(1, alive) is not None]
     always = [
         c.condition_id
         for c in contract.conditions
-        if c.condition_id in shadows and all(_fired(contract, atoms, s)[c.position] for s in fired)
+        if c.position in shadows
+        and all(both.model.outcome(2 + shadows.index(c.position), a) is not None for a in firing)
     ]
-    simplest = min(fired, key=lambda s: final[s][1])
+    _, _, rows = min(fired.values(), key=lambda found: found[1])
+    budget.charge(_decision_steps(contract), "the finding's decision")
     return Finding(
         UNREACHABLE,
         ERROR,
-        f"{key} never decides: {shadowed_by(always, shadows)}",
+        f"{key} never decides: {shadowed_by(always, ids)}",
         condition_id=key,
-        examples=(_example(contract, _matrix(contract, final[simplest][2], order)),),
+        examples=(_example(contract, run.matrix(rows)),),
     )
 
 
@@ -313,49 +628,97 @@ def _rank(action: str | None) -> int:
     return -1 if action is None else ACTION_RANK.get(action, -1)
 
 
-def _non_monotone(
-    contract: Contract, atoms: Sequence[_Atom], dists: Mapping[int, _Dist], order: Sequence[int]
-) -> Finding | None:
-    """The first single-seat worsening that makes the decision more lenient, or ``None``."""
-    for d in contract.dimensions:
-        p = d.position
-        values = seat_values(d.priority)
-        pairs: dict[tuple[tuple[bool, ...], tuple[bool, ...]], tuple[tuple[str, ...], int]] = {}
-        for row in _rows(contract, p):
-            for seat, value in enumerate(row):
-                step = values.index(value) + 1
-                if step == len(values):
-                    continue
-                worse = (*row[:seat], values[step], *row[seat + 1 :])
-                key = (_signature(atoms, p, row), _signature(atoms, p, worse))
-                if key[0] != key[1] and key not in pairs:
-                    pairs[key] = (row, seat)
+def _worsenings(
+    run: _Run, position: int
+) -> dict[tuple[tuple[bool, ...], tuple[bool, ...]], tuple[tuple[str, ...], int]]:
+    """Per pair of signatures (before, after) that one seat's worsening at ``position``
+    changes: the first row and seat that does it."""
+    contract = run.model.contracts[0]
+    d = contract.dimensions[position]
+    values = seat_values(d.priority)
+    run.budget.charge(
+        len(values) ** len(d.eligible_roles) * len(d.eligible_roles),
+        f"monotonicity: the single-seat worsenings of {d.id}",
+    )
+    sign = _signer(run.model, contract, position)
+    pairs: dict[tuple[tuple[bool, ...], tuple[bool, ...]], tuple[tuple[str, ...], int]] = {}
+    for row in _rows(contract, position):
+        for seat, value in enumerate(row):
+            step = values.index(value) + 1
+            if step == len(values):
+                continue
+            worse = (*row[:seat], values[step], *row[seat + 1 :])
+            key = (sign(row), sign(worse))
+            if key[0] != key[1] and key not in pairs:
+                pairs[key] = (row, seat)
+    return pairs
+
+
+def _non_monotone(run: _Run) -> Finding | None:
+    """The first single-seat worsening that makes the decision more lenient, or ``None``:
+    for each dimension, each state the dimensions before it reach takes each worsening's
+    two signatures, and the pair is carried through the dimensions after it (a pair whose
+    two states agree can never differ again and is dropped)."""
+    model = run.model
+    contract = model.contracts[0]
+    worsenings = [_worsenings(run, layer.position) for layer in run.layers]
+    run.budget.check(
+        sum(
+            _steps(layer, len(start), 2 * len(pairs))
+            for layer, start, pairs in zip(run.layers, run.before, worsenings, strict=True)
+        ),
+        "monotonicity: at least",
+    )
+    for k, layer in enumerate(run.layers):
+        pairs = worsenings[k]
         if not pairs:
             continue
-        others = _combine(contract, atoms, dists, skip=p)
-        rest = [q for q in order if q != p]
-        for state, (_, _, rows) in others.items():
+        start = run.before[k]
+        run.budget.charge(
+            _steps(layer, len(start), 2 * len(pairs)),
+            f"monotonicity: {len(start):,} states x {len(pairs):,} worsenings of "
+            f"{contract.dimensions[layer.position].id}",
+        )
+        joint: dict[tuple[_State, _State], tuple[Any, tuple[str, ...], int]] = {}
+        for state, (_, _, rows) in start.items():
             for (before, after), (row, seat) in pairs.items():
-                a = _verdict(contract, _fired(contract, atoms, _step(state, atoms, p, before)))
-                b = _verdict(contract, _fired(contract, atoms, _step(state, atoms, p, after)))
-                if _rank(b[1]) < _rank(a[1]):
-                    return _finding(contract, d.position, rows, rest, row, seat, values)
+                a = _apply(model, layer, state, before)
+                b = _apply(model, layer, state, after)
+                if a != b and (a, b) not in joint:
+                    joint[a, b] = ((rows, row), row, seat)
+        for later in run.layers[k + 1 :]:
+            if not joint:
+                break
+            dist = run.dists[later.position]
+            run.budget.charge(
+                _steps(later, len(joint), len(dist)) * 2,
+                f"monotonicity: {len(joint):,} pairs of states x {len(dist):,} signatures",
+            )
+            carried: dict[tuple[_State, _State], tuple[Any, tuple[str, ...], int]] = {}
+            for (a, b), (rows, row, seat) in joint.items():
+                for sig, (_, next_row, _) in dist.items():
+                    pair = (_apply(model, later, a, sig), _apply(model, later, b, sig))
+                    if pair[0] != pair[1] and pair not in carried:
+                        carried[pair] = ((rows, next_row), row, seat)
+            joint = carried
+        for (a, b), (rows, row, seat) in joint.items():
+            x = _key(contract, model.outcome(0, a[1]))[1]
+            y = _key(contract, model.outcome(0, b[1]))[1]
+            if _rank(y) < _rank(x):
+                run.budget.charge(2 * _decision_steps(contract), "the finding's decisions")
+                return _finding(run, k, rows, row, seat)
     return None
 
 
-def _finding(
-    contract: Contract,
-    position: int,
-    rows: tuple[tuple[str, ...], ...],
-    rest: Sequence[int],
-    row: tuple[str, ...],
-    seat: int,
-    values: Sequence[str],
-) -> Finding:
+def _finding(run: _Run, k: int, rows: Any, row: tuple[str, ...], seat: int) -> Finding:
+    contract = run.model.contracts[0]
+    position = run.layers[k].position
     d = contract.dimensions[position]
+    values = seat_values(d.priority)
     worse = (*row[:seat], values[values.index(row[seat]) + 1], *row[seat + 1 :])
-    before = _example(contract, _matrix(contract, (*rows, row), [*rest, position]))
-    after = _example(contract, _matrix(contract, (*rows, worse), [*rest, position]))
+    matrix = run.matrix(rows)
+    before = _example(contract, matrix)
+    after = _example(contract, {**matrix, d.id: dict(zip(d.eligible_roles, worse, strict=True))})
     change = Change(d.id, seat, row[seat], worse[seat])
     role = d.eligible_roles[seat]
     return Finding(
@@ -367,7 +730,6 @@ def _finding(
         examples=(before, after),
         change=change,
     )
-
 
 
 def _same_seats(old: Contract, new: Contract) -> None:
@@ -388,25 +750,22 @@ def _same_seats(old: Contract, new: Contract) -> None:
             )
 
 
-def diff_dimensionwise(old: Contract, new: Contract) -> Any:
+def diff_dimensionwise(old: Contract, new: Contract, budget: Budget | None = None) -> Any:
     """``analyze_diff`` for two 13.2 contracts over the same seats (``new``'s dimensions in
-    ``old``'s order): one pass over the joint atoms of both."""
-
+    ``old``'s order): one pass over the joint tests of both."""
     eligibility(old)
     eligibility(new)
     _same_seats(old, new)
-    first = _atoms(old)
-    atoms = [*first, *_atoms(new)]
-    dists = {d.position: _distribution(old, atoms, d.position) for d in old.dimensions}
-    order = list(dists)
-    final = _combine(old, atoms, dists)
-    k = len(first)
+    budget = Budget() if budget is None else budget
+    model = _Model([(old, old.precedence), (new, new.precedence)])
+    run = _Run(model, budget)
     tally: dict[tuple[str, str], int] = {}
-    simplest: dict[tuple[str, str], tuple[int, tuple[tuple[str, ...], ...]]] = {}
+    simplest: dict[tuple[str, str], tuple[int, Any]] = {}
     actions: dict[tuple[str, str], tuple[str | None, str | None]] = {}
-    for state, (count, cost, rows) in final.items():
-        (a, x) = _verdict(old, _fired(old, first, state[:k]))
-        (b, y) = _verdict(new, _fired(new, atoms[k:], state[k:]))
+    budget.charge(len(run.final) * (len(model.uses) + 8), "deciding the final states twice")
+    for (_, alive), (count, cost, rows) in run.final.items():
+        a, x = _key(old, model.outcome(0, alive))
+        b, y = _key(new, model.outcome(1, alive))
         pair = (a, b)
         tally[pair] = tally.get(pair, 0) + count
         actions[pair] = (x, y)
@@ -414,9 +773,12 @@ def diff_dimensionwise(old: Contract, new: Contract) -> Any:
             simplest[pair] = (cost, rows)
     old_keys = (*(c.condition_id for c in old.conditions), NONE)
     new_keys = (*(c.condition_id for c in new.conditions), NONE)
+    budget.charge(
+        len(tally) * (_decision_steps(old) + _decision_steps(new)), "the examples' decisions"
+    )
     out = []
     for pair in sorted(tally, key=lambda p: (old_keys.index(p[0]), new_keys.index(p[1]))):
-        matrix = _matrix(old, simplest[pair][1], order)
+        matrix = run.matrix(simplest[pair][1])
         before, after = _example(old, matrix), _example(new, matrix)
         out.append(
             Transition(

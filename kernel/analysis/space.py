@@ -33,14 +33,14 @@ from kernel.expression.ast import SCORES
 __all__ = ["Verdict", "analyze", "example", "matrix_of", "verdict"]
 
 
-def _analyze_13_2(contract: Contract) -> Analysis:
+def _analyze_13_2(contract: Contract, budget: Budget) -> Analysis:
     from kernel.analysis.dimensionwise import analyze_dimensionwise
 
-    return analyze_dimensionwise(contract)
+    return analyze_dimensionwise(contract, budget)
 
 
 #: The analysis of each dialect that is not Schema 13's (the column analysis below).
-_MODELS: dict[str, Callable[[Contract], Analysis]] = {"13.2": _analyze_13_2}
+_MODELS: dict[str, Callable[[Contract, Budget], Analysis]] = {"13.2": _analyze_13_2}
 
 
 def analyze(
@@ -60,7 +60,7 @@ def analyze(
     progress = checked_progress(progress, "analyze")
     model = _MODELS.get(contract.dialect)
     if model is not None:
-        return model(contract)
+        return model(contract, budget)
     n = contract.panel_size
     check_cells(contract.contract_id, len(contract.dimensions), n)
     table = column_table(contract, progress, budget=budget)

@@ -192,7 +192,7 @@ def _role_problems(contract: Mapping[str, Any], compiled: Compiled) -> Iterator[
             "$.acceptance_dimensions",
             f"roles of {mode} with no eligible dimension: {_listed(idle)}",
         )
-    priorities = {d.get("id"): d.get("priority") for _, d in dims}
+    priorities = {d.get("id"): d.get("priority") for _, d in dims if isinstance(d.get("id"), str)}
     for i, cond, result in compiled:
         if not isinstance(result, Predicate):
             continue

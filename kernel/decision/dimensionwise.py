@@ -16,7 +16,8 @@ key, and only exact ``str`` values are scores.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import weakref
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
 
@@ -32,14 +33,17 @@ from kernel.strict import shown
 __all__ = [
     "AtomTrace",
     "DimensionCount",
+    "Plan",
     "SeatFlip",
+    "cells_of",
     "decide_dimensionwise",
     "dimension_verdicts",
     "eligibility",
+    "plan_of",
+    "planned_decision",
     "read_matrix",
     "seat_flips",
     "snapshot",
-    "traced_decision",
 ]
 
 NOT_ASSESSED: Final = "not_assessed"
@@ -119,7 +123,8 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
     """The matrix's seats are the mode's roles (13.2 §G6). A role the mode does not have (an
     extra seat) is a :class:`MatrixError`; a role with no value anywhere (a dropped seat) is
     a :class:`~kernel.errors.SeatDropped`, a ``PanelShrunk`` and a ``MatrixError``. Both
-    carry the tag ``[PANEL-CARDINALITY: roles … != required …]``."""
+    carry the tag ``[PANEL-CARDINALITY: roles … != required …]`` on ``.tag`` (not in the
+    message, as ``PanelShrunk``'s, so a command line prints it once)."""
     seated = {role for seats in by_dimension.values() for role in seats}
     required = sorted(contract.roles)
     tag = f"[PANEL-CARDINALITY: roles {sorted(seated)!r} != required {required!r}]"
@@ -128,7 +133,7 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
             if role not in contract.roles:
                 raise MatrixError(
                     f"matrix[{shown(d)}][{shown(role)}]: unknown role (roles of "
-                    f"{contract.mode}: {', '.join(contract.roles)}) {tag}",
+                    f"{contract.mode}: {', '.join(contract.roles)})",
                     tag=tag,
                 )
     dropped = [r for r in contract.roles if r not in seated]
@@ -136,7 +141,7 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
         raise SeatDropped(
             len(contract.roles) - len(dropped),
             contract.panel_size,
-            message=f"matrix: no value of the seat(s) {', '.join(dropped)} {tag}",
+            message=f"matrix: no value of the seat(s) {', '.join(dropped)} of {contract.mode}",
             tag=tag,
         )
 
@@ -239,49 +244,133 @@ def dimension_verdicts(contract: Contract, rows: tuple[tuple[str, ...], ...]) ->
     }
 
 
+@attrs.frozen
+class Plan:
+    """A contract's atoms merged, the work of one decision bounded by the vocabulary, not by
+    the text: a dimension's result under an atom depends only on the seat values that satisfy
+    the atom (its *seat set*: the vocabulary has six) and the condition's quantifier, so each
+    dimension's seats are counted once per seat set, each distinct test (seat set, scope,
+    across, quantifier) is evaluated once, and an atom written twice in one condition (AND is
+    idempotent) is traced once."""
+
+    #: The distinct seat sets the atoms test.
+    seat_sets: tuple[frozenset[str], ...]
+    #: Per dimension position: the seat sets (indices) of the atoms that select it.
+    reads: tuple[tuple[int, ...], ...]
+    #: The distinct tests: (per selected dimension ``(position, slot in reads[position])``,
+    #: across, quantifier).
+    tests: tuple[tuple[tuple[tuple[int, int], ...], str, str], ...]
+    #: The distinct traced atoms: (text, across, test index).
+    atoms: tuple[tuple[str, str, int], ...]
+    #: Per condition: its distinct atoms (indices into :attr:`atoms`), first written first.
+    conditions: tuple[tuple[int, ...], ...]
+
+    @property
+    def cells(self) -> int:
+        """How many per-dimension counts one decision's trace holds (its size)."""
+        return sum(len(pairs) for pairs, _, _ in self.tests)
+
+
+_PLANS: dict[int, Plan] = {}
+
+
+def plan_of(contract: Contract) -> Plan:
+    """The contract's :class:`Plan`, made on first use and dropped with the contract."""
+    key = id(contract)
+    found = _PLANS.get(key)
+    if found is None:
+        found = _PLANS[key] = _plan(contract)
+        weakref.finalize(contract, _PLANS.pop, key, None)
+    return found
+
+
+def _plan(contract: Contract) -> Plan:
+    seat_sets: dict[frozenset[str], int] = {}
+    reads: list[dict[int, int]] = [{} for _ in contract.dimensions]
+    tests: dict[tuple[tuple[tuple[int, int], ...], str, str], int] = {}
+    atoms: dict[tuple[object, tuple[int, ...], str], int] = {}
+    rows: list[tuple[str, str, int]] = []
+    conditions = []
+    for c in contract.conditions:
+        mine: dict[int, None] = {}
+        for atom, scope in zip(c.expression.atoms, c.predicate.scopes, strict=True):
+            key = (atom, scope, c.quantifier)
+            index = atoms.get(key)
+            if index is None:
+                s = seat_sets.setdefault(atom.seats, len(seat_sets))
+                pairs = tuple((p, reads[p].setdefault(s, len(reads[p]))) for p in scope)
+                test = tests.setdefault((pairs, atom.across, c.quantifier), len(tests))
+                index = atoms[key] = len(rows)
+                rows.append((str(atom), atom.across, test))
+            mine[index] = None
+        conditions.append(tuple(mine))
+    return Plan(
+        seat_sets=tuple(seat_sets),
+        reads=tuple(tuple(r) for r in reads),
+        tests=tuple(tests),
+        atoms=tuple(rows),
+        conditions=tuple(conditions),
+    )
+
+
+def cells_of(plan: Plan, position: int, row: Sequence[str]) -> tuple[int, ...]:
+    """How many of the assessed values ``row`` of the dimension at ``position`` are in each
+    seat set the plan reads there."""
+    sets = plan.seat_sets
+    return tuple(sum(v in sets[s] for v in row) for s in plan.reads[position])
+
+
 def decide_dimensionwise(contract: Contract, matrix: object) -> Any:
     """The 13.2 decision with its trace; see the module docstring."""
     eligibility(contract)
     rows = read_matrix(contract, matrix)
+    plan = plan_of(contract)
+    return planned_decision(
+        contract,
+        plan,
+        [len(row) for row in rows],
+        [cells_of(plan, p, row) for p, row in enumerate(rows)],
+        dimension_verdicts(contract, rows),
+    )
 
-    def seats(condition: int, atom: int, position: int) -> tuple[int, int]:
-        row = rows[position]
-        wanted = contract.conditions[condition].expression.atoms[atom].seats
-        return len(row), sum(1 for v in row if v in wanted)
 
-    return traced_decision(contract, seats, dimension_verdicts(contract, rows))
-
-
-def traced_decision(
+def planned_decision(
     contract: Contract,
-    seats: Callable[[int, int, int], tuple[int, int]],
+    plan: Plan,
+    n: Sequence[int],
+    cells: Sequence[Sequence[int]],
     verdicts: Mapping[str, str],
 ) -> Any:
-    """The decision and its trace, from ``seats(condition, atom, position)``: the assessed
-    eligible seats of that dimension and how many of them satisfy that atom. The slow path
-    counts them from the matrix, the generated one from its tables; both end here."""
+    """The decision and its trace from, per dimension, its assessed eligible seats ``n`` and
+    how many of them are in each seat set the plan reads there (:func:`cells_of`). The slow
+    path counts them from the matrix, the generated one keeps them in its tables; both end
+    here."""
     from kernel.decision.value import decide_fired
 
+    ids = contract.dimension_ids
+    results = []
+    for pairs, across, quantifier in plan.tests:
+        per = []
+        for p, k in pairs:
+            count, need = cells[p][k], threshold(quantifier, n[p])
+            per.append(DimensionCount(ids[p], n[p], count, need, count >= need))
+        results.append((tuple(per), ACROSS[across]([x.held for x in per])))
+    atoms = [
+        AtomTrace(text, across, *results[test]) for text, across, test in plan.atoms
+    ]
     traces: dict[str, tuple[AtomTrace, ...]] = {}
-    fired, counts = [], []
-    for i, c in enumerate(contract.conditions):
-        out = []
-        for j, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True)):
-            per = []
-            for p in scope:
-                n, count = seats(i, j, p)
-                need = threshold(c.quantifier, n)
-                per.append(DimensionCount(contract.dimensions[p].id, n, count, need, count >= need))
-            held = ACROSS[atom.across]([x.held for x in per])
-            out.append(AtomTrace(str(atom), atom.across, tuple(per), held))
-        traces[c.condition_id] = tuple(out)
+    fired, counts, thresholds = [], [], []
+    for c, mine in zip(contract.conditions, plan.conditions, strict=True):
+        out = tuple(atoms[a] for a in mine)
+        traces[c.condition_id] = out
         counts.append(sum(a.held for a in out))
+        thresholds.append(len(out))
         fired.append(all(a.held for a in out))
     return decide_fired(
         contract,
         fired,
         counts=counts,
-        thresholds=[len(c.expression.atoms) for c in contract.conditions],
+        thresholds=thresholds,
         trace=MappingProxyType(traces),
         verdicts=MappingProxyType(dict(verdicts)),
     )
@@ -306,27 +395,65 @@ class SeatFlip:
         return f"{self.dimension}[{self.role}] {self.before} -> {self.after}: {self.action} ({why})"
 
 
+def _test_held(plan: Plan, test: int, n: Sequence[int], cells: Sequence[Sequence[int]]) -> bool:
+    pairs, across, quantifier = plan.tests[test]
+    return ACROSS[across]([cells[p][k] >= threshold(quantifier, n[p]) for p, k in pairs])
+
+
 def seat_flips(contract: Contract, matrix: object) -> tuple[SeatFlip, ...]:
     """Every change of one eligible seat's value (``not_assessed`` included) that changes the
-    action of a decidable matrix; a change that makes the matrix undecidable is left out."""
+    action of a decidable matrix; a change that makes the matrix undecidable is left out.
+
+    Each change recounts only its dimension and re-evaluates only the tests that select it,
+    so the work is bounded by the plan, not by the number of atoms written."""
+    from kernel.decision.value import decide_fired
+
     decision = decide_dimensionwise(contract, matrix)
     rows = {
         d: snapshot(r, f"matrix[{shown(d)}]", len(contract.roles))
         for d, r in snapshot(matrix, "matrix", len(contract.dimensions)).items()
     }
+    plan = plan_of(contract)
+    assessed = read_matrix(contract, matrix)
+    n = [len(row) for row in assessed]
+    cells = [cells_of(plan, p, row) for p, row in enumerate(assessed)]
+    held = [_test_held(plan, t, n, cells) for t in range(len(plan.tests))]
+    users: list[list[int]] = [[] for _ in plan.tests]
+    failing = []
+    for c, mine in enumerate(plan.conditions):
+        tests = {plan.atoms[a][2] for a in mine}
+        for t in tests:
+            users[t].append(c)
+        failing.append(sum(not held[t] for t in tests))
+    selecting: list[list[int]] = [[] for _ in contract.dimensions]
+    for t, (pairs, _, _) in enumerate(plan.tests):
+        for p, _ in pairs:
+            selecting[p].append(t)
+    none = [0] * len(contract.conditions)
     out = []
     for d in contract.dimensions:
-        for role in (r for r in contract.roles if r in d.eligible_roles):
+        p = d.position
+        eligible = [r for r in contract.roles if r in d.eligible_roles]
+        for role in eligible:
             before = rows[d.id][role]
             for after in (*allowed_values(d.priority), NOT_ASSESSED):
                 if after == before:
                     continue
-                changed = {k: dict(v) for k, v in rows.items()}
-                changed[d.id][role] = after
-                try:
-                    other = decide_dimensionwise(contract, changed)
-                except MatrixError:
+                seats = {**rows[d.id], role: after}
+                row = tuple(str(seats[r]) for r in eligible if seats[r] != NOT_ASSESSED)
+                if not row:  # no eligible seat assessed it: undecidable
                     continue
+                n2 = [*n[:p], len(row), *n[p + 1 :]]
+                cells2 = [*cells[:p], cells_of(plan, p, row), *cells[p + 1 :]]
+                fails = list(failing)
+                for t in selecting[p]:
+                    now = _test_held(plan, t, n2, cells2)
+                    if now != held[t]:
+                        for c in users[t]:
+                            fails[c] += -1 if now else 1
+                other = decide_fired(
+                    contract, [f == 0 for f in fails], counts=none, thresholds=none
+                )
                 if other.action != decision.action:
                     out.append(
                         SeatFlip(d.id, role, str(before), after, other.action, other.condition_id)

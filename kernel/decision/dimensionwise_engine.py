@@ -2,8 +2,12 @@
 
 As for Schema 13 (:mod:`kernel.decision.engine`), the work is done once per contract. Each
 dimension's row (its eligible seats' values, in seat order) has only a few hundred possible
-values; a table maps each to an *entry*: the number of assessed seats, how many of them
-satisfy each atom that selects the dimension, and the dimension's verdict. The generated
+values; a table maps each to an *entry*: the number of assessed seats, how many of them are
+in each seat set the atoms that select the dimension test (atoms merged as in
+:class:`~kernel.decision.dimensionwise.Plan`), and the dimension's verdict. Dimensions with
+the same values, seats and seat sets share one table, and the tables' work is capped
+(:data:`MAX_TABLE_WORK`): past the cap, or past ``MAX_SOURCE``, the interpreter (the slow
+path) decides, with the same results. The generated
 function reads each row with one table look-up and returns the decision kept for that
 combination of entries, computed (trace included) on first need by the slow path's own
 arithmetic. It takes only a plain ``dict`` of ``dict`` rows holding the eligible seats (and
@@ -14,85 +18,118 @@ ineligible roles saying ``not_assessed``), each an exact ``str``; anything else 
 
 from __future__ import annotations
 
+import functools
 import itertools
 import linecache
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any, Final
 
 from kernel.contract.model import Contract
 from kernel.decision.dimensionwise import (
     NOT_ASSESSED,
     VERDICTS,
+    Plan,
     allowed_values,
-    traced_decision,
+    eligibility,
+    plan_of,
+    planned_decision,
     verdict_rank,
 )
+from kernel.decision.engine import MAX_SOURCE
 from kernel.decision.value import Decision
 from kernel.errors import ContractError
 
-__all__ = ["DECISIONS_MAX", "MAX_ROWS", "build_lookup"]
+__all__ = [
+    "DECISIONS_MAX",
+    "MAX_ROWS",
+    "MAX_TABLE_WORK",
+    "STORE_CELLS",
+    "build_lookup",
+    "table_work",
+]
 
 #: A dimension with more possible rows than this is decided on the slow path.
 MAX_ROWS: Final = 1 << 12
+#: The most rows of row tables built for one contract (about 0.6 µs each), summed over its
+#: distinct tables: dimensions with the same values, seats and seat sets share one. A contract
+#: over it is decided by the interpreter (the slow path), with the same results.
+MAX_TABLE_WORK: Final = 1 << 18
 #: Decisions kept per contract (one per combination of entries met) when there are more
 #: combinations than :data:`DENSE_MAX`; up to that many, every one has its slot in a list.
 DECISIONS_MAX: Final = 1 << 17
 DENSE_MAX: Final = 1 << 20
+#: The most per-dimension counts the kept decisions' traces hold together: a contract whose
+#: one trace is large keeps fewer decisions (each further one is computed when met).
+STORE_CELLS: Final = 1 << 21
 
-#: (assessed seats, satisfying seats per atom that selects the dimension, verdict index)
+#: (assessed seats, satisfying seats per seat set read at the dimension, verdict index)
 _Entry = tuple[int, tuple[int, ...], int]
 
 
-def _atoms_of(contract: Contract) -> list[tuple[int, int, frozenset[str], tuple[int, ...]]]:
-    """(condition, atom index, seat values that satisfy it, positions) of every atom."""
+def _values(priority: str) -> tuple[str, ...]:
+    return (*allowed_values(priority), NOT_ASSESSED)
+
+
+@functools.lru_cache(maxsize=64)
+def _table(
+    values: tuple[str, ...], seats: int, sets: tuple[frozenset[str], ...]
+) -> tuple[dict[Any, int], tuple[_Entry, ...]]:
+    """Every row of ``seats`` values to its entry's index, and the entries: shared by every
+    dimension (of any contract) with the same values, seats and seat sets read."""
+    entries: dict[_Entry, int] = {}
+    table: dict[Any, int] = {}
+    by_multiset: dict[tuple[str, ...], int] = {}
+    for row in itertools.product(values, repeat=seats):
+        key = tuple(sorted(row))
+        index = by_multiset.get(key)
+        if index is None:
+            assessed = [v for v in row if v != NOT_ASSESSED]
+            if not assessed:
+                continue
+            entry = (
+                len(assessed),
+                tuple(sum(v in s for v in assessed) for s in sets),
+                max(verdict_rank(v) for v in assessed),
+            )
+            index = by_multiset[key] = entries.setdefault(entry, len(entries))
+        table[row] = index
+    return table, tuple(entries)
+
+
+def _keys(contract: Contract, plan: Plan) -> list[tuple[tuple[str, ...], int, Any]]:
     return [
-        (i, j, atom.seats, scope)
-        for i, c in enumerate(contract.conditions)
-        for j, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True))
+        (
+            _values(d.priority),
+            len(d.eligible_roles),
+            tuple(plan.seat_sets[s] for s in plan.reads[d.position]),
+        )
+        for d in contract.dimensions
     ]
 
 
-def _table(
-    contract: Contract, position: int, atoms: Sequence[tuple[int, int, frozenset[str], Any]]
-) -> tuple[dict[Any, int], list[_Entry]]:
-    d = contract.dimensions[position]
-    seats = [r for r in contract.roles if r in d.eligible_roles]
-    values = (*allowed_values(d.priority), NOT_ASSESSED)
-    mine = [a for a in atoms if position in a[3]]
-    entries: dict[_Entry, int] = {}
-    table: dict[Any, int] = {}
-    for row in itertools.product(values, repeat=len(seats)):
-        assessed = [v for v in row if v != NOT_ASSESSED]
-        if not assessed:
-            continue
-        entry = (
-            len(assessed),
-            tuple(sum(v in a[2] for v in assessed) for a in mine),
-            max(verdict_rank(v) for v in assessed),
-        )
-        table[row] = entries.setdefault(entry, len(entries))
-    return table, list(entries)
+def table_work(contract: Contract) -> int:
+    """The work of building the contract's row tables (see :data:`MAX_TABLE_WORK`)."""
+    return sum(len(values) ** seats for values, seats, _ in set(_keys(contract, plan_of(contract))))
 
 
 def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] | None, str]:
     """The generated lookup and its source, or ``(None, "")`` when the contract is decided
-    on the slow path only (refused by it, or a dimension with too many rows)."""
+    by the interpreter only: refused by it, a dimension with more than :data:`MAX_ROWS` rows,
+    tables over :data:`MAX_TABLE_WORK` or a source over the 13 engine's ``MAX_SOURCE``."""
     try:
-        from kernel.decision.dimensionwise import eligibility
-
         eligibility(contract)
     except ContractError:
         return None, ""
     dims = contract.dimensions
     seats = [[r for r in contract.roles if r in d.eligible_roles] for d in dims]
-    sizes = [
-        (len(allowed_values(d.priority)) + 1) ** len(s) for d, s in zip(dims, seats, strict=True)
-    ]
-    if max(sizes) > MAX_ROWS:
+    plan = plan_of(contract)
+    keys = _keys(contract, plan)
+    if max(len(values) ** k for values, k, _ in keys) > MAX_ROWS:
         return None, ""
-    atoms = _atoms_of(contract)
-    tables, entries = zip(*(_table(contract, d.position, atoms) for d in dims), strict=True)
+    if table_work(contract) > MAX_TABLE_WORK:
+        return None, ""
+    tables, entries = zip(*(_table(*key) for key in keys), strict=True)
     weights = []
     weight = 1
     for found in entries:
@@ -146,23 +183,32 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         "    return lookup",
     ]
     source = "\n".join(body) + "\n"
+    if len(source) > MAX_SOURCE:
+        return None, ""
     filename = f"<kernel lookup 13.2 {contract.contract_id} {hash(source) & (1 << 48) - 1:012x}>"
     namespace: dict[str, Any] = {}
     exec(compile(source, filename, "exec"), namespace)  # only validated ids and role names
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     store: list[Decision | None] | dict[int, Decision] = [None] * weight if dense else {}
+    keep = min(DECISIONS_MAX, max(1, STORE_CELLS // max(1, plan.cells)))
+    kept = [0]
     ref = weakref.ref(contract)
 
     def fill(index: int) -> Decision | None:
         live = ref()
         if live is None:  # pragma: no cover - the lookup is reached through its contract
             return None
-        chosen = []
-        for found, w in zip(entries, weights, strict=True):
-            chosen.append(found[index // w % len(found)])
-        decision = _decision(live, atoms, chosen)
-        if isinstance(store, list) or len(store) < DECISIONS_MAX:
+        chosen = [found[index // w % len(found)] for found, w in zip(entries, weights, strict=True)]
+        decision: Decision = planned_decision(
+            live,
+            plan,
+            [e[0] for e in chosen],
+            [e[1] for e in chosen],
+            {d.id: VERDICTS[e[2]] for d, e in zip(live.dimensions, chosen, strict=True)},
+        )
+        if kept[0] < keep:
             store[index] = decision
+            kept[0] += 1
         return decision
 
     eligible = [frozenset(s) for s in seats]
@@ -179,22 +225,3 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
     lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others)
     return lookup, source
 
-
-def _decision(
-    contract: Contract,
-    atoms: Sequence[tuple[int, int, frozenset[str], tuple[int, ...]]],
-    chosen: Sequence[_Entry],
-) -> Decision:
-    """The decision, with its trace, for one entry per dimension."""
-    # Where each atom's count sits in the entry of each dimension it selects.
-    slot: dict[tuple[int, int, int], int] = {}
-    for position in range(len(contract.dimensions)):
-        mine = [a for a in atoms if position in a[3]]
-        for k, a in enumerate(mine):
-            slot[a[0], a[1], position] = k
-    def seats(condition: int, atom: int, position: int) -> tuple[int, int]:
-        n, satisfied, _ = chosen[position]
-        return n, satisfied[slot[condition, atom, position]]
-
-    verdicts = {d.id: VERDICTS[chosen[d.position][2]] for d in contract.dimensions}
-    return traced_decision(contract, seats, verdicts)  # type: ignore[no-any-return]

@@ -58,9 +58,11 @@ def _columns_table(contract: Contract, decision: Decision) -> list[str]:
 
 def _dimensionwise_table(contract: Contract, decision: Decision) -> list[str]:
     """13.2: per condition its atoms, and per atom each dimension's assessed seats ``n``,
-    how many satisfied it, the threshold and whether it held; then the dimension verdicts."""
+    how many satisfied it, the threshold and whether it held (once per decision: a later
+    condition with the same atom and quantifier refers back); then the dimension verdicts."""
     if decision.trace is None or decision.verdicts is None:
         raise KernelError("a dialect 13.2 contract's decision carries its trace and verdicts")
+    given: dict[Any, str] = {}
     lines = ["condition  severity  quantifier  fired  atom / dimension: held/n (needed)"]
     for c in contract.conditions:
         mark = "  <- decides" if c.condition_id == decision.condition_id else ""
@@ -70,6 +72,10 @@ def _dimensionwise_table(contract: Contract, decision: Decision) -> list[str]:
         )
         for atom in decision.trace[c.condition_id]:
             held = "holds" if atom.held else "does not hold"
+            first = given.setdefault(atom, c.condition_id)
+            if first != c.condition_id:  # the same counts were listed there: not again
+                lines.append(f"  {atom.atom} ({atom.across}): {held}, per dimension as in {first}")
+                continue
             lines.append(f"  {atom.atom} ({atom.across}): {held}")
             for d in atom.dimensions:
                 lines.append(

@@ -13,7 +13,7 @@ from kernel.contract.model import Contract
 from kernel.contract.quantifiers import winner
 from kernel.errors import ContractError
 
-__all__ = ["Decision", "decide_counts", "decide_fired", "signature"]
+__all__ = ["Decision", "decide_counts", "decide_fired", "signature", "trace_dict"]
 
 
 @attrs.frozen
@@ -48,7 +48,7 @@ class Decision:
         }
         if self.trace is not None:
             out["dialect"] = "13.2"
-            out["trace"] = {k: [a.to_dict() for a in v] for k, v in self.trace.items()}
+            out["trace"] = trace_dict(self.trace)
             out["verdicts"] = dict(self.verdicts or {})
         return out
 
@@ -61,6 +61,26 @@ class Decision:
         from kernel.decision.explain import explanation
 
         return explanation(contract, self, matrix).text
+
+
+def trace_dict(trace: Mapping[str, tuple[Any, ...]]) -> dict[str, list[dict[str, Any]]]:
+    """A 13.2 trace as JSON-ready values, bounded by the contract's distinct atoms: an atom
+    traced exactly as under an earlier condition (same text, quantifier and counts) is given
+    there only; here it says ``same_as`` that condition's id instead of its dimensions."""
+    given: dict[Any, str] = {}
+    out: dict[str, list[dict[str, Any]]] = {}
+    for condition, atoms in trace.items():
+        rows = []
+        for atom in atoms:
+            first = given.setdefault(atom, condition)
+            if first == condition:
+                rows.append(atom.to_dict())
+            else:
+                rows.append(
+                    {"atom": atom.atom, "across": atom.across, "held": atom.held, "same_as": first}
+                )
+        out[condition] = rows
+    return out
 
 
 def decide_counts(contract: Contract, counts: Sequence[int]) -> Decision:

@@ -29,6 +29,7 @@ from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
+from kernel.reviewer.synthesis import SynthesisReport, check_synthesis
 from kernel.strict import shown
 
 if TYPE_CHECKING:  # a Schema 13 command line never loads the 13.2 lints
@@ -82,6 +83,9 @@ class PanelOutcome:
     #: The usable reviewers' scores (dimension id → scores in reviewer order) that were
     #: decided on; ``None`` when the round aborted.
     matrix: Mapping[str, list[str]] | None = None
+    #: The written synthesis checked against the decision (R17), when one was given and
+    #: the round was decided.
+    synthesis: SynthesisReport | None = None
 
     @property
     def aborted(self) -> bool:
@@ -97,6 +101,8 @@ class PanelOutcome:
             out = dict.fromkeys(keys)
         out["reviewers"] = [r.to_dict() for r in self.details]
         out["tags"] = list(self.tags)
+        if self.synthesis is not None:
+            out["synthesis"] = self.synthesis.to_dict()
         return out
 
 
@@ -158,6 +164,7 @@ def decide_documents(
     contract: Contract | Mapping[str, Any] | str,
     reviewers: Iterable[tuple[str, str, str | None]],
     *,
+    synthesis: str | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
 ) -> PanelOutcome | RoundV2Outcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort, in the
@@ -166,6 +173,9 @@ def decide_documents(
     ``reviewers`` is a list, tuple or any other iterable (a generator too) of 3-tuples (or
     3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. Anything
     else is a :class:`KernelError` naming the entry. ``max_bytes`` limits each document.
+    ``synthesis``, a written synthesis, is checked against the decision (R17; under 13.2
+    against the recomputation, 13.2 §G) into the outcome's ``synthesis`` (``ok``,
+    ``findings``, ``to_dict()``); it is ``None`` when none was given or the round aborted.
 
     Schema 13 (a :class:`PanelOutcome`): the role is a name for the tags; a ``None`` Phase 1
     text skips the consistency check (the Phase 2 report carries a warning saying so); more
@@ -179,12 +189,17 @@ def decide_documents(
     report that decided the seat)), ``matrix``, ``aborted`` and ``to_dict()``.
     """
     loaded = load_contract(contract)
+    if synthesis is not None and not isinstance(synthesis, str):
+        raise KernelError(f"synthesis must be a str or None, got {type(synthesis).__name__}")
     entries = _entries(reviewers, loaded.panel_size, cap=_DOORS[loaded.dialect].cap)
-    return _DOORS[loaded.dialect].decide(loaded, entries, max_bytes)
+    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes)
 
 
 def _decide_13(
-    contract: Contract, reviewers: list[tuple[str, str, str | None]], max_bytes: int
+    contract: Contract,
+    reviewers: list[tuple[str, str, str | None]],
+    synthesis: str | None,
+    max_bytes: int,
 ) -> PanelOutcome:
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
@@ -200,23 +215,34 @@ def _decide_13(
             for d in contract.dimensions
         }
         decision = decide(contract, matrix)
-    return PanelOutcome(decision, tags, tuple((r.role, r.report) for r in details), details, matrix)
+    checked = (
+        check_synthesis(contract, decision, synthesis)
+        if synthesis is not None and decision is not None
+        else None
+    )
+    reports = tuple((r.role, r.report) for r in details)
+    return PanelOutcome(decision, tags, reports, details, matrix, checked)
 
 
 def _decide_13_2(
-    contract: Contract, reviewers: list[tuple[str, str, str | None]], max_bytes: int
+    contract: Contract,
+    reviewers: list[tuple[str, str, str | None]],
+    synthesis: str | None,
+    max_bytes: int,
 ) -> RoundV2Outcome:
     from kernel.reviewer.round_v2 import decide_reports_v2
 
+    roles = [r[0] for r in reviewers]
     return decide_reports_v2(
-        contract, reviewers, roles=[r[0] for r in reviewers], max_bytes=max_bytes
+        contract, reviewers, roles=roles, synthesis=synthesis, max_bytes=max_bytes
     )
 
 
 @attrs.frozen
 class _Door:
     decide: Callable[
-        [Contract, list[tuple[str, str, str | None]], int], PanelOutcome | RoundV2Outcome
+        [Contract, list[tuple[str, str, str | None]], str | None, int],
+        PanelOutcome | RoundV2Outcome,
     ]
     #: Whether more reviewers than ``panel_size`` are refused on reading (13), rather than
     #: aborting the round with a tag (13.2, ``[PANEL-CARDINALITY: got=…]``).

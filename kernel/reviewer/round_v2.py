@@ -83,6 +83,12 @@ class RoundV2Outcome:
         }
 
 
+def _tag(message: str) -> str:
+    """A finding's message as an audit tag: without the hint after it (``] (…)``)."""
+    head, hint, _ = message.partition("] (")
+    return head + "]" if hint and message.endswith(")") else message
+
+
 def _cardinality(
     scope: RoleScope, panel_size: int, entries: Sequence[tuple[str, str, str | None]]
 ) -> list[str]:
@@ -159,7 +165,7 @@ def decide_reports_v2(
         )
         seats.append(SeatV2(name, analysed.role, analysed.lint_report(bound=phase1 is not None)))
     unusable = [s for s in seats if not s.report.ok]
-    tags += [s.report.errors[0].message for s in unusable]
+    tags += [_tag(s.report.errors[0].message) for s in unusable]
     tags += [
         f"[ROLE-BINDING: report[{i}] declares {s.role}, dispatched as {expected}]"
         for i, (s, expected) in enumerate(zip(seats, dispatched or (), strict=False))

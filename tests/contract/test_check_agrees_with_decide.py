@@ -130,3 +130,19 @@ def test_the_refusal_tag_is_said_once() -> None:
     assert info.value.tag == tag
     assert "CONTRACT-INELIGIBLE" not in info.value.message
     assert [e for e in info.value.errors if "CONTRACT-INELIGIBLE" in e] == []
+
+
+@pytest.mark.parametrize("name", sorted(TEMPLATE_NAMES))
+def test_check_strict_passes_every_untouched_template(
+    name: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Regression (issue 31): each 13.2 reviewer template failed --strict on its SC-15
+    single-judge notes, which are information now."""
+    from kernel.cli.check import main
+    from kernel.cli.scaffold import run
+
+    assert run(main, [name, "--strict"]) == 0
+    single_judge = [d for d in check_contract(shipped_template(name)) if d.code == "SC-15"]
+    assert all(d.severity == "info" for d in single_judge)
+    assert bool(single_judge) == (name in ("13.2/reviewer/full", "13.2/reviewer/methodology_focus"))
+    capsys.readouterr()

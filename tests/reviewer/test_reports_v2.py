@@ -205,3 +205,27 @@ def test_a_13_2_lint_report_carries_its_role() -> None:
     thirteen = lint_phase2("## x\n", "reviewer/full")
     assert (thirteen.role, thirteen.dissent) == (None, ())
     assert "role" not in thirteen.to_dict() and "dissent" not in thirteen.to_dict()
+
+
+def test_decide_documents_checks_a_written_synthesis_in_either_dialect() -> None:
+    from kernel import decide_documents
+
+    seats = [(r, PHASE2[r], PHASE1[r]) for r in ROLES]
+    assert decide_documents(CONTRACT, seats).synthesis is None
+    agreed = decide_documents(CONTRACT, seats, synthesis=SYNTHESIS)
+    assert agreed.synthesis is not None and agreed.synthesis.ok
+    wrong = SYNTHESIS.replace("[F2, F3, F4]", "[F2, F3]")
+    found = decide_documents(CONTRACT, seats, synthesis=wrong).synthesis
+    assert found is not None and not found.ok
+    thirteen = paths.ROOT / "examples" / "full"
+    panel = [
+        (r, (thirteen / f"{r}.phase2.md").read_text(), (thirteen / f"{r}.phase1.md").read_text())
+        for r in ROLES
+    ]
+    text = (thirteen / "synthesis.md").read_text()
+    outcome = decide_documents("reviewer/full", panel, synthesis=text)
+    assert outcome.synthesis is not None and outcome.synthesis.ok
+    assert outcome.to_dict()["synthesis"]["ok"] is True
+    assert decide_documents("reviewer/full", panel[:4], synthesis=text).synthesis is None
+    with pytest.raises(KernelError, match="synthesis must be a str"):
+        decide_documents("reviewer/full", panel, synthesis=b"x")  # type: ignore[arg-type]

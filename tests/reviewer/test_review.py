@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -10,8 +12,17 @@ from support.lint_strategies import contracts, plans, score_maps
 from kernel.contract.model import load_contract
 from kernel.decision.decision import decide
 from kernel.errors import KernelError
+from kernel.reviewer import review
 from kernel.reviewer.render import render_phase1, render_phase2
-from kernel.reviewer.review import decide_documents, text_lines
+from kernel.reviewer.review import text_lines
+
+
+def decide_documents(contract: Any, reviewers: Any, **options: Any) -> review.PanelOutcome:
+    """``kernel.review.decide_documents`` on Schema 13 documents: a ``PanelOutcome``."""
+    outcome = review.decide_documents(contract, reviewers, **options)
+    assert isinstance(outcome, review.PanelOutcome)
+    return outcome
+
 
 FULL = load_contract("reviewer/full")
 ROLES = ("eic", "methodology", "domain", "perspective", "da")

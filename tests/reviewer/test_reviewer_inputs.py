@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from kernel.contract.model import load_contract
 from kernel.contract.templates import shipped_template
 from kernel.errors import InputError, KernelError, MatrixError
+from kernel.reviewer import review
 from kernel.reviewer.cycle import start
 from kernel.reviewer.lint import lint_phase1, lint_phase2
 from kernel.reviewer.phase_inputs import (
@@ -29,7 +30,14 @@ from kernel.reviewer.render import (
     render_phase1,
     render_phase2,
 )
-from kernel.reviewer.review import decide_documents
+
+
+def decide_documents(contract: Any, reviewers: Any, **options: Any) -> review.PanelOutcome:
+    """``kernel.review.decide_documents`` on Schema 13 documents: a ``PanelOutcome``."""
+    outcome = review.decide_documents(contract, reviewers, **options)
+    assert isinstance(outcome, review.PanelOutcome)
+    return outcome
+
 
 FULL = load_contract("reviewer/full")
 PASS = dict.fromkeys(FULL.dimension_ids, "pass")

@@ -2,7 +2,8 @@
 ``lint_phase2`` read the contract's dialect and call that dialect's lint.
 
 Dialect 13 (ARS v3.6.2): every reviewer scores every dimension and writes its own fired
-flags and decision (wire-format.md). Dialect 13.2: a seat has a role (13.2 §E, §F); the
+flags and decision (wire-format.md); ``role=``, when given, only names the reviewer in the
+report. Dialect 13.2: a seat has a role (13.2 §E, §F); the
 lints need it (``role=``), and Phase 2 binds each trigger to that role's Phase 1.
 """
 
@@ -47,19 +48,29 @@ class DocumentLints:
     roles: bool
 
 
-def _no_role(role: str | None, options: Mapping[str, Any]) -> None:
-    if role is not None:
-        raise KernelError("role= is for dialect 13.2 contracts: a 13 reviewer has no role")
-    extra = sorted(k for k, v in options.items() if k != "max_bytes" and v is not None)
+#: Options a Schema 13 lint takes and does not need (names for a 13.2 document's tags).
+_NAMES: Final = frozenset({"max_bytes", "source", "phase1_source"})
+
+
+def _check_names(role: str | None, options: Mapping[str, Any]) -> None:
+    if role is not None and not isinstance(role, str):
+        raise KernelError(f"role must be a str or None, got {type(role).__name__}")
+    extra = sorted(k for k, v in options.items() if k not in _NAMES and v is not None)
     if extra:
         raise KernelError(f"{', '.join(extra)}: only for dialect 13.2 documents")
+
+
+def _named(report: LintReport, role: str | None) -> LintReport:
+    """A Schema 13 reviewer's role is only a name: the report carries it, as a 13.2
+    report carries its seat, so one orchestrator serves both dialects."""
+    return report if role is None else attrs.evolve(report, role=role)
 
 
 def _v1_p1(
     text: str, contract: Contract, role: str | None, options: Mapping[str, Any]
 ) -> LintReport:
-    _no_role(role, options)
-    return _v1_phase1.lint_phase1(text, contract, max_bytes=options["max_bytes"])
+    _check_names(role, options)
+    return _named(_v1_phase1.lint_phase1(text, contract, max_bytes=options["max_bytes"]), role)
 
 
 def _v1_p2(
@@ -67,8 +78,9 @@ def _v1_p2(
 ) -> LintReport:
     from kernel.reviewer.lint import phase2 as _v1_phase2
 
-    _no_role(role, options)
-    return _v1_phase2.lint_phase2(text, contract, phase1, max_bytes=options["max_bytes"])
+    _check_names(role, options)
+    report = _v1_phase2.lint_phase2(text, contract, phase1, max_bytes=options["max_bytes"])
+    return _named(report, role)
 
 
 def _v2_p1(
@@ -139,8 +151,9 @@ def lint_phase1(
 ) -> LintReport:
     """Lint one reviewer's Phase 1 output against ``contract``, by the contract's dialect.
 
-    Dialect 13.2 needs the seat's ``role``; ``manuscript`` and ``metadata`` (both or
-    neither) add the manuscript-leak check; ``source`` names the document in the tags.
+    Dialect 13.2 needs the seat's ``role`` (Schema 13 takes it as the reviewer's name);
+    ``manuscript`` and ``metadata`` (both or neither) add the 13.2 manuscript-leak check;
+    ``source`` names the document in the tags.
     ``contract`` is a :class:`Contract` or anything :func:`load_contract` takes.
     """
     loaded = _v1_phase1._require_contract(contract)

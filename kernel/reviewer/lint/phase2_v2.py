@@ -245,25 +245,54 @@ def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) 
     return findings
 
 
-def _decorated(lines: Sequence[FieldLine], source: str, where: str) -> list[Finding]:
-    return [
-        Finding(
-            "P2-109",
-            f"[REPORT-PARSE: {source}: {f.key}: line{where} must be a canonical unbulleted "
-            "field line at column 0, outside HTML]",
-            f.line,
-            "report",
-        )
-        for f in lines
-    ]
+#: The values a field may have, named when a line at column 0 gives it another one.
+_ALLOWED: Final = {
+    "score": ("block", "warn", "pass", "not_assessed"),
+    "block_class": ("fatal", "repairable"),
+}
+
+
+def _written(f: FieldLine) -> str | None:
+    """The value of a plain ``key: value`` line at column 0 whose value is not one its
+    pattern takes (``score: Warn``); ``None`` for a canonical or decorated line."""
+    head = f"{f.key}: "
+    if f.canonical or not f.raw.startswith(head):
+        return None
+    value = f.raw[len(head) :].rstrip()
+    return value if value and not value[0].isspace() else None
+
+
+def _decorated(
+    lines: Sequence[FieldLine],
+    source: str,
+    where: str,
+    allowed: Mapping[str, Sequence[str]] = _ALLOWED,
+) -> list[Finding]:
+    """One finding per non-canonical field line: a wrong value names the allowed ones."""
+    out = []
+    for f in lines:
+        value = _written(f)
+        if value is not None and f.key in allowed:
+            what = (
+                f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
+            )
+        else:
+            what = (
+                f"{f.key}: line{where} must be a canonical unbulleted field line at column 0, "
+                "outside HTML"
+            )
+        out.append(Finding("P2-109", f"[REPORT-PARSE: {source}: {what}]", f.line, "report"))
+    return out
 
 
 def _role(
     doc: Document, scope: RoleScope, dispatched: str | None, source: str
 ) -> tuple[str | None, list[Finding]]:
     lines = field_lines(doc, doc.blocks, _ROLE)
-    findings = _decorated(decorated(lines), source, "")
+    findings = _decorated(decorated(lines), source, "", {"contract_role": scope.roles})
     canonical = [f for f in lines if f.value is not None]
+    if not canonical and len(lines) == 1 and _written(lines[0]) is not None:
+        return None, findings  # a wrong role, named once
     if len(canonical) != 1:
         findings.append(
             Finding(
@@ -281,7 +310,8 @@ def _role(
         findings.append(
             Finding(
                 "P2-105",
-                f"[REPORT-ROLE: {source}: role={declared} is not valid for {scope.mode}]",
+                f"[REPORT-ROLE: {source}: role={declared} is not valid for {scope.mode}] "
+                f"(roles of {scope.mode}: {', '.join(scope.roles)})",
                 canonical[0].line,
                 "report",
             )
@@ -341,8 +371,11 @@ def _scores(
         for f in lines:
             if f.value is not None:
                 values.setdefault(f.key, []).append(f.value)
+        wrong = [f.key for f in lines if _written(f) is not None]
         for key in _SCORE_FIELDS:
             k = len(values.get(key, []))
+            if k == 0 and wrong == [key]:
+                continue  # its one line has a wrong value, named above
             if (k != 1) if key == "score" else (k > 1):
                 amount = "exactly" if key == "score" else "at most"
                 sub_findings.append(

@@ -49,9 +49,10 @@ class LintReport:
     ``None`` unless it could be read completely; ``consistency_checked`` says whether the
     Phase 1 consistency check ran.
 
-    Dialect 13.2 only (else ``None`` and ``()``): ``role``, the seat's role (Phase 1: the
-    role it was linted for; Phase 2: the ``contract_role:`` it declares, when readable), and
-    ``dissent``, the dimension ids of the Phase 2's credited Scoring Plan Dissent.
+    ``role``: dialect 13.2, the seat's role (Phase 1: the role it was linted for; Phase 2:
+    the ``contract_role:`` it declares, when readable); Schema 13, the name given as
+    ``role=``, if any. ``dissent`` (13.2 Phase 2): the dimension ids of the credited Scoring
+    Plan Dissent.
     """
 
     phase: int
@@ -98,6 +99,6 @@ class LintReport:
             out["fired"] = dict(self.fired) if self.fired is not None else None
             out["decision"] = self.decision
             out["consistency_checked"] = self.consistency_checked
-            if self.role is not None:
+            if self.dissent:
                 out["dissent"] = list(self.dissent)
         return out
