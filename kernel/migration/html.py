@@ -139,9 +139,9 @@ def _example(m: Migration, e: MigrationExample, title: str) -> str:
     return (
         f"<h3>{_e(title)}</h3>"
         '<div class="examples">'
-        f"<div>{_grid(e.old_matrix, 'old: reviewers in panel order')}"
+        f'<div style="max-width: 480px">{_grid(e.old_matrix, "old: reviewers in panel order")}'
         f"{_decision_html(m.old, e.old_decision, e.old_refusal)}</div>"
-        f"<div>{_grid(e.new_matrix, 'new: seats by role')}{_dropped(e)}"
+        f'<div style="max-width: 480px">{_grid(e.new_matrix, "new: seats by role")}{_dropped(e)}'
         f"{_decision_html(m.contract, e.new_decision, e.new_refusal)}</div>"
         "</div>"
     )
