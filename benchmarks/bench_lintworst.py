@@ -1,6 +1,10 @@
 """Worst cases of the reviewer lints (issue 12): every input the 1 MiB limit admits must be
 linted in under 5 s or refused at once.
 
+The 13.2 cases (issue 30) each put one long run where a pattern or the manuscript-leak
+check once read it in quadratic time, at 64 KB and at 1 MiB; docs/benchmarks.md gives the
+times before the fix.
+
 Usage: ``python benchmarks/bench_lintworst.py [--quick]``, or through the runner:
 ``python benchmarks/run.py --only lintworst``. ``run(quick)`` returns one row per input
 (``case``, ``impl``, ``median_s``, ``note`` with the bytes and the finding codes).
@@ -8,6 +12,8 @@ Usage: ``python benchmarks/bench_lintworst.py [--quick]``, or through the runner
 
 from __future__ import annotations
 
+import functools
+import json
 import statistics
 import sys
 import time
@@ -17,6 +23,10 @@ from benchmarks import documents
 from benchmarks.timing import Row, row
 from kernel.contract.model import load_contract
 from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
+from kernel.reviewer.lint.phase1_v2 import lint_phase1_v2
+from kernel.reviewer.lint.phase2_v2 import lint_phase2_v2
+from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
+from kernel.reviewer.roles import scope_of
 from kernel.text.markdown import MAX_STRUCTURE_UNITS, parse_normalised
 
 SECTION = "lintworst"
@@ -57,6 +67,113 @@ CASES: dict[str, Callable[[], str]] = {
 }
 
 
+SCOPE_V2 = scope_of(json.loads((documents.EXAMPLE_13_2 / "contract.json").read_text("utf-8")))
+EIC_P1 = render_phase1_v2(SCOPE_V2, "eic")
+EIC_P2 = render_phase2_v2(SCOPE_V2, "eic", {"D3": "block:repairable", "D4": "warn", "D5": "pass"})
+DA_P1 = render_phase1_v2(SCOPE_V2, "da")
+DA_P2 = render_phase2_v2(SCOPE_V2, "da", {})
+_FINDING = "**Severity**: Major\n"
+_ABSTAIN = "abstain_reason: the manuscript gives nothing to assess here"
+_PROSE = "The report's findings follow."
+_DISSENT = "## Scoring Plan Dissent\n\ndimension_id: D3\n"
+SIZES_V2 = {"64 KB": 1 << 16, "1 MiB": MIB}
+
+
+def _within(text: str, marker: str, head: str, unit: str, tail: str, size: int) -> str:
+    """``text`` with ``marker`` replaced by ``head``, ``unit`` repeated, ``tail``, the whole
+    document ``size`` bytes at most (the filler near ``size``)."""
+    room = size - len(text.encode()) + len(marker.encode()) - len((head + tail).encode())
+    return text.replace(marker, head + unit * (room // len(unit.encode())) + tail, 1)
+
+
+def _eic(head: str, unit: str, tail: str, at: str = _FINDING) -> Callable[[int], str]:
+    return lambda size: _within(EIC_P2, at, at + "\n" + head, unit, tail + "\n", size)
+
+
+def _da(head: str, unit: str, tail: str = "") -> Callable[[int], str]:
+    return lambda size: _within(DA_P2, _PROSE, head, unit, tail, size)
+
+
+#: (Phase 2 document of a size, seat): the slow 13.2 inputs of issue 30.
+CASES_V2: dict[str, tuple[Callable[[int], str], str]] = {
+    "finding line '|' + blanks + 'x'": (_eic("|", " ", "x"), "eic"),
+    "finding line '|' + blanks + anchor": (_eic("|", " ", "**Evidence Anchor**:|x"), "eic"),
+    "abstain_reason: x + blanks + y": (
+        lambda size: _within(DA_P2, _ABSTAIN, "abstain_reason: x", " ", "y", size),
+        "da",
+    ),
+    "dissent rationale: x + blanks + y": (
+        lambda size: _within(
+            EIC_P2,
+            "## Dimension Scores",
+            _DISSENT + "rationale: x",
+            " ",
+            "y\n\n## Dimension Scores",
+            size,
+        ),
+        "eic",
+    ),
+    "dissent line of '<'": (
+        lambda size: _within(
+            EIC_P2,
+            "## Dimension Scores",
+            "## Scoring Plan Dissent\n\n",
+            "<",
+            "\n\n## Dimension Scores",
+            size,
+        ),
+        "eic",
+    ),
+    "DA line '| ' + '['": (_da("| ", "["), "da"),
+    "DA line '| ' + '<'": (_da("| ", "<"), "da"),
+    "DA line '| ' + '[a]('": (_da("| ", "[a]("), "da"),
+}
+
+
+def _leak_case(size: int) -> tuple[str, str]:
+    """(Phase 1, manuscript), each ``size`` bytes at most: every manuscript shingle's inner
+    words occur in Phase 1, never with its first and last word."""
+    manuscript = "a " * (size // 2)
+    phase1 = _within(
+        EIC_P1, "[CONTRACT-ACKNOWLEDGED]", "", "a " * 10 + "x ", "\n\n[CONTRACT-ACKNOWLEDGED]", size
+    )
+    return phase1, manuscript
+
+
+def _v2_rows(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    meta = {"title": "t", "field": "f", "word_count": 1}
+    for size_name, size in SIZES_V2.items():
+        lints: dict[str, tuple[Callable[[], LintReport], int]] = {}
+        for name, (make, seat) in CASES_V2.items():
+            text = make(size)
+            p1 = DA_P1 if seat == "da" else EIC_P1
+            lints[f"13.2 {name}, {size_name}, lint_phase2_v2"] = (
+                functools.partial(lint_phase2_v2, text, SCOPE_V2, p1, role=seat),
+                len(text.encode()),
+            )
+        phase1, manuscript = _leak_case(size)
+        lints[f"13.2 manuscript leak, near-matches, {size_name} each, lint_phase1_v2"] = (
+            functools.partial(
+                lint_phase1_v2, phase1, SCOPE_V2, "eic", manuscript=manuscript, metadata=meta
+            ),
+            len(phase1.encode()),
+        )
+        for case, (lint, length) in lints.items():
+            times = []
+            for _ in range(1 if quick else 3):
+                parse_normalised.cache_clear()
+                start = time.perf_counter()
+                report = lint()
+                times.append(time.perf_counter() - start)
+            codes = ",".join(sorted({f.code for f in report.findings})) or "none"
+            note = f"{length / 1024:.0f} KiB; codes {codes}"
+            rows.append(
+                row(SECTION, case, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
+            )
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     contract = load_contract("reviewer/full")
     plan = documents.phase1(2_000)
@@ -80,7 +197,7 @@ def run(quick: bool) -> list[Row]:
             rows.append(
                 row(SECTION, case, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
             )
-    return rows
+    return rows + _v2_rows(quick)
 
 
 if __name__ == "__main__":

@@ -13,7 +13,10 @@ same run passes or fails the same way on every machine. The others are chosen wi
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
+from typing import Any, TextIO
 
+import pytest
 from hypothesis import HealthCheck, Phase, settings
 
 settings.register_profile(
@@ -43,3 +46,25 @@ settings.register_profile(
     "heavy", max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _every_json_output_fits_its_schema() -> Iterator[None]:
+    """Every JSON report a test makes in process is checked against its command's shipped
+    schema (tests/support/output_schemas.py)."""
+    from support.output_schemas import check_output, schema_name
+
+    from kernel.cli import scaffold
+
+    write = scaffold._write
+
+    def checked(run: Any, out: TextIO, *, color: bool) -> None:
+        start = out.tell() if out.seekable() else None
+        write(run, out, color=color)
+        if run.fmt == "json" and start is not None:
+            out.seek(start)
+            check_output(schema_name(run.command, run.settings.statistics), out.read())
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(scaffold, "_write", checked)
+        yield

@@ -35,6 +35,7 @@ import attrs
 
 from kernel.analysis.budget import Budget
 from kernel.analysis.changes import Counterexample, Diff, Transition
+from kernel.analysis.report import compact
 from kernel.analysis.result import (
     ERROR,
     FALLBACK,
@@ -527,7 +528,10 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
     findings: list[Finding] = []
     none = outcomes[-1]
     if none.matrices:
-        share = f"{none.matrices} of {space} matrices ({100 * none.matrices / space:.4g}%)"
+        share = (
+            f"{compact(none.matrices)} of {compact(space)} matrices "
+            f"({100 * none.matrices / space:.4g}%)"
+        )
         examples = () if none.example is None else (none.example,)
         if contract.fallback is None:  # pragma: no cover - Schema 13.2 requires an F0 accept
             findings.append(
@@ -741,9 +745,9 @@ def _same_seats(old: Contract, new: Contract) -> None:
             "a diff compares two contracts over the same matrices"
         )
     for a, b in zip(old.dimensions, new.dimensions, strict=True):
-        if set(a.eligible_roles) != set(b.eligible_roles) or seat_values(
-            a.priority
-        ) != seat_values(b.priority):
+        if set(a.eligible_roles) != set(b.eligible_roles) or seat_values(a.priority) != seat_values(
+            b.priority
+        ):
             raise KernelError(
                 f"{a.id} has other seats or seat values in {new.contract_id}; a diff compares "
                 "two contracts over the same matrices"

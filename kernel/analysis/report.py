@@ -16,6 +16,7 @@ if TYPE_CHECKING:  # loaded by the functions that take them: analyze alone needs
     from kernel.analysis.probability import Probabilities
 
 __all__ = [
+    "compact",
     "format_analysis",
     "format_diff",
     "format_grid",
@@ -24,6 +25,21 @@ __all__ = [
     "grid_columns",
     "percent",
 ]
+
+
+#: Counts with more digits than this print compactly in text (exact in JSON).
+COMPACT_AFTER = 15
+
+
+def compact(n: int) -> str:
+    """A count as a person reads it: exact up to 15 digits, else three significant digits
+    and a power of ten (``1.27e17``). Exact from the integer, whatever its size."""
+    from decimal import Context, Decimal
+
+    if n < 10**COMPACT_AFTER:
+        return str(n)
+    mantissa, _, exponent = f"{Context(prec=3).create_decimal(Decimal(n)):.2e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"
 
 
 def _short(action: str | None) -> str:
@@ -40,9 +56,7 @@ def seat_grid(matrix: Matrix) -> tuple[list[str] | None, dict[str, tuple[str, ..
     by_role = {d: row for d, row in matrix.items() if isinstance(row, Mapping)}
     if by_role and len(by_role) == len(matrix):
         roles = [r for r in ROLES if any(r in row for row in by_role.values())]
-        return roles, {
-            d: tuple(str(row.get(r, "-")) for r in roles) for d, row in by_role.items()
-        }
+        return roles, {d: tuple(str(row.get(r, "-")) for r in roles) for d, row in by_role.items()}
     return None, {d: tuple(row) for d, row in matrix.items()}
 
 
@@ -63,9 +77,10 @@ def _example(e: Example, label: str = "example") -> list[str]:
     return [f"  {label}: {_short(e.action)} ({who})", format_matrix(e.matrix)]
 
 
-def _finding(source: str, f: Finding) -> list[str]:
-    # A finding is about the whole contract: placed at its line 1, column 1, as check does.
-    lines = [f"{source}:1:1: {f.code} {f.message}"]
+def _finding(source: str, f: Finding, at: Mapping[str, tuple[int, int]] | None = None) -> list[str]:
+    # At its condition's id in the contract file when known, else at 1:1 (the whole contract).
+    line, column = (at or {}).get(f.condition_id or "", (1, 1))
+    lines = [f"{source}:{line}:{column}: {f.code} {f.message}"]
     if f.change is not None and len(f.examples) == 2:
         lines += _example(f.examples[0], "before")
         lines += _example(f.examples[1], f"after {f.change}")
@@ -75,25 +90,30 @@ def _finding(source: str, f: Finding) -> list[str]:
     return lines
 
 
-def format_analysis(a: Analysis, source: str) -> str:
-    """``source`` names the contract as the user gave it (file or template name)."""
+def format_analysis(
+    a: Analysis, source: str, positions: Mapping[str, tuple[int, int]] | None = None
+) -> str:
+    """``source`` names the contract as the user gave it (file or template name);
+    ``positions`` maps a condition id to the (line, column) of its ``condition_id`` in that
+    file, where a finding about the condition is placed (else at 1:1)."""
     if not isinstance(a, Analysis):
         raise KernelError(f"format_analysis needs an Analysis, got {shown(a)}")
     source = label(source, "source")
-    width = max(len("matrices"), len(str(a.space)))
+    width = max(len("matrices"), *(len(compact(o.matrices)) for o in a.outcomes))
     shape = (
         f"3^({a.dimensions} dimensions x {a.panel_size} reviewers)"
         if a.dialect == "13"
         else f"Schema 13.2: every value of every eligible seat of {a.dimensions} dimensions"
     )
     lines = [
-        f"{source}: {a.contract_id}: {a.space} possible matrices ({shape})",
+        f"{source}: {a.contract_id}: {compact(a.space)} possible matrices ({shape})",
         f"  {'outcome':<8} {'action':<26} {'matrices':>{width}}  share",
     ]
     for o in a.outcomes:
         action = _short(o.action) + (" (R5 fallback)" if o.key == NONE and o.action else "")
         lines.append(
-            f"  {o.key:<8} {action:<26} {o.matrices:>{width}}  {_share(o.matrices, a.space)}"
+            f"  {o.key:<8} {action:<26} {compact(o.matrices):>{width}}  "
+            f"{_share(o.matrices, a.space)}"
         )
     lines.append(f"unreachable conditions: {', '.join(a.unreachable) or 'none'}")
     lines.append(
@@ -105,7 +125,7 @@ def format_analysis(a: Analysis, source: str) -> str:
         )
     )
     for f in a.findings:
-        lines += _finding(source, f)
+        lines += _finding(source, f, positions)
     return "\n".join(lines)
 
 
@@ -182,16 +202,16 @@ def format_diff(d: Diff, old_source: str, new_source: str) -> str:
         raise KernelError(f"format_diff needs a Diff, got {shown(d)}")
     old_source = label(old_source, "old_source")
     new_source = label(new_source, "new_source")
-    width = max(len("matrices"), len(str(d.space)))
+    width = max(len("matrices"), *(len(compact(t.matrices)) for t in d.rows))
     shape = (
         f"3^({d.dimensions} dimensions x {d.panel_size} reviewers)"
         if d.dialect == "13"
         else f"Schema 13.2: every value of every eligible seat of {d.dimensions} dimensions"
     )
     lines = [
-        f"{old_source} -> {new_source}: {d.space} possible matrices ({shape})",
-        f"outcome changed: {d.changed} matrices ({percent(d.changed, d.space)} %); "
-        f"action changed: {d.action_changed} matrices "
+        f"{old_source} -> {new_source}: {compact(d.space)} possible matrices ({shape})",
+        f"outcome changed: {compact(d.changed)} matrices ({percent(d.changed, d.space)} %); "
+        f"action changed: {compact(d.action_changed)} matrices "
         f"({percent(d.action_changed, d.space)} %)",
         f"  {'from':<8} {'to':<8} {'matrices':>{width}}  share",
     ]
@@ -204,13 +224,13 @@ def format_diff(d: Diff, old_source: str, new_source: str) -> str:
             else f"{_short(t.old_action)} -> {_short(t.new_action)}"
         )
         lines.append(
-            f"  {t.old:<8} {t.new:<8} {t.matrices:>{width}}  {percent(t.matrices, d.space)} % "
-            f"of matrices move from {t.old} to {t.new} ({actions})"
+            f"  {t.old:<8} {t.new:<8} {compact(t.matrices):>{width}}  "
+            f"{percent(t.matrices, d.space)} % of matrices move from {t.old} to {t.new} ({actions})"
         )
     for t in kept:
         lines.append(
-            f"  {t.old:<8} {t.new:<8} {t.matrices:>{width}}  {percent(t.matrices, d.space)} % "
-            f"stay with {t.old}"
+            f"  {t.old:<8} {t.new:<8} {compact(t.matrices):>{width}}  "
+            f"{percent(t.matrices, d.space)} % stay with {t.old}"
         )
     if not moved:
         lines.append("no matrix changes outcome")

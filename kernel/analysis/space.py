@@ -9,6 +9,7 @@ from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_
 from kernel.analysis.columns import ColumnTable, Progress, column_table
 from kernel.analysis.monotone import find_violation
 from kernel.analysis.panel import Layers, State, spread
+from kernel.analysis.report import compact
 from kernel.analysis.result import (
     ERROR,
     FALLBACK,
@@ -177,7 +178,10 @@ def _outcomes(
 
 
 def _fallback_finding(contract: Contract, none: Outcome, space: int) -> Finding:
-    share = f"{none.matrices} of {space} matrices ({100 * none.matrices / space:.4g}%)"
+    share = (
+        f"{compact(none.matrices)} of {compact(space)} matrices "
+        f"({100 * none.matrices / space:.4g}%)"
+    )
     examples = () if none.example is None else (none.example,)
     if contract.fallback is None:
         return Finding(

@@ -13,6 +13,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+import attrs
+
 from kernel.analysis.report import format_analysis
 from kernel.analysis.space import analyze
 from kernel.cli.scaffold import (
@@ -151,14 +153,44 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return write_report(args, html_analysis(analysis, args.contract, chances), code)
     body = analysis.to_dict()
-    text = [("out", format_analysis(analysis, args.contract))]
+    at = _condition_positions(reader, args.contract)
+    text = [format_analysis(analysis, args.contract, at)]
     if chances is not None:
         from kernel.analysis.report import format_probabilities
 
         body["probabilities"] = chances.to_dict()
-        text.append(("out", format_probabilities(chances)))
-    diagnostics = [f.to_diagnostic(args.contract) for f in analysis.findings]
-    return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))  # type: ignore[arg-type]
+        text.append(format_probabilities(chances))
+    diagnostics = [
+        attrs.evolve(d, line=at[f.condition_id][0], column=at[f.condition_id][1])
+        if f.condition_id in at
+        else d
+        for f in analysis.findings
+        for d in [f.to_diagnostic(args.contract)]
+    ]
+    return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))
+
+
+def _condition_positions(reader: Reader, source: str) -> dict[str, tuple[int, int]]:
+    """Condition id → the (line, column) of its ``condition_id`` value in the contract file
+    (none for a template or standard input, which cannot be read again)."""
+    from kernel.contract.templates import TEMPLATE_NAMES
+    from kernel.io import json_positions, loads_strict
+
+    if source == "-" or source in TEMPLATE_NAMES:
+        return {}
+    try:
+        text = reader.text(source)
+        data = loads_strict(text, source=source, max_bytes=reader.max_bytes)
+    except KernelError:
+        return {}
+    conditions = data.get("failure_conditions") if isinstance(data, dict) else None
+    positions = json_positions(text)
+    found: dict[str, tuple[int, int]] = {}
+    for i, c in enumerate(conditions if isinstance(conditions, list) else []):
+        where = positions.get(f"$.failure_conditions[{i}].condition_id")
+        if isinstance(c, dict) and isinstance(c.get("condition_id"), str) and where:
+            found.setdefault(c["condition_id"], where)
+    return found
 
 
 def _failure(args: argparse.Namespace, error: KernelError, file: str | None) -> int:
@@ -192,5 +224,5 @@ def _diff(old_source: str, new_source: str, args: argparse.Namespace, reader: Re
         from kernel.analysis.html import html_diff
 
         return write_report(args, html_diff(diff, old_source, new_source), EXIT_OK)
-    text = [("out", format_diff(diff, old_source, new_source))]
-    return emit(args, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))  # type: ignore[arg-type]
+    text = [format_diff(diff, old_source, new_source)]
+    return emit(args, Result(EXIT_OK, (), diff.to_dict(), text, text_diagnostics=False))

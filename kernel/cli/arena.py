@@ -50,7 +50,7 @@ def _conformance(args: argparse.Namespace, reader: Reader) -> int:
     code = EXIT_FAILED if report.level == NON_COMPLIANT else EXIT_OK
     found = conformance_diagnostics(report, args.file)
     body = {"file": args.file, **report.to_dict()}
-    return emit(args, Result(code, found, body, [("out", summary)]))
+    return emit(args, Result(code, found, body, [summary]))
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -5,7 +5,7 @@ structural or expression failure, or a file that cannot be read or parsed, 2 bad
 directory, FIFO or other non-regular file). In a directory, only contracts are checked: the
 files the pre-commit hook's pattern names, and JSON objects with ``contract_id``,
 ``failure_conditions`` or ``acceptance_dimensions``; the others are counted as skipped.
-Errors and warnings go to stderr, ``OK: …`` to stdout.
+The findings and the summary go to stdout, as for every command.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from kernel.cli.files import JSON_FILES, expand
+from kernel.cli.placed import contract_findings
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -26,16 +27,14 @@ from kernel.cli.scaffold import (
     Parser,
     Reader,
     Result,
-    Stream,
     emit,
     reported,
 )
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_hint
 from kernel.contract.validator import parse_version
-from kernel.contract.warnings import checked
 from kernel.diagnostics import Diagnostic, from_error
 from kernel.errors import EmptyDirectory, InputError, KernelError
-from kernel.io import json_positions, loads_strict
+from kernel.io import loads_strict
 
 __all__ = ["main"]
 
@@ -62,28 +61,9 @@ def _check(
         error = from_error(exc, source)
         hint = template_hint(source) if exc.code == "E-READ" else ""
         return code, None, [attrs.evolve(error, message=error.message + hint)]
-    dialect, diagnostics = checked(data, ars, reader.dialect)
-    found = [d.at(source) for d in diagnostics]
-    if text is not None and any(d.json_path for d in found):
-        found = _placed(found, json_positions(text))
+    dialect, found = contract_findings(data, source, text, ars, reader.dialect)
     code = EXIT_FAILED if any(d.severity == "error" for d in found) else EXIT_OK
-    return code, dialect.name, found
-
-
-def _placed(found: list[Diagnostic], positions: dict[str, tuple[int, int]]) -> list[Diagnostic]:
-    """Each diagnostic with a JSONPath at the line and column where that value starts (or,
-    for a member that is missing, where the nearest enclosing value starts)."""
-    out = []
-    for d in found:
-        path = d.json_path
-        while path and path not in positions:
-            path = path[: max(path.rfind("."), path.rfind("["))] or None
-        if path is None:
-            out.append(d)
-        else:
-            line, column = positions[path]
-            out.append(attrs.evolve(d, line=line, column=column))
-    return out
+    return code, dialect, found
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -124,14 +104,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 EXIT_USAGE,
                 [from_error(exc, exc.path)],
                 {"files": []},
-                diagnostics_to="err",
             ),
         )
     reader = Reader(args.max_bytes, dialect=args.dialect)
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
-    text: list[tuple[Stream, str]] = []
     skipped = []
     for source in sources:
         if source in searched and not _is_contract(source, reader):
@@ -151,9 +129,6 @@ def main(argv: Sequence[str] | None = None) -> int:
                 "dialect": dialect,
             }
         )
-        if code == EXIT_OK:
-            said = f"Schema {dialect}" + (f", {warnings} warning(s)" if warnings else "")
-            text.append(("out", f"OK: {source} ({said})"))
     if skipped and not files:
         where = ", ".join(a for a in args.contracts if os.path.isdir(a))
         error = InputError(
@@ -167,13 +142,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 EXIT_USAGE,
                 [from_error(error, where)],
                 {"files": [], "skipped": skipped},
-                diagnostics_to="err",
             ),
         )
-    if skipped:
-        text.append(("out", f"Skipped {len(skipped)} JSON file(s) that are not contracts."))
+    text = [f"Skipped {len(skipped)} JSON file(s) that are not contracts."] if skipped else []
     body: dict[str, Any] = {"files": files, "skipped": skipped}
-    return emit(args, Result(worst, diagnostics, body, text, diagnostics_to="err"))
+    return emit(args, Result(worst, diagnostics, body, text))
 
 
 #: The files the pre-commit hook checks (.pre-commit-hooks.yaml): under a ``contract/`` or

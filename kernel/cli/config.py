@@ -66,7 +66,7 @@ TABLE = "sprint-kernel"
 #: A cheap test that a pyproject.toml may hold the table, before it is parsed: a
 #: ``tool.sprint-kernel`` header or dotted key, or ``sprint-kernel = {…}`` under ``[tool]``.
 _MAY_HOLD_TABLE = re.compile(
-    rb'tool\s*\.\s*"?sprint-kernel|^\s*"?sprint-kernel"?\s*=\s*\{', re.MULTILINE
+    rb'tool\s*\.\s*"?sprint-kernel|^[^\S\n]*"?sprint-kernel"?\s*=\s*\{', re.MULTILINE
 )
 
 

@@ -26,14 +26,15 @@ from kernel.cli.scaffold import (
     Parser,
     Reader,
     Result,
-    Stream,
     emit,
+    error_diagnostics,
     failure,
+    finding_dicts,
 )
 from kernel.contract.model import Contract
 from kernel.decision.decision import Decision, decide
 from kernel.decision.explain import explanation
-from kernel.diagnostics import Diagnostic, from_error
+from kernel.diagnostics import Diagnostic
 from kernel.errors import InputError, KernelError, PanelShrunk
 
 __all__ = ["format_decision", "main"]
@@ -50,6 +51,22 @@ def format_decision(contract: Contract, decision: Decision) -> str:
     return decision.explain(contract)
 
 
+#: The decision keys of an aborted round (one JSON shape for both dialects).
+_NO_DECISION: dict[str, Any] = {
+    "action": None,
+    "condition_id": None,
+    "fallback": False,
+    "fired": {},
+    "counts": {},
+    "thresholds": {},
+}
+
+
+def _decision_body(decision: dict[str, Any] | None, dialect: str) -> dict[str, Any]:
+    """The decision's keys at the top level of the JSON output, in both dialects."""
+    return {**(decision if decision is not None else _NO_DECISION), "dialect": dialect}
+
+
 def _aborted(
     args: argparse.Namespace,
     error: KernelError,
@@ -58,18 +75,8 @@ def _aborted(
     found: list[Diagnostic],
 ) -> int:
     tags = [*extra.get("tags", []), *([error.tag] if error.tag else [])]
-    body = {
-        "action": None,
-        "condition_id": None,
-        "fallback": False,
-        "fired": {},
-        "counts": {},
-        **extra,
-        "tags": tags,
-        "error": error.message,
-    }
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in tags]
-    return emit(args, Result(EXIT_FAILED, [*found, from_error(error, where)], body, text))
+    body = {**_NO_DECISION, "dialect": None, **extra, "tags": tags, "error": error.message}
+    return emit(args, Result(EXIT_FAILED, [*found, *error_diagnostics(error, where)], body, tags))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -153,7 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as exc:
             print(f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr)
             return EXIT_USAGE
-    extra: dict[str, Any] = {}
+    extra: dict[str, Any] = {"dialect": contract.dialect}
     found: list[Diagnostic] = []
     if args.matrix is not None:
         try:
@@ -185,11 +192,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         body = outcome.to_dict()
         for entry, detail, (p2, p1) in zip(body["reviewers"], outcome.details, pairs, strict=True):
             entry["phase2_file"], entry["phase1_file"] = p2, p1
-            if detail.phase1 is not None:
-                found += detail.phase1.diagnostics(p1)
-            if detail.phase2 is not None:
-                found += detail.phase2.diagnostics(p2)
-        extra = {"reviewers": body["reviewers"], "tags": body["tags"]}
+            for key, report, path in (("phase1", detail.phase1, p1), ("phase2", detail.phase2, p2)):
+                if report is not None:
+                    found += report.diagnostics(path)
+                    entry[key]["findings"] = finding_dicts(args, report.diagnostics(path))
+        extra = {"dialect": contract.dialect, "reviewers": body["reviewers"], "tags": body["tags"]}
         if outcome.decision is None:
             usable = sum(d.state.usable for d in outcome.details)
             shrunk = PanelShrunk(
@@ -200,12 +207,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             shrunk.tag = None  # the tag is already among the outcome's tags
             return _aborted(args, shrunk, args.contract, extra, found)
         decision = outcome.decision
-    out: dict[str, Any] = {**decision.to_dict(), **extra}
+    out: dict[str, Any] = {**_decision_body(decision.to_dict(), contract.dialect), **extra}
     out.setdefault("tags", [])
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in out["tags"]]
+    text: list[str] = list(out["tags"])
     used = (matrix if args.matrix is not None else outcome.matrix) if args.explain else None
     explained = explanation(contract, decision, used)
-    text.append(("out", explained.text))
+    text.append(explained.text)
     if explained.changes is not None:
         out["explain"] = dict(explained.changes)
     code = EXIT_OK
@@ -219,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         found += [f.to_diagnostic(args.synthesis) for f in synthesis.findings]
         out["synthesis"] = {"file": args.synthesis, **synthesis.to_dict()}
         verdict = "agrees with" if synthesis.ok else "DISAGREES with"
-        text.append(("out", f"synthesis: {args.synthesis} {verdict} the decision"))
+        text.append(f"synthesis: {args.synthesis} {verdict} the decision")
         code = EXIT_OK if synthesis.ok else EXIT_FAILED
     return emit(args, Result(code, found, out, text))
 
@@ -302,27 +309,30 @@ def _decide_round_v2(
             synthesis_source=args.synthesis or "synthesis",
             max_bytes=args.max_bytes,
         )
-    except InputError as exc:
-        return failure(args, exc, "--roles")
+    except InputError as exc:  # --roles does not fit the reports: a usage error
+        print(f"sprint-kernel decide: error: --roles: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
     except KernelError as exc:
-        return _aborted(args, exc, args.contract, {}, [])
+        return _aborted(args, exc, args.contract, {"dialect": contract.dialect}, [])
     found: list[Diagnostic] = []
-    for seat in outcome.seats:
-        found += seat.report.diagnostics(seat.name)
     body = outcome.to_dict()
-    text: list[tuple[Stream, str]] = [("out", tag) for tag in outcome.tags]
+    for seat, entry in zip(outcome.seats, body["seats"], strict=True):
+        found += seat.report.diagnostics(seat.name)
+        entry["findings"] = finding_dicts(args, seat.report.diagnostics(seat.name))
+    body = {**_decision_body(body.pop("decision"), contract.dialect), **body}
+    text: list[str] = list(outcome.tags)
     if outcome.decision is None:
-        text.append(("out", "the round is aborted: no decision"))
+        text.append("the round is aborted: no decision")
         return emit(args, Result(EXIT_FAILED, found, body, text))
     explained = explanation(contract, outcome.decision, outcome.matrix if args.explain else None)
     critical = ", ".join(outcome.recomputed.critical if outcome.recomputed else ()) or "none"
-    text += [("out", explained.text), ("out", f"DA CRITICAL issues: {critical}")]
+    text += [explained.text, f"DA CRITICAL issues: {critical}"]
     if explained.changes is not None:
         body["explain"] = dict(explained.changes)
     code = EXIT_OK
     if outcome.synthesis is not None:
         found += [f.to_diagnostic(args.synthesis) for f in outcome.synthesis.findings]
         verdict = "agrees with" if outcome.synthesis.ok else "DISAGREES with"
-        text.append(("out", f"synthesis: {args.synthesis} {verdict} the recomputation"))
+        text.append(f"synthesis: {args.synthesis} {verdict} the recomputation")
         code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
     return emit(args, Result(code, found, body, text))

@@ -16,12 +16,13 @@ from kernel.cli.scaffold import (
     Parser,
     Reader,
     Result,
-    Stream,
     emit,
+    error_diagnostics,
     exit_for,
     failure,
+    finding_dicts,
 )
-from kernel.diagnostics import Diagnostic, from_error
+from kernel.diagnostics import Diagnostic
 from kernel.errors import EmptyDirectory, KernelError
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
@@ -120,7 +121,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
-    summary: list[tuple[Stream, str]] = []
     for doc in docs:
         try:
             text = text_of(doc)
@@ -155,16 +155,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
-            diagnostics.append(from_error(exc, doc))
-            files.append({"file": doc, "ok": False, "error": exc.message})
-            summary.append(("err", f"{doc}: not linted"))
+            found = error_diagnostics(exc, doc)
+            diagnostics += found
+            files.append(
+                {
+                    "file": doc,
+                    "ok": False,
+                    "error": exc.message,
+                    "findings": finding_dicts(args, found),
+                }
+            )
             continue
         worst = max(worst, EXIT_OK if report.ok else EXIT_FAILED)
-        diagnostics += report.diagnostics(doc)
-        entry = {"file": doc, **report.to_dict()}
+        found = report.diagnostics(doc)
+        diagnostics += found
+        entry = {"file": doc, **report.to_dict(), "findings": finding_dicts(args, found)}
         if doc in partners:
             entry["phase1_file"] = partners[doc]
         files.append(entry)
-        summary.append(("err", f"{doc}: phase {phase} lint {'OK' if report.ok else 'FAILED'}"))
     body = {"dialect": dialect_of(contract), "files": files}
-    return emit(args, Result(worst, diagnostics, body, summary))
+    return emit(args, Result(worst, diagnostics, body))

@@ -64,7 +64,7 @@ def _bad_input(
             for p in exc.problems
         ]
     body = {"errors": [str(d) for d in found]}
-    return emit(where, Result(EXIT_FAILED, found, body, diagnostics_to="err"))
+    return emit(where, Result(EXIT_FAILED, found, body))
 
 
 def _name(path: str) -> str:
@@ -77,10 +77,7 @@ def _resolve(args: argparse.Namespace, reader: Reader) -> int:
     problems = votes_problems(doc)
     if problems:
         found = [Diagnostic("PANEL-INPUT", p, file=path) for p in problems]
-        return emit(
-            args.format,
-            Result(EXIT_FAILED, found, {"file": path, "errors": problems}, diagnostics_to="err"),
-        )
+        return emit(args, Result(EXIT_FAILED, found, {"file": path, "errors": problems}))
     result = resolve_document(doc)
     found = []
     for row in result["findings"]:
@@ -108,10 +105,9 @@ def _scan(args: argparse.Namespace, reader: Reader) -> int:
     text = reader.text(path)
     findings = scan_injection(text, delimiters=tuple(args.delimiter or DEFAULT_DELIMITERS))
     rows = scan_rows(text, findings)
-    summary = [] if rows else [("out", f"{path}: OK no injection patterns found")]
     code = EXIT_FAILED if rows else EXIT_OK
     found = scan_diagnostics(text, findings, path)
-    return emit(args, Result(code, found, {"file": path, "findings": rows}, summary))  # type: ignore[arg-type]
+    return emit(args, Result(code, found, {"file": path, "findings": rows}))
 
 
 def _setup_scan(p: Parser) -> None:

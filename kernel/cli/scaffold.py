@@ -12,18 +12,29 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Literal, NoReturn, TextIO
+from typing import Any, NoReturn, TextIO
 
 import attrs
 
 from kernel._version import __version__
 from kernel.cli.config import DIALECTS, Settings, settle
+from kernel.cli.output import (
+    COLOR_CHOICES,
+    counts,
+    display,
+    printable,
+    styled,
+    summary_line,
+    use_color,
+    xml_text,
+)
 from kernel.diagnostics import REGISTRY, Diagnostic, docs_url, from_error, sort_key
-from kernel.errors import InputError, KernelError
+from kernel.errors import ContractError, InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES, MAX_LIMIT, decode_utf8, loads_strict, read_bytes
 
 __all__ = [
@@ -33,16 +44,20 @@ __all__ = [
     "FORMATS",
     "GROUP_EXIT",
     "PROG",
+    "ContractFindings",
     "Diagnostic",
     "Parser",
     "Reader",
     "Result",
     "dump_json",
     "emit",
+    "error_diagnostics",
     "exit_for",
+    "finding_dicts",
     "github_lines",
     "gitlab_report",
     "junit_xml",
+    "located",
     "reported",
     "run",
     "sarif_log",
@@ -65,7 +80,6 @@ GROUP_EXIT = """\
 #: Input codes that are usage errors everywhere (exit 2), even for ``check``.
 NOT_A_FILE = "E-NOT-FILE"
 
-Stream = Literal["out", "err"]
 _DEFAULT_SETTINGS = Settings()
 
 
@@ -151,6 +165,23 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
             default=None,
             help="contract dialect (default: from config, else auto)",
         )
+
+
+def _output_options(parser: argparse.ArgumentParser) -> None:
+    """The options of the output conventions every command that reports findings shares
+    (docs/cli.md, "Output conventions")."""
+    parser.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when findings fail the run (usage and read errors still exit 2)",
+    )
+    parser.add_argument(
+        "--color",
+        choices=COLOR_CHOICES,
+        default="auto",
+        help="colour the text output: auto (a terminal, unless NO_COLOR is set; FORCE_COLOR "
+        "forces it), always or never",
+    )
 
 
 def _shown(
@@ -247,6 +278,7 @@ class Parser(argparse.ArgumentParser):
         self._keep = keep
         if self._configured:
             _configuration_options(self, dialect)
+            _output_options(self)
 
     def commands(self) -> Callable[..., Parser]:
         """``add(name, help=…, description=…, exit_codes=…, formats=…)`` → a subcommand
@@ -280,7 +312,9 @@ class Parser(argparse.ArgumentParser):
         return self._settle(super().parse_intermixed_args(args))
 
     def _settle(self, args: argparse.Namespace) -> argparse.Namespace:
-        """Resolve the configuration and the command line into ``args.settings`` (once)."""
+        """Resolve the configuration and the command line into ``args.settings`` (once), and
+        name the command that runs in ``args.prog`` (``sprint-kernel panel scan``)."""
+        args.prog = " ".join([self.prog, *([args.command] if "command" in args else [])])
         if "isolated" not in args:  # a command that takes no configuration
             if getattr(args, "max_bytes", 0) is None:
                 args.max_bytes = MAX_INPUT_BYTES
@@ -357,19 +391,56 @@ class Reader:
         return loads_strict(self.text(path), source=path, max_bytes=self.max_bytes)
 
     def contract(self, source: str) -> Any:
-        """A :class:`~kernel.contract.model.Contract` from a path, ``-`` or a template name."""
-        from kernel.contract.model import load_contract
-        from kernel.errors import ContractInputError
+        """A :class:`~kernel.contract.model.Contract` from a path, ``-`` or a template name.
 
-        if source != "-":
-            return load_contract(source, max_bytes=self.max_bytes, dialect=self.dialect)
+        An invalid contract raises a :class:`ContractFindings`: what ``check`` reports for
+        it, at the same positions."""
+        from kernel.contract.model import load_contract
+        from kernel.errors import ContractError, ContractInputError
+
+        text = None
         try:
-            data = self.json(source)
-        except InputError as exc:
-            raise ContractInputError(
-                exc.message, code=exc.code, line=exc.line, column=exc.column
-            ) from None
-        return load_contract(data, dialect=self.dialect)
+            if source != "-":
+                return load_contract(source, max_bytes=self.max_bytes, dialect=self.dialect)
+            try:
+                text = self.text(source)
+                data = loads_strict(text, source=source, max_bytes=self.max_bytes)
+            except InputError as exc:
+                raise ContractInputError(
+                    exc.message, code=exc.code, line=exc.line, column=exc.column
+                ) from None
+            return load_contract(data, dialect=self.dialect)
+        except ContractInputError:
+            raise
+        except ContractError as exc:
+            raise ContractFindings(exc, self._findings(source, text)) from None
+
+    def _findings(self, source: str, text: str | None) -> list[Diagnostic]:
+        """The errors ``check`` reports for the invalid contract ``source``."""
+        from kernel.cli.placed import contract_findings
+        from kernel.contract.templates import TEMPLATE_NAMES, shipped_template
+
+        try:
+            if source in TEMPLATE_NAMES:
+                data: Any = shipped_template(source)
+            else:
+                if text is None:
+                    text = self.text(source)
+                data = loads_strict(text, source=source, max_bytes=self.max_bytes)
+            found = contract_findings(data, source, text, None, self.dialect)[1]
+        except KernelError:
+            return []
+        return [d for d in found if d.severity == "error"]
+
+
+class ContractFindings(ContractError):
+    """An invalid contract (``error``, its message and tag kept) with the diagnostics
+    ``check`` reports for it, placed in its file."""
+
+    def __init__(self, error: ContractError, diagnostics: Sequence[Diagnostic]) -> None:
+        super().__init__(error.message, errors=error.errors, tag=error.tag)
+        self.error = error
+        self.diagnostics = list(diagnostics)
 
 
 def exit_for(error: KernelError) -> int:
@@ -377,17 +448,22 @@ def exit_for(error: KernelError) -> int:
     return EXIT_USAGE if isinstance(error, InputError) else EXIT_FAILED
 
 
+def _lines(lines: Iterable[str | tuple[str, str]]) -> tuple[str, ...]:
+    # The older ``(stream, line)`` form is still taken: every line goes to standard output.
+    return tuple(line if isinstance(line, str) else line[1] for line in lines)
+
+
 @attrs.frozen
 class Result:
-    """What a command found. ``text`` lines are (stream, line) printed after the diagnostics
-    in text format (``text_diagnostics=False``: only the lines); ``body`` holds the command's
-    own JSON keys."""
+    """What a command found. ``text`` is the command's own report, printed in text format
+    after the diagnostics (``text_diagnostics=False``: only the report, which shows them);
+    ``body`` holds the command's own JSON keys. ``ok`` overrides "the exit code is 0" as the
+    JSON ``ok`` and the summary line's verdict."""
 
     exit: int
     diagnostics: Sequence[Diagnostic] = ()
     body: Mapping[str, Any] = attrs.field(factory=dict)
-    text: Sequence[tuple[Stream, str]] = ()
-    diagnostics_to: Stream = "out"
+    text: Sequence[str] = attrs.field(default=(), converter=_lines)
     text_diagnostics: bool = True
     ok: bool | None = None
 
@@ -406,17 +482,35 @@ def reported(
     return _how(where)[1].reported(diagnostics)
 
 
-#: Codes for a file that is not there to read: no line of it can be pointed at.
-_NO_DOCUMENT = frozenset({"E-READ", NOT_A_FILE})
-
-
-def _located(d: Diagnostic, stdin_name: str | None) -> Diagnostic:
-    """A document-level finding stands at line 1, column 1; the ``-`` document is named."""
+def located(d: Diagnostic, stdin_name: str | None = None) -> Diagnostic:
+    """``d`` as every format reports it: at a line and a column (a finding about a whole
+    document at 1:1, one about a line at its column 1), and the ``-`` document named."""
     if stdin_name is not None and d.file == "-":
         d = d.at(stdin_name)
-    if d.file is not None and d.line is None and d.code not in _NO_DOCUMENT:
-        d = attrs.evolve(d, line=1, column=1)
+    if d.file is not None and (d.line is None or d.column is None):
+        d = attrs.evolve(d, line=d.line or 1, column=d.column or 1)
     return d
+
+
+def _readable(d: Diagnostic) -> Diagnostic:
+    """``d`` with its file name and message valid Unicode (a byte of a name that is not
+    UTF-8 as ``\\xff``), for the formats that print text."""
+    file = None if d.file is None else display(d.file)
+    message = display(d.message)
+    if file is not d.file or message is not d.message:
+        d = attrs.evolve(d, file=file, message=message)
+    return d
+
+
+def finding_dicts(
+    where: str | argparse.Namespace, diagnostics: Iterable[Diagnostic]
+) -> list[dict[str, Any]]:
+    """The JSON of ``diagnostics`` as the command's report gives them (one finding shape,
+    the selection applied, sorted): for a command's own keys that list findings
+    (``files[].findings``)."""
+    settings = _how(where)[1]
+    found = settings.reported(located(d, settings.stdin_filename) for d in diagnostics)
+    return [_readable(d).to_dict() for d in sorted(found, key=sort_key)]
 
 
 def _renamed(value: Any, name: str) -> Any:
@@ -432,11 +526,23 @@ def _renamed(value: Any, name: str) -> Any:
 
 
 def _renamed_line(line: str, name: str) -> str:
-    if line.startswith("-:"):
-        return name + line[1:]
-    if line == "OK: -" or line.startswith("OK: - "):  # check's summary
-        return f"OK: {name}{line[5:]}"
-    return line
+    return name + line[1:] if line.startswith("-:") else line
+
+
+@attrs.frozen
+class _Run:
+    """What :func:`emit` writes: the diagnostics as reported, the verdict and the exit."""
+
+    fmt: str
+    settings: Settings
+    result: Result
+    diagnostics: list[Diagnostic]
+    ok: bool
+    #: The run failed (its exit code before ``--exit-zero`` is not 0).
+    failed: bool
+    color: str
+    #: ``sprint-kernel check``, ``sprint-kernel panel scan``, … (``None``: a bare format).
+    command: str | None = None
 
 
 def emit(
@@ -446,35 +552,60 @@ def emit(
     err: TextIO | None = None,
 ) -> int:
     """Print ``result`` as the command's arguments (or a bare format) say; return its exit
-    code. The selection, ``--strict``, ``--quiet``, ``--statistics``, ``--output-file`` and
-    ``--stdin-filename`` are applied here, for every command."""
+    code. The output conventions (docs/cli.md) are applied here, for every command: every
+    finding at a line and a column, the selection, ``--strict``, ``--exit-zero``,
+    ``--quiet``, ``--statistics``, ``--color``, ``--output-file``, ``--stdin-filename`` and
+    the summary line. Findings and the summary go to standard output (or the report file);
+    with a page format (``html``) that could not be made, they go to ``err`` (standard
+    error) and no file is written."""
     fmt, settings = _how(where)
     name = settings.stdin_filename
     diagnostics = sorted(
-        settings.reported(_located(d, name) for d in result.diagnostics), key=sort_key
+        settings.reported(located(d, name) for d in result.diagnostics), key=sort_key
     )
     code = result.exit
     ok = code == EXIT_OK if result.ok is None else result.ok
     if settings.strict and code == EXIT_OK and any(d.severity == "warning" for d in diagnostics):
         code, ok = EXIT_FAILED, False
-    if name is not None:
-        result = attrs.evolve(
-            result,
-            body=_renamed(dict(result.body), name),
-            text=[(stream, _renamed_line(line, name)) for stream, line in result.text],
-        )
+    failed = code != EXIT_OK
+    if getattr(where, "exit_zero", False) and code == EXIT_FAILED:
+        code = EXIT_OK
+    result = attrs.evolve(
+        result,
+        body=printable(_renamed(dict(result.body), name) if name else dict(result.body)),
+        text=[display(_renamed_line(line, name) if name else line) for line in result.text],
+    )
+    run = _Run(
+        fmt,
+        settings,
+        result,
+        diagnostics,
+        ok,
+        failed,
+        getattr(where, "color", "never"),
+        getattr(where, "prog", None),
+    )
+    report = io.StringIO()  # rendered whole first: a report that fails leaves nothing behind
+    if fmt not in FORMATS:  # a page (html) that could not be made: the findings say why
+        target = err or sys.stderr
+        _write(attrs.evolve(run, fmt="text"), report, color=use_color(run.color, target))
+        target.write(report.getvalue())
+        return code
     if out is None and settings.output_file is not None:
+        _write(run, report, color=run.color == "always")
         try:
             with open(settings.output_file, "w", encoding="utf-8") as handle:
-                _write(fmt, settings, result, diagnostics, ok, handle, handle)
+                handle.write(report.getvalue())
         except OSError as exc:
             print(
-                f"error: {settings.output_file}: cannot be written ({exc.strerror})",
+                f"error: {display(settings.output_file)}: cannot be written ({exc.strerror})",
                 file=sys.stderr,
             )
             return EXIT_USAGE
         return code
-    _write(fmt, settings, result, diagnostics, ok, out or sys.stdout, err or sys.stderr)
+    target = out or sys.stdout
+    _write(run, report, color=use_color(run.color, target))
+    target.write(report.getvalue())
     return code
 
 
@@ -494,51 +625,52 @@ def write_report(where: argparse.Namespace, report: str, code: int) -> int:
     return code
 
 
-def _write(
-    fmt: str,
-    settings: Settings,
-    result: Result,
-    diagnostics: list[Diagnostic],
-    ok: bool,
-    out: TextIO,
-    err: TextIO,
-) -> None:
-    if settings.statistics:
-        rows = statistics(diagnostics, settings.docs_url)
+def _write(run: _Run, out: TextIO, *, color: bool) -> None:
+    fmt, diagnostics, docs = run.fmt, run.diagnostics, run.settings.docs_url
+    # sarif, junit and gitlab each escape what they cannot hold their own way
+    raw = fmt in ("sarif", "junit", "gitlab")
+    shown = diagnostics if raw else [_readable(d) for d in diagnostics]
+    if run.settings.statistics:
+        rows = statistics(diagnostics, docs)
         if fmt == "json":
             dump_json(rows, out)
-        for row in rows if fmt != "json" else ():
+            return
+        for row in rows:
             print(f"{row['count']:>5}  {row['code']}  {row['summary']}", file=out)
     elif fmt == "json":
         dump_json(
             {
                 "version": __version__,
-                "ok": ok,
-                "diagnostics": [d.to_dict() for d in diagnostics],
-                **result.body,
+                "ok": run.ok,
+                "diagnostics": [d.to_dict() for d in shown],
+                **run.result.body,
             },
             out,
         )
+        return
     elif fmt == "sarif":
-        dump_json(sarif_log(diagnostics, settings.docs_url), out)
+        dump_json(sarif_log(diagnostics, docs), out)
+        return
     elif fmt == "github":
-        for line in github_lines(diagnostics):
+        for line in github_lines(shown):
             print(line, file=out)
+        return
     elif fmt == "junit":
-        print(junit_xml(diagnostics, settings.docs_url), file=out)
+        print(junit_xml(diagnostics, docs), file=out)
+        return
     elif fmt == "gitlab":
         dump_json(gitlab_report(diagnostics), out)
+        return
     else:
-        lines: list[tuple[Stream, str]] = []
-        if result.text_diagnostics or settings.quiet:
-            lines += [(result.diagnostics_to, str(d)) for d in diagnostics]
-        if not settings.quiet:
-            lines += result.text
-        for stream, line in lines:
-            target = out if stream == "out" else err
-            other = err if stream == "out" else out
-            other.flush()  # keep the two streams in order when they share a terminal or file
-            print(line, file=target)
+        if run.result.text_diagnostics or run.settings.quiet:
+            for d in shown:
+                print(styled(d, color), file=out)
+        if run.settings.quiet:
+            return
+        for line in run.result.text:
+            print(line, file=out)
+    if not run.settings.quiet:
+        print(summary_line(counts(diagnostics), run.failed, color), file=out)
 
 
 def statistics(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> list[dict[str, Any]]:
@@ -563,7 +695,8 @@ def statistics(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> li
 def junit_xml(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> str:
     """A JUnit XML report: a test suite per file, a test case per finding; errors and
     warnings are failures, info passes. A failure links to its code's page when the docs
-    URL is known."""
+    URL is known. Characters XML cannot hold are written visibly
+    (:func:`~kernel.cli.output.xml_text`), so the report is well formed whatever the input."""
     docs = docs_url(docs)
     from xml.etree import ElementTree
 
@@ -574,7 +707,7 @@ def junit_xml(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> str
     )
     files: dict[str, list[Diagnostic]] = {}
     for d in diagnostics:
-        files.setdefault(d.file or "-", []).append(d)
+        files.setdefault(xml_text(d.file or "-"), []).append(d)
     if not files:
         suite = ElementTree.SubElement(root, "testsuite", name=PROG, tests="1", failures="0")
         ElementTree.SubElement(suite, "testcase", name="no findings", classname=PROG)
@@ -590,19 +723,19 @@ def junit_xml(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> str
             case = ElementTree.SubElement(
                 suite,
                 "testcase",
-                name=f"{d.code} at {d.line or 1}" + (f":{d.column}" if d.column else ""),
+                name=f"{d.code} at {d.line or 1}:{d.column or 1}",
                 classname=file,
                 file=file,
                 line=str(d.line or 1),
             )
             if d.severity == "info":
-                ElementTree.SubElement(case, "system-out").text = str(d)
+                ElementTree.SubElement(case, "system-out").text = xml_text(str(d))
             else:
                 failure = ElementTree.SubElement(
-                    case, "failure", message=d.message, type=f"{d.code} ({d.severity})"
+                    case, "failure", message=xml_text(d.message), type=f"{d.code} ({d.severity})"
                 )
                 link = REGISTRY[d.code].link(docs)
-                failure.text = str(d) if link is None else f"{d}\n{link}"
+                failure.text = xml_text(str(d) if link is None else f"{d}\n{link}")
     ElementTree.indent(root)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ElementTree.tostring(
         root, encoding="unicode"
@@ -621,12 +754,12 @@ def gitlab_report(diagnostics: Iterable[Diagnostic]) -> list[dict[str, Any]]:
     seen: dict[str, int] = {}
     report = []
     for d in diagnostics:
-        path = d.file or "-"
-        key = f"{d.code}\0{path}\0{d.message}"
+        path = display(d.file or "-")
+        key = f"{d.code}\0{path}\0{display(d.message)}"
         repeat = seen[key] = seen.get(key, -1) + 1
         report.append(
             {
-                "description": f"{d.code} {d.message}",
+                "description": f"{d.code} {display(d.message)}",
                 "check_name": d.code,
                 "fingerprint": hashlib.sha256(f"{key}\0{repeat}".encode()).hexdigest(),
                 "severity": _GITLAB_SEVERITY[d.severity],
@@ -641,9 +774,16 @@ SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 
 
 def _uri(file: str) -> str:
+    """A relative URI reference for ``file``: its bytes (a name that is not UTF-8 as the
+    bytes it has) percent-encoded where a URI needs it."""
     from urllib.parse import quote
 
-    return quote(file.replace("\\", "/"), safe="/:@!$&'()*+,;=-._~")
+    name = file.replace("\\", "/")
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate that stands for no byte
+        raw = display(name).encode("utf-8")
+    return quote(raw, safe="/:@!$&'()*+,;=-._~")
 
 
 def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dict[str, Any]:
@@ -682,7 +822,7 @@ def sarif_log(diagnostics: Iterable[Diagnostic], docs: str | None = None) -> dic
                 "ruleId": d.code,
                 "ruleIndex": index[d.code],
                 "level": _SARIF_LEVEL[d.severity],
-                "message": {"text": d.message},
+                "message": {"text": display(d.message)},
                 "locations": [{"physicalLocation": location}],
             }
         )
@@ -740,11 +880,20 @@ def dump_json(value: Any, out: TextIO | None = None) -> None:
     print(json.dumps(value, indent=2, ensure_ascii=False), file=out or sys.stdout)
 
 
+def error_diagnostics(error: KernelError, file: str | None) -> list[Diagnostic]:
+    """What an error that stopped a command reports: an invalid contract's findings as
+    ``check`` gives them, else the error as one diagnostic."""
+    if isinstance(error, ContractFindings) and error.diagnostics:
+        return list(error.diagnostics)
+    return [from_error(error.error if isinstance(error, ContractFindings) else error, file)]
+
+
 def failure(
     where: str | argparse.Namespace, error: KernelError, file: str | None, **body: Any
 ) -> int:
     """Report an error that stopped the command (as one diagnostic) and return its exit."""
-    result = Result(exit_for(error), [from_error(error, file)], body, diagnostics_to="err")
+    found = error_diagnostics(error, file)
+    result = Result(exit_for(error), found, body)
     return emit(where, result)
 
 
@@ -767,7 +916,16 @@ def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None 
     """
     _escape_unencodable_output()
     try:
-        return main(argv)
+        code = main(argv)
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        _silence_stdout()
+        return EXIT_OK
+    except OSError as exc:  # a reading error is an InputError: this is standard output's
+        _silence_stdout()
+        print(f"error: standard output cannot be written ({exc.strerror})", file=sys.stderr)
+        return EXIT_USAGE
     except InputError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
@@ -776,5 +934,12 @@ def run(main: Callable[[Sequence[str] | None], int], argv: Sequence[str] | None 
         return EXIT_FAILED
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        return EXIT_OK
+
+
+def _silence_stdout() -> None:
+    """Standard output failed: what is still buffered for it is dropped, so that Python's
+    own flush at exit does not fail again."""
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)

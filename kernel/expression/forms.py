@@ -47,7 +47,8 @@ _FORMS_13_2 = (
     "every dimension scores '<S>'",
 )
 _DIALECT_FORMS = {"13": _FORMS, "13.2": _FORMS_13_2}
-_AND_SPLIT = re.compile(r"[ \t]+(?:AND|and)[ \t]+")
+#: Starts only at a run's first blank: tried inside a run, each start read the whole run.
+_AND_SPLIT = re.compile(r"(?<![ \t])[ \t]+(?:AND|and)[ \t]+")
 _QUOTED = re.compile(r"'([^']*)'")
 _PRIO = re.compile(r"\b(mandatory|high|normal)(?:-priority)?\b", re.IGNORECASE)
 _DIM = re.compile(r"\b[Dd]\d+\b")

@@ -20,8 +20,11 @@ from kernel.testing import contracts
 
 
 def _every_matrix(contract: Contract) -> list[dict[str, dict[str, str]]]:
-    cells = [(d.id, role, seat_values(d.priority)) for d in contract.dimensions
-             for role in d.eligible_roles]
+    cells = [
+        (d.id, role, seat_values(d.priority))
+        for d in contract.dimensions
+        for role in d.eligible_roles
+    ]
     out = []
     for values in itertools.product(*(v for _, _, v in cells)):
         m: dict[str, dict[str, str]] = {d.id: {} for d in contract.dimensions}

@@ -81,15 +81,41 @@ def test_the_html_report_exits_as_the_text_report(
     assert code == 1 and out.lstrip().lower().startswith("<!doctype html>")
 
 
-# NO_FALLBACK lacks the accept-grade F0 (R18): an invalid contract, refused before analysis.
-# A finding about the whole contract file is placed at its line 1, column 1.
-@pytest.mark.parametrize(("data", "code"), [(SHADOWED, "AN-2"), (NO_FALLBACK, "E-CONTRACT")])
-def test_error_findings_exit_1(
-    data: Any, code: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_finding_about_a_condition_stands_at_its_id(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    path = _write(tmp_path, data)
+    """AN-2 names a condition: in text and JSON alike it stands where that condition's
+    condition_id value starts in the file (a finding about the whole contract: at 1:1)."""
+    from kernel.io import json_positions
+
+    path = _write(tmp_path, SHADOWED)
     status, out, err = _run([path], capsys)
-    assert status == 1 and f"{path}:1:1: {code} " in out + err
+    assert status == 1 and err == ""
+    _, body, _ = _run([path, "--format", "json"], capsys)
+    found = [d for d in json.loads(body)["diagnostics"] if d["code"] == "AN-2"]
+    ids = [c["condition_id"] for c in SHADOWED["failure_conditions"]]
+    positions = json_positions(Path(path).read_text("utf-8"))
+    assert len(found) == 2
+    for an2 in found:
+        cid = an2["message"].split()[0]  # "F2 never decides: …"
+        line, column = positions[f"$.failure_conditions[{ids.index(cid)}].condition_id"]
+        assert (an2["line"], an2["column"]) == (line, column) != (1, 1)
+        assert f"{path}:{line}:{column}: AN-2 {cid} " in out
+
+
+def test_an_invalid_contract_is_reported_as_check_reports_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """NO_FALLBACK lacks the accept-grade F0 (R18): refused before analysis, with the finding
+    check gives, at the same line and column (it used to stand at 1:1 as E-CONTRACT)."""
+    from kernel.cli.check import main as check_main
+
+    path = _write(tmp_path, NO_FALLBACK)
+    status, out, err = _run([path], capsys)
+    assert check_main([path]) == status == 1
+    checked = capsys.readouterr().out
+    assert out == checked and err == ""
+    assert f"{path}:1:1: " not in out and "E-SCHEMA $.failure_conditions: " in out
 
 
 def test_prior(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -116,8 +142,8 @@ def test_prior(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
 def test_usage_and_unreadable_input_exit_2(
     argv: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    code, _, err = _run(argv, capsys)
-    assert code == 2 and err
+    code, out, err = _run(argv, capsys)
+    assert code == 2 and (err if not argv or "/nonexistent" not in argv[-1] else out)
 
 
 def test_prior_naming_a_missing_dimension_exits_2(
@@ -130,7 +156,7 @@ def test_prior_naming_a_missing_dimension_exits_2(
 
 def test_invalid_contract_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run([_write(tmp_path, {"contract_id": 1})], capsys)
-    assert code == 1 and out == "" and "Schema 13" in err
+    assert code == 1 and err == "" and "E-SCHEMA $.contract_id" in out
 
 
 class _Terminal(io.StringIO):
@@ -170,4 +196,4 @@ def test_too_large_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
     path = _write(tmp_path, too_many_named_dimensions())
     code, out, err = _run([path], capsys)
-    assert code == 1 and out == "" and "classes of reviewer columns" in err
+    assert code == 1 and err == "" and "classes of reviewer columns" in out

@@ -33,7 +33,11 @@ def trail_text(records: list[dict[str, object]]) -> str:
 
 def test_verdict_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, "review.md", "Good.\r\nVERDICT: approved\r\n")
-    assert cli(capsys, "verdict", f) == (0, f"{f}:2: ARENA-VERDICT APPROVED\n", "")
+    assert cli(capsys, "verdict", f) == (
+        0,
+        f"{f}:2:1: ARENA-VERDICT APPROVED\nAll checks passed.\n",
+        "",
+    )
 
 
 def test_verdict_multiple(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -41,8 +45,9 @@ def test_verdict_multiple(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     code, out, _ = cli(capsys, "verdict", f)
     assert code == 0
     assert out.splitlines() == [
-        f"{f}:3: PARSER_WARNING_MULTIPLE_VERDICTS 2 verdict lines (1, 3); the last one counts",
-        f"{f}:3: ARENA-VERDICT REVISE",
+        f"{f}:3:1: PARSER_WARNING_MULTIPLE_VERDICTS 2 verdict lines (1, 3); the last one counts",
+        f"{f}:3:1: ARENA-VERDICT REVISE",
+        "Found 0 errors and 1 warning in 1 file.",
     ]
 
 
@@ -69,7 +74,11 @@ def test_verdict_ignores_a_bom(tmp_path: Path, capsys: pytest.CaptureFixture[str
 
 def test_conformance_compliant(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     f = write(tmp_path, "run.jsonl", trail_text(drive_records(two_round_events())))
-    assert cli(capsys, "conformance", f) == (0, f"{f}: Compliant (13/13 checks passed)\n", "")
+    assert cli(capsys, "conformance", f) == (
+        0,
+        f"{f}: Compliant (13/13 checks passed)\nAll checks passed.\n",
+        "",
+    )
     code, out, _ = cli(capsys, "conformance", f, "--format", "json")
     doc = json.loads(out)
     assert code == 0 and doc["level"] == "Compliant"
@@ -84,9 +93,10 @@ def test_conformance_conditionally(tmp_path: Path, capsys: pytest.CaptureFixture
     code, out, _ = cli(capsys, "conformance", f)
     assert code == 0
     assert out.splitlines() == [
-        f"{f}:{i + 1}: ARENA-C05 [SHOULD] verdict-parsing: the verdict (line 2 of "
+        f"{f}:{i + 1}:1: ARENA-C05 [SHOULD] verdict-parsing: the verdict (line 2 of "
         "reviewer_output) is not the last non-empty line (§7.1)",
         f"{f}: Conditionally Compliant (13/13 checks passed)",
+        "Found 0 errors and 1 warning in 1 file.",
     ]
 
 
@@ -96,15 +106,18 @@ def test_conformance_non_compliant(tmp_path: Path, capsys: pytest.CaptureFixture
     f = write(tmp_path, "run.jsonl", trail_text(records))
     code, out, _ = cli(capsys, "conformance", f)
     assert code == 1
-    assert f"{f}:4: ARENA-C12 [MUST] audit-trail: malformed record: unknown event" in out
-    assert out.splitlines()[-1] == f"{f}: Non-Compliant (12/13 checks passed)"
+    assert f"{f}:4:1: ARENA-C12 [MUST] audit-trail: malformed record: unknown event" in out
+    assert out.splitlines()[-2:] == [
+        f"{f}: Non-Compliant (12/13 checks passed)",
+        "Found 1 error and 0 warnings in 1 file.",
+    ]
 
 
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         (b'{"event": "RUN_STARTED"}\n{oops}\n', ":2:2: E-JSON not JSON"),
-        (b'{"a": 1, "a": 2}\n', ":1: E-JSON not strict JSON: duplicate key 'a'"),
+        (b'{"a": 1, "a": 2}\n', ":1:1: E-JSON not strict JSON: duplicate key 'a'"),
         (b"\xff\xfe\n", "not UTF-8"),
     ],
 )
@@ -114,8 +127,9 @@ def test_unreadable_trails_exit_2(
     path = tmp_path / "run.jsonl"
     path.write_bytes(content)
     code, out, err = cli(capsys, "conformance", str(path))
-    assert (code, out) == (2, "")
-    assert message in err and "Traceback" not in err
+    assert (code, err) == (2, "")
+    assert message in out and "Traceback" not in out
+    assert out.endswith("Found 1 error and 0 warnings in 1 file.\n")
 
 
 def test_missing_file_and_usage_errors_exit_2(

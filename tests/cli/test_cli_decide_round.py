@@ -111,7 +111,10 @@ def test_an_agreeing_synthesis(capsys: pytest.CaptureFixture[str]) -> None:
     synthesis = str(E / "synthesis.md")
     assert main(["--contract", "reviewer/full", *_documents(), "--synthesis", synthesis]) == 0
     out = capsys.readouterr().out
-    assert out.rstrip().endswith(f"synthesis: {synthesis} agrees with the decision")
+    assert out.splitlines()[-2:] == [
+        f"synthesis: {synthesis} agrees with the decision",
+        "All checks passed.",
+    ]
 
 
 def test_a_disagreeing_synthesis_exits_1(
@@ -124,10 +127,13 @@ def test_a_disagreeing_synthesis_exits_1(
     assert main(argv) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0] == (
-        f"{synthesis}:3: SY-010 written editorial_decision=reject, computed "
+        f"{synthesis}:3:1: SY-010 written editorial_decision=reject, computed "
         "editorial_decision=major_revision"
     )
-    assert out[-1] == f"synthesis: {synthesis} DISAGREES with the decision"
+    assert out[-2:] == [
+        f"synthesis: {synthesis} DISAGREES with the decision",
+        "Found 1 error and 0 warnings in 1 file.",
+    ]
     assert main([*argv, "--format", "json"]) == 1
     body = json.loads(capsys.readouterr().out)
     assert body["action"] == "editorial_decision=major_revision"
@@ -146,7 +152,7 @@ def test_fired_set_disagreement_is_listed(
         == 1
     )
     out = capsys.readouterr().out
-    assert f"{synthesis}:1: SY-006 missing fired condition(s) F3" in out
+    assert f"{synthesis}:1:1: SY-006 missing fired condition(s) F3" in out
 
 
 # --- R16 in markdown mode -------------------------------------------------------------------

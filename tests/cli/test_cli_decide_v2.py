@@ -29,7 +29,8 @@ def test_the_worked_round(capsys: pytest.CaptureFixture[str]) -> None:
     code = run(main, [*argv(), "--synthesis", str(EXAMPLE / "synthesis.md"), "--format", "json"])
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out["decision"]["action"] == "editorial_decision=major_revision"
+    assert out["action"] == "editorial_decision=major_revision"
+    assert out["dialect"] == "13.2" and "decision" not in out
     assert out["recomputed"]["fired"] == ["F2", "F3", "F4"]
     assert out["synthesis"]["ok"] is True
     assert [s["role"] for s in out["seats"]] == list(ROLES)

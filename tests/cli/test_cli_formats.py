@@ -109,10 +109,8 @@ def test_sarif_log(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
         assert result["message"]["text"] == d["message"]
         location = result["locations"][0]["physicalLocation"]
         assert location["artifactLocation"]["uri"]
-        if d["line"] is not None:
-            assert location["region"]["startLine"] == d["line"]
-        else:
-            assert "region" not in location
+        assert location["region"]["startLine"] == d["line"]
+        assert location["region"]["startColumn"] == d["column"]
 
 
 @pytest.mark.parametrize("argv", INVOCATIONS, ids=IDS)
@@ -179,11 +177,12 @@ diagnostics = st.builds(
 def test_text_is_sorted_by_file_line_column(found: list[Diagnostic]) -> None:
     out, err = io.StringIO(), io.StringIO()
     emit("text", Result(1, found), out, err)
-    placed = [
-        d if d.line or d.code in ("E-READ", "E-NOT-FILE") else attrs.evolve(d, line=1, column=1)
-        for d in found
-    ]
-    assert out.getvalue().splitlines() == [str(d) for d in sorted(placed, key=sort_key)]
+    placed = [attrs.evolve(d, line=d.line or 1, column=d.column or 1) for d in found]
+    *lines, summary = out.getvalue().splitlines()
+    assert lines == [str(d) for d in sorted(placed, key=sort_key)]
+    judged = any(d.severity != "info" for d in found)
+    assert summary.startswith("Found " if judged else "No errors or warnings, but the run failed")
+    assert err.getvalue() == ""
     log: dict[str, Any] = sarif_log(sorted(found, key=sort_key))
     assert len(log["runs"][0]["results"]) == len(found)
 

@@ -13,6 +13,7 @@ from xml.etree import ElementTree
 
 import pytest
 from support import paths
+from support.output_schemas import check_argv_output
 
 from kernel.diagnostics import REGISTRY
 
@@ -23,8 +24,8 @@ TIMEOUT = 120
 
 
 def sk(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
-    """``sprint-kernel ARGV`` in ``cwd``."""
-    return subprocess.run(
+    """``sprint-kernel ARGV`` in ``cwd`` (its JSON output checked against its schema)."""
+    done = subprocess.run(
         [SCRIPT, *argv],
         cwd=cwd,
         input=stdin,
@@ -34,6 +35,8 @@ def sk(*argv: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedP
         check=False,
         env={**os.environ, "COLUMNS": "200"},
     )
+    check_argv_output(argv, done.stdout)
+    return done
 
 
 @pytest.fixture
@@ -67,7 +70,7 @@ def test_pyproject_table_names_the_contract(project: Path) -> None:
     )
     done = sk("lint", "reviews", cwd=project)
     assert done.returncode == 0, done.stderr
-    assert "reviews/eic.phase2.md: phase 2 lint OK" in done.stderr
+    assert (done.stdout, done.stderr) == ("All checks passed.\n", "")
     done = sk("decide", "reviews", cwd=project)
     assert done.returncode == 0 and "editorial_decision=major_revision" in done.stdout
 
@@ -97,7 +100,10 @@ def test_check_and_analyze_take_the_configured_contract(project: Path) -> None:
     write(project / "sprint-kernel.toml", 'contract = "contracts/panel3.json"\n')
     done = sk("check", cwd=project / "reviews")
     assert done.returncode == 0
-    assert done.stdout == "OK: ../contracts/panel3.json (Schema 13, 1 warning(s))\n"
+    assert done.stdout == (
+        "../contracts/panel3.json:6:17: SC-11 panel_size=3 inconsistent with mode=reviewer_full; "
+        "expected 5\nFound 0 errors and 1 warning in 1 file.\n"
+    )
     done = sk("analyze", "--format", "json", cwd=project)
     assert done.returncode == 0 and json.loads(done.stdout)["panel_size"] == 3
     for command in ("check", "analyze"):
@@ -165,15 +171,16 @@ def test_a_bad_key_or_value_is_a_configuration_error(project: Path, line: str, n
 )
 def test_dialect_is_a_key_and_a_flag(project: Path, dialect: str, template: str, said: str) -> None:
     write(project / "sprint-kernel.toml", f"dialect = '{dialect}'\n")
-    done = sk("check", template, cwd=project)
-    assert done.returncode == 0 and f"({said}" in done.stdout, done.stderr
+    done = sk("check", template, "--format", "json", cwd=project)
+    assert done.returncode == 0, done.stderr
+    assert f"Schema {json.loads(done.stdout)['files'][0]['dialect']}" == said
     assert sk("check", template, "--dialect", dialect, cwd=project).returncode == 0
     assert sk("check", template, "--dialect", "14", cwd=project).returncode == 2
     # A contract of the other dialect, forced by the configuration, fails loudly (13.2 §J1).
     other = "13.2/reviewer/full" if dialect == "13" else "reviewer/full"
     if dialect != "auto":
         done = sk("check", other, cwd=project)
-        assert done.returncode == 1 and "E-SCHEMA" in done.stderr
+        assert done.returncode == 1 and "E-SCHEMA" in done.stdout
         assert sk("check", other, "--dialect", "auto", cwd=project).returncode == 0
 
 
@@ -187,9 +194,9 @@ def test_flags_override_the_configuration(project: Path) -> None:
     assert done.returncode == 2 and "E-SIZE" in done.stdout  # max-bytes from the file
     done = sk("lint", doc, "--contract", "reviewer/full", "--max-bytes", "100000", cwd=project)
     assert done.returncode == 0, done.stdout
-    assert "SC-11" not in sk("check", "contracts", "--max-bytes", "100000", cwd=project).stderr
+    assert "SC-11" not in sk("check", "contracts", "--max-bytes", "100000", cwd=project).stdout
     done = sk("check", "contracts", "--max-bytes", "100000", "--select", "SC-11", cwd=project)
-    assert "SC-11" in done.stderr
+    assert "SC-11" in done.stdout
 
 
 # --- selection ---------------------------------------------------------------------------
@@ -217,8 +224,10 @@ def test_select_and_ignore_take_codes_and_prefixes(
 ) -> None:
     done = sk("check", PANEL3, *flags, cwd=project)
     assert done.returncode == 0
-    assert ("SC-11" in done.stderr) is shown
-    assert done.stdout == f"OK: {PANEL3} (Schema 13" + (", 1 warning(s)" if shown else "") + ")\n"
+    assert ("SC-11" in done.stdout) is shown and done.stderr == ""
+    assert lines(done.stdout)[-1] == (
+        "Found 0 errors and 1 warning in 1 file." if shown else "All checks passed."
+    )
 
 
 def test_a_prefix_covers_p2_codes(project: Path) -> None:
@@ -242,7 +251,7 @@ def test_errors_cannot_be_ignored(project: Path, code: str) -> None:
 
 def test_errors_are_reported_whatever_is_selected(project: Path) -> None:
     done = sk("check", str(E / "contract_typo.json"), "--select", "SC-1", cwd=project)
-    assert done.returncode == 1 and "SC-12" in done.stderr
+    assert done.returncode == 1 and "SC-12" in done.stdout
 
 
 def test_per_file_ignores(project: Path) -> None:
@@ -263,7 +272,7 @@ def test_per_file_ignores_match_the_stdin_filename(project: Path) -> None:
     )
     text = (project / "reviews" / "eic.phase2.md").read_text("utf-8")
     done = sk("lint", "-", "--stdin-filename", "pilot/eic.phase2.md", cwd=project, stdin=text)
-    assert (done.returncode, done.stdout) == (0, "")
+    assert (done.returncode, done.stdout) == (0, "All checks passed.\n")
     done = sk("lint", "-", "--stdin-filename", "main/eic.phase2.md", cwd=project, stdin=text)
     assert done.stdout.startswith("main/eic.phase2.md:1:1: P2-043")
 
@@ -324,13 +333,13 @@ def test_a_directory_is_recursed_sorted_and_pairs_phase_documents(project: Path)
     write(project / "reviews" / "notes.md", "# not a reviewer document\n")
     done = sk("lint", "reviews", "--contract", "reviewer/full", cwd=project)
     assert done.returncode == 0, done.stdout
-    linted = [line.split(":")[0] for line in lines(done.stderr)]
-    assert linted == sorted(linted) and "reviews/late/zz.phase1.md" in linted
-    assert "reviews/notes.md" not in linted and len(linted) == 11
     assert "P2-043" not in done.stdout  # every Phase 2 met its Phase 1
     body = json.loads(
         sk("lint", "reviews", "--contract", "reviewer/full", "--format", "json", cwd=project).stdout
     )
+    linted = [f["file"] for f in body["files"]]
+    assert linted == sorted(linted) and "reviews/late/zz.phase1.md" in linted
+    assert "reviews/notes.md" not in linted and len(linted) == 11
     pairs = {f["file"]: f.get("phase1_file") for f in body["files"]}
     assert pairs["reviews/eic.phase2.md"] == "reviews/eic.phase1.md"
     # a Phase 2 without its Phase 1 in the call is checked without it
@@ -368,12 +377,12 @@ def test_gitignore_and_exclude_leave_files_out(project: Path) -> None:
     write(project / "sprint-kernel.toml", 'contract = "reviewer/full"\nexclude = ["reviews/old"]\n')
     done = sk("lint", "reviews", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "bad" not in done.stderr and "tmp" not in done.stderr
+    assert "bad" not in done.stdout and "tmp" not in done.stdout
     done = sk("lint", "reviews/old/bad.phase1.md", "reviews/eic.phase1.md", cwd=project)
-    assert done.returncode == 0 and "old" not in done.stderr  # exclude covers named files too
+    assert done.returncode == 0 and "old" not in done.stdout  # exclude covers named files too
     (project / "sprint-kernel.toml").unlink()
     done = sk("lint", "reviews", "--contract", "reviewer/full", cwd=project)
-    assert done.returncode == 1 and "reviews/old/bad.phase1.md" in done.stderr
+    assert done.returncode == 1 and "reviews/old/bad.phase1.md" in done.stdout
 
 
 def test_check_takes_the_json_files_of_a_directory(project: Path) -> None:
@@ -381,12 +390,13 @@ def test_check_takes_the_json_files_of_a_directory(project: Path) -> None:
     write(project / "contracts" / "README.md", "not a contract\n")
     done = sk("check", "contracts", cwd=project)
     assert done.returncode == 1
-    assert "contracts/typo.json:65:21: SC-12" in done.stderr
-    assert done.stdout == "OK: contracts/panel3.json (Schema 13, 1 warning(s))\n"
+    assert "contracts/typo.json:65:21: SC-12" in done.stdout
+    assert "contracts/panel3.json:6:17: SC-11" in done.stdout
+    assert lines(done.stdout)[-1] == "Found 1 error and 1 warning in 2 files."
     empty = project / "empty"
     empty.mkdir()
     done = sk("check", "empty", cwd=project)
-    assert done.returncode == 2 and "no *.json files" in done.stderr
+    assert done.returncode == 2 and "no *.json files" in done.stdout
 
 
 def test_decide_on_a_directory_needs_every_pair(project: Path) -> None:
@@ -402,7 +412,7 @@ def test_quiet_prints_findings_only_and_nothing_when_clean(project: Path) -> Non
     done = sk("lint", "reviews", "--contract", "reviewer/full", "-q", cwd=project)
     assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
     done = sk("check", PANEL3, "--quiet", cwd=project)
-    assert done.stdout == "" and lines(done.stderr) == [
+    assert done.stderr == "" and lines(done.stdout) == [
         f"{PANEL3}:6:17: SC-11 panel_size=3 inconsistent with mode=reviewer_full; expected 5"
     ]
 
@@ -417,7 +427,10 @@ def test_statistics_counts_each_code(project: Path) -> None:
         "--statistics",
         cwd=project,
     )
-    assert lines(done.stdout) == [f"    2  P2-043  {REGISTRY['P2-043'].summary}"]
+    assert lines(done.stdout) == [
+        f"    2  P2-043  {REGISTRY['P2-043'].summary}",
+        "Found 0 errors and 2 warnings in 2 files.",
+    ]
     done = sk("check", PANEL3, "--statistics", "--format", "json", cwd=project)
     assert json.loads(done.stdout) == [
         {
@@ -522,7 +535,7 @@ def test_stdin_filename_names_the_document_and_document_findings_stand_at_1_1(
     out = done.stdout + done.stderr
     assert name in out and "-:" not in out
     if fmt == "text":
-        assert f"{name}:1:1: P2-043" in out and f"{name}: phase 2 lint OK" in out
+        assert f"{name}:1:1: P2-043" in out and done.stderr == ""
     elif fmt == "json":
         body = json.loads(done.stdout)
         (d,) = body["diagnostics"]

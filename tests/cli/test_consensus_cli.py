@@ -30,9 +30,10 @@ def test_parse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = call(capsys, "parse", str(path), "--kind", "critique")
     assert code == 0
     assert out.splitlines() == [  # sorted by line; a document-level finding stands at 1:1
-        f"{path}:1: CN-MALFORMED strict: not JSON: Expecting value (column 1)",
+        f"{path}:1:1: CN-MALFORMED strict: not JSON: Expecting value (column 1)",
         f"{path}:1:1: CN-UNKNOWN-FIELD fenced: unknown field 'extra' ignored",
-        f"{path}:3: CN-OK valid critique response (method: fenced)",
+        f"{path}:3:1: CN-OK valid critique response (method: fenced)",
+        "Found 0 errors and 1 warning in 1 file.",
     ]
     code, out, _ = call(capsys, "parse", str(path), "--kind", "critique", "--strict-json")
     assert code == 1
@@ -110,6 +111,7 @@ def test_round_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         f"{path}:1:1: CN-STOP-MAX-ROUNDS stop (max_rounds): round 3 of 3 is the last",
         f"{path}:1:1: CN-OBJECTION (1 critique(s)) Too short",
         f"{path}:1:1: CN-MISSING src",
+        "Found 1 error and 1 warning in 1 file.",
     ]
     code, out, _ = call(capsys, "round", str(path), "--format", "json")
     assert code == 1
@@ -143,7 +145,10 @@ def test_invalid_round_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str
     path.write_text(json.dumps({**ROUND, "participants": 1}), encoding="utf-8")
     code, out, _ = call(capsys, "round", str(path))
     assert code == 1
-    assert out == f"{path}:1:1: CN-ROUND-INVALID participants must be at least 2, got 1\n"
+    assert out == (
+        f"{path}:1:1: CN-ROUND-INVALID participants must be at least 2, got 1\n"
+        "Found 1 error and 0 warnings in 1 file.\n"
+    )
     code, out, _ = call(capsys, "round", str(path), "--format", "json")
     assert code == 1
     body = json.loads(out)

@@ -55,6 +55,7 @@ def test_resolve_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
         f"{path}:1:1: PANEL-AGREEMENT Split Decision",
         f"{path}:1:1: PANEL-VERDICT Reject (panel Approve; 1 Critical finding(s) resolved "
         "Consensus or Majority)",
+        "All checks passed.",
     ]
 
 
@@ -96,7 +97,7 @@ def test_resolve_invalid_votes_exit_1(
 ) -> None:
     path = _write(tmp_path, "votes.json", json.dumps(doc))
     assert run(main, ["resolve", path]) == 1
-    assert "PANEL-INPUT" in capsys.readouterr().err
+    assert "PANEL-INPUT" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("content", ["{not json", '{"a": 1, "a": 2}', "[NaN]"])
@@ -117,7 +118,8 @@ def test_scan_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert run(main, ["scan", path]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f'{path}:2:8: INJECTION-INSTRUCTION-OVERRIDE "ig\\u200bnore previous instructions"'
+        f'{path}:2:8: INJECTION-INSTRUCTION-OVERRIDE "ig\\u200bnore previous instructions"',
+        "Found 1 error and 0 warnings in 1 file.",
     ]
     assert run(main, ["scan", path, "--delimiter", "x", "--format", "json"]) == 1
     doc = json.loads(capsys.readouterr().out)
@@ -131,7 +133,7 @@ def test_scan_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
 def test_scan_clean_file_exit_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "out.md", "The previous section's instructions are fine.\n")
     assert run(main, ["scan", path]) == 0
-    assert "OK" in capsys.readouterr().out
+    assert capsys.readouterr().out == "All checks passed.\n"
     assert run(main, ["scan", path, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == {
         "version": kernel.__version__,
@@ -188,6 +190,7 @@ def test_route_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
         "of 12 pairs",
         f"{path}:1:1: PANEL-UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is "
         "routed to the rest",
+        "Found 0 errors and 1 warning in 1 file.",
     ]
 
 
@@ -205,12 +208,12 @@ def test_route_json_and_object_form(tmp_path: Path, capsys: pytest.CaptureFixtur
 def test_route_wrong_profile_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "f.json", json.dumps({"findings": ROUTE_FINDINGS}))
     assert run(main, ["route", path, "--profile", "strategy"]) == 1
-    err = capsys.readouterr().err.splitlines()
+    err = capsys.readouterr().out.splitlines()
     assert err[0] == (
         f"{path}:1:1: PANEL-INPUT /findings/0/originator: 'CORR' is not a specialist of the "
         "strategy profile (expected one of FEAS, ARCH, SEC, USER, SCOP, TEST)"
     )
-    assert len(err) == 2  # CORR and QUAL; SEC is on both panels
+    assert len(err) == 3  # CORR and QUAL (SEC is on both panels), then the summary
     assert run(main, ["route", path, "--profile", "strategy", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["ok"] is False
 
@@ -227,8 +230,9 @@ def test_route_usage_and_unreadable_exit_2(tmp_path: Path) -> None:
 def test_route_schema_error_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "f.json", json.dumps([{"id": "A", "originator": "SEC"}]))
     assert run(main, ["route", path]) == 1
-    assert capsys.readouterr().err == (
+    assert capsys.readouterr().out == (
         f"{path}:1:1: PANEL-INPUT /0: 'domain' is a required property\n"
+        "Found 1 error and 0 warnings in 1 file.\n"
     )
 
 
@@ -238,9 +242,10 @@ def test_delta_text(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0] == f"{changed}:1:1: PANEL-DELTA-TARGET src/api/handlers.py"
     assert f"{findings}:1:1: PANEL-DELTA-DROPPED F5 ./src/api/routes.py" in out
-    assert out[-1] == (
-        f"{findings}:1:1: PANEL-DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review"
-    )
+    assert out[-2:] == [
+        f"{findings}:1:1: PANEL-DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review",
+        "All checks passed.",
+    ]
 
 
 def test_delta_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -259,14 +264,16 @@ def test_delta_bad_paths_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[st
     changed = _write(tmp_path, "changed.txt", "a.py\n../outside.py\n")
     findings = _write(tmp_path, "f.json", json.dumps([{"id": "F1", "path": "/abs.py"}]))
     assert run(main, ["delta", changed, findings]) == 1
-    assert capsys.readouterr().err.splitlines() == [
-        f"{changed}:2: PANEL-INPUT path '../outside.py' escapes the repository with '..'"
+    assert capsys.readouterr().out.splitlines() == [
+        f"{changed}:2:1: PANEL-INPUT path '../outside.py' escapes the repository with '..'",
+        "Found 1 error and 0 warnings in 1 file.",
     ]
     good = _write(tmp_path, "good.txt", "a.py\n")
     assert run(main, ["delta", good, findings]) == 1
-    assert capsys.readouterr().err.splitlines() == [
+    assert capsys.readouterr().out.splitlines() == [
         f"{findings}:1:1: PANEL-INPUT /0/path: path '/abs.py' is absolute; give it relative to the "
-        "repository root"
+        "repository root",
+        "Found 1 error and 0 warnings in 1 file.",
     ]
 
 
@@ -302,10 +309,11 @@ def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     lifecycle = "created -> challenged -> defended -> validated"
     assert f"{path}:1:1: PANEL-FINDING F1 validated: {lifecycle}" in out
-    assert out[-1] == (
+    assert out[-2:] == [
         f"{path}:1:1: PANEL-AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; "
-        "140350 of 350000 tokens"
-    )
+        "140350 of 350000 tokens",
+        "All checks passed.",
+    ]
 
 
 def test_audit_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -321,9 +329,9 @@ def test_audit_json(capsys: pytest.CaptureFixture[str]) -> None:
 def test_audit_illegal_transition_exit_1(capsys: pytest.CaptureFixture[str]) -> None:
     path = str(EXAMPLES / "session_illegal.jsonl")
     assert run(main, ["audit", path]) == 1
-    assert capsys.readouterr().err == (
-        f"{path}:7: PANEL-LIFECYCLE finding 'F1': illegal transition challenged -> dismissed "
-        "(after challenged comes defended)\n"
+    assert capsys.readouterr().out == (
+        f"{path}:7:1: PANEL-LIFECYCLE finding 'F1': illegal transition challenged -> dismissed "
+        "(after challenged comes defended)\nFound 1 error and 0 warnings in 1 file.\n"
     )
     assert run(main, ["audit", path, "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["ok"] is False
@@ -336,11 +344,12 @@ def test_audit_schema_error_exit_1_unreadable_exit_2(
     bad = [*session[:3], session[3].replace('"SEC"}', '"SEC", "severity": "Critical"}')]
     path = _write(tmp_path, "s.jsonl", "\n".join(bad) + "\n")
     assert run(main, ["audit", path]) == 1
-    assert capsys.readouterr().err == (
-        f"{path}:4: PANEL-INPUT Additional properties are not allowed ('severity' was unexpected)\n"
+    assert capsys.readouterr().out == (
+        f"{path}:4:1: PANEL-INPUT Additional properties are not allowed ('severity' was "
+        "unexpected)\nFound 1 error and 0 warnings in 1 file.\n"
     )
     assert run(main, ["audit", _write(tmp_path, "n.jsonl", session[0] + "\n{oops\n")]) == 2
-    assert "n.jsonl:2:" in capsys.readouterr().err
+    assert "n.jsonl:2:" in capsys.readouterr().out
     assert run(main, ["audit", str(tmp_path / "missing.jsonl")]) == 2
 
 
@@ -359,7 +368,7 @@ def test_audit_reads_stdin(
     assert json.loads(capsys.readouterr().out)["file"] == "<stdin>"
     _stdin(monkeypatch, b'{"event": "session"}\n')
     assert run(main, ["audit", "-"]) == 1
-    assert capsys.readouterr().err.startswith("<stdin>:1: PANEL-INPUT ")
+    assert capsys.readouterr().out.startswith("<stdin>:1:1: PANEL-INPUT ")
 
 
 @pytest.mark.parametrize("data", [b"a.py\n\xff\n", b"a" * ((1 << 20) + 1)])
@@ -368,4 +377,4 @@ def test_unreadable_stdin_exit_2(
 ) -> None:
     _stdin(monkeypatch, data)
     assert run(main, ["delta", "-", str(EXAMPLES / "findings.json")]) == 2
-    assert "<stdin>:" in capsys.readouterr().err
+    assert "<stdin>:" in capsys.readouterr().out

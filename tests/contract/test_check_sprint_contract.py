@@ -422,21 +422,21 @@ def _cli_exit(contract: dict[str, Any], tmp: Path | None = None) -> int:
 
 def test_cli_missing_file_returns_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert check_main([str(tmp_path / "missing.json")]) == 1
-    assert "missing.json: E-READ no such file" in capsys.readouterr().err
+    assert "missing.json:1:1: E-READ no such file" in capsys.readouterr().out
 
 
 def test_cli_bad_json_returns_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"contract_id": ', encoding="utf-8")
     assert check_main([str(path)]) == 1
-    assert "bad.json:1:17: E-JSON not JSON" in capsys.readouterr().err
+    assert "bad.json:1:17: E-JSON not JSON" in capsys.readouterr().out
 
 
 def test_cli_valid_returns_0(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "ok.json"
     path.write_text(json.dumps(full()), encoding="utf-8")
     assert check_main([str(path), "--ars-version", "v3.6.2"]) == 0
-    assert capsys.readouterr().out.startswith("OK: ")
+    assert capsys.readouterr() == ("All checks passed.\n", "")
 
 
 def test_cli_duplicate_key_and_nan_return_1(tmp_path: Path) -> None:
@@ -530,4 +530,4 @@ def test_cli_places_contract_errors_at_their_line_and_column(
     column = len(before) - (before.rfind("\n") + 1) + 1 + where.index(where.split(": ")[-1])
     if where == "{":
         line, column = 1, 1
-    assert f"c.json:{line}:{column}: {code}" in capsys.readouterr().err
+    assert f"c.json:{line}:{column}: {code}" in capsys.readouterr().out

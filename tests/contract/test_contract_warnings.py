@@ -86,7 +86,8 @@ def test_check_cli_prints_sc14(tmp_path: Path, capsys: pytest.CaptureFixture[str
     # placed at the expression that names the priority
     f3 = next(i for i, f in enumerate(c["failure_conditions"]) if f["condition_id"] == "F3")
     line, column = json_positions(path.read_text("utf-8"))[f"$.failure_conditions[{f3}].expression"]
-    assert f"{path}:{line}:{column}: SC-14 failure condition F3" in err and out.startswith("OK: ")
+    assert f"{path}:{line}:{column}: SC-14 failure condition F3" in out and err == ""
+    assert out.endswith("Found 0 errors and 1 warning in 1 file.\n")
 
 
 # --- huge integers in versions -----------------------------------------------------------

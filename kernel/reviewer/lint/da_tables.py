@@ -17,12 +17,13 @@ import attrs
 
 from kernel.reviewer.lint.anchors import ANCHOR_TYPES, anchor_problem
 from kernel.reviewer.lint.report import Finding
+from kernel.reviewer.lint.spans import sub_closed
 from kernel.text.markdown import Block, Document, Section
 
 __all__ = ["DaTables", "da_findings", "read_da_tables"]
 
 _SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?\s*:", re.IGNORECASE)
-_RAW_TABLE: Final = re.compile(r"<\s*/?\s*(?:table|thead|tbody|tr|th|td)\b", re.IGNORECASE)
+_RAW_TABLE: Final = re.compile(r"<\s*(?:/\s*)?(?:table|thead|tbody|tr|th|td)\b", re.IGNORECASE)
 _SEPARATOR_CELL: Final = re.compile(r":?-{3,}:?")
 _CRITICAL_ID: Final = re.compile(r"C[1-9]\d*")
 _SHADOW_ID: Final = re.compile(r"[cm][1-9]\d*")
@@ -199,8 +200,8 @@ def _table(block: Sequence[tuple[int, str]]) -> list[tuple[int, tuple[str, str]]
 
 def _rendered(cell: str) -> str:
     text = _ESCAPED.sub(r"\1", cell)
-    text = _LINK.sub(r"\1", text)
-    text = _TAG.sub("", text)
+    text = sub_closed(_LINK, r"\1", text, {"[": "]", "(": ")"})
+    text = sub_closed(_TAG, "", text, {"<": ">"})
     text = unicodedata.normalize("NFKC", html.unescape(text))
     text = "".join(c for c in text if unicodedata.category(c) != "Cf" and c not in "*_~`")
     return " ".join(text.split()).casefold()

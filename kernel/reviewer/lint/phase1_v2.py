@@ -25,6 +25,7 @@ from kernel.reviewer.lint.fields import (
 )
 from kernel.reviewer.lint.phase1 import TAG, too_large_finding
 from kernel.reviewer.lint.report import Finding, LintReport
+from kernel.reviewer.lint.shingles import shingles_found
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Block, Document, Section, check_structure, parse_normalised
 from kernel.text.markdown import readable as _readable
@@ -366,22 +367,13 @@ def manuscript_leak(
     words = normalise(manuscript).split(" ")
     if len(words) < SHINGLE:
         return False
-    haystack = normalise(phase1)
     exempt = (
         normalise(metadata["title"]),
         normalise(metadata["field"]),
         str(metadata["word_count"]),
         normalise(contract_text),
     )
-    # A shingle's ten inner words stand between spaces, so in the haystack they are ten
-    # consecutive whole words: only shingles whose inner words are such a run are searched.
-    tokens = haystack.split(" ")
-    inner = SHINGLE - 2
-    runs = {tuple(tokens[i : i + inner]) for i in range(len(tokens) - inner + 1)}
-    for start in range(len(words) - SHINGLE + 1):
-        if tuple(words[start + 1 : start + 1 + inner]) not in runs:
-            continue
-        shingle = " ".join(words[start : start + SHINGLE])
-        if shingle in haystack and not any(shingle in e for e in exempt):
-            return True
-    return False
+    leaked = shingles_found(words, SHINGLE, normalise(phase1), range(len(words) - SHINGLE + 1))
+    for text in exempt:
+        leaked -= shingles_found(words, SHINGLE, text, leaked) if leaked else set()
+    return bool(leaked)

@@ -33,6 +33,7 @@ from kernel.reviewer.lint.fields import (
 from kernel.reviewer.lint.phase1 import too_large_finding
 from kernel.reviewer.lint.phase1_v2 import analyse_phase1_v2
 from kernel.reviewer.lint.report import Finding, LintReport
+from kernel.reviewer.lint.spans import sub_closed
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
 
@@ -52,22 +53,22 @@ _SCORE_FIELDS: Final = {
     "score": re.compile(r"score: (?P<value>block|warn|pass|not_assessed)\s*"),
     "block_class": re.compile(r"block_class: (?P<value>fatal|repairable)\s*"),
     "trigger": re.compile(r'trigger: "(?P<value>[^"\n]+)"\s*'),
-    "abstain_reason": re.compile(r"abstain_reason: (?P<value>\S.*?)\s*"),
+    "abstain_reason": re.compile(r"abstain_reason: (?P<value>\S(?:.*\S)?)\s*"),
 }
 _DISSENT_FIELDS: Final = {
     "dimension_id": re.compile(r"dimension_id: (?P<value>D\d+)\s*"),
-    "rationale": re.compile(r"rationale: (?P<value>\S.*?)\s*"),
+    "rationale": re.compile(r"rationale: (?P<value>\S(?:.*\S)?)\s*"),
 }
 _FINDING_TITLE: Final = re.compile(r"W[1-9]\d*: \S.*")
 #: ``\s`` of upstream's per-line pattern, minus the line break: it is searched in the whole
 #: text at once.
 _SEVERITY_DECLARED: Final = re.compile(r"\*\*Severity(?:\*\*)?[^\S\n]*:", re.IGNORECASE)
 _SEVERITY: Final = re.compile(
-    r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
+    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
 )
 _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
 _ANCHOR: Final = re.compile(
-    r"(?:^|\|\s*)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
+    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
 )
 #: Markup removed before a dissent line's field shape is read (13.2 §F10.3).
 _MARKUP: Final = re.compile(r"<[^>\n]*>|\]\((?:[^()\n]|\([^()\n]*\))*\)|\]\[[^\]\n]*\]|\[[ xX]\]")
@@ -520,7 +521,7 @@ def _binding(
 
 
 def _field_shaped(line: str) -> bool:
-    text = _MARKUP.sub("", unicodedata.normalize("NFKC", line).casefold())
+    text = sub_closed(_MARKUP, "", unicodedata.normalize("NFKC", line).casefold(), {"<": ">"})
     head, colon, _ = text.partition(":")
     if not colon:
         return False
