@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from kernel.cli.scaffold import (
     EXIT_OK,
     EXIT_USAGE,
+    FORMATS,
     Diagnostic,
     Parser,
     Reader,
@@ -67,8 +68,9 @@ def _parser() -> Parser:
         "sprint-kernel migrate",
         "Migrate a Schema 13 contract to 13.2 and count exactly which decisions change.",
         exit_codes=EXIT_CODES,
-        formats=("text", "json", "html"),
-        configured=False,
+        formats=(*FORMATS, "html"),
+        # -o is the migrated contract here; the report keeps --output-file.
+        conflict_handler="resolve",
     )
     add = parser.add_argument
     add("contract", help="the Schema 13 contract: a file, - or a template name (reviewer/full)")
@@ -186,7 +188,7 @@ def _report(args: argparse.Namespace, m: Any) -> int:
                 file=args.contract,
             )
         )
-    text = format_migration(m, args.contract)
+    text = format_migration(m, args.contract, choices=False)
     tail = (
         f"wrote {args.output}"
         if args.output is not None
@@ -195,4 +197,4 @@ def _report(args: argparse.Namespace, m: Any) -> int:
     body = m.to_dict()
     body["output"] = args.output
     lines: list[tuple[Any, str]] = [("out", text), ("out", tail)]
-    return emit(args, Result(EXIT_OK, found, body, lines, text_diagnostics=False))
+    return emit(args, Result(EXIT_OK, found, body, lines))

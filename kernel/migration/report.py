@@ -23,16 +23,17 @@ def _pct(part: int, whole: int) -> str:
     return f"{percent(part, whole)} %"
 
 
-def format_migration(m: Migration, source: str) -> str:
-    """The whole report; ``source`` names the old contract as the user gave it."""
+def format_migration(m: Migration, source: str, *, choices: bool = True) -> str:
+    """The whole report; ``source`` names the old contract as the user gave it. ``choices``:
+    list the choices (the command line prints them as MG-1 diagnostics instead)."""
     if not isinstance(m, Migration):
         raise KernelError(f"format_migration needs a Migration, got {shown(m)}")
     source = label(source, "source")
     old, new = m.old, m.contract
     lines = [
         f"{source}: {old.contract_id} (Schema 13) -> {new.contract_id} (Schema 13.2, {new.mode})",
-        f"choices the migration made ({len(m.choices)}):",
-        *(f"  {c}" for c in m.choices),
+        *([f"choices the migration made ({len(m.choices)}):"] if choices else []),
+        *(f"  {c}" for c in (m.choices if choices else ())),
         "seats: "
         + ", ".join(f"reviewer {j + 1} = {r or '(no seat)'}" for j, r in enumerate(m.seats)),
         f"decisions over all {m.space:,} old matrices (3^({len(old.dimensions)} dimensions x "

@@ -35,7 +35,7 @@ def test_text_report_and_the_written_contract(
     assert "$.failure_conditions[F1].action: editorial_decision=reject_or_major_revision" in out
     assert "role da was eligible on no dimension" in out
     assert "not assessed under 13.2: D4 r3 (domain): block" in out
-    assert out.rstrip().endswith(f"wrote {new}")
+    assert f"\nwrote {new}\n" in out
     contract = load_contract(str(new), dialect="13.2")
     assert contract.contract_id == "reviewer/reviewer_full/v2"
     # The written file keeps the old document's key order.
