@@ -259,6 +259,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Phase 1", "13.2 §E9", _P1),
     ("P1-115", "error", "the document is over the work bound and was not parsed (13.2)",
      "Reviewer documents: work bounds", _P1),
+    ("P1-116", "error", "[PHASE1-GRAMMAR]: the block and line readings disagree on a heading "
+     "or a plan field line", "R20", _P1),
+    ("P1-117", "error", "[PHASE1-GRAMMAR]: a plan field line outside a scoring-plan "
+     "subsection", "R20", _P1),
     # --- Phase 2 lint ------------------------------------------------------------------
     ("P2-001", "error", "a Phase 2 section is missing", "Phase 2 check 1", _P2),
     ("P2-002", "error", "a Phase 2 section appears twice", "Phase 2 check 1", _P2),
@@ -372,6 +376,10 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("P2-133", "error", "[DA-MAJOR-PARSE]: the MAJOR table is malformed", "13.2 §F11.4", _P2),
     ("P2-134", "error", "[DA-CRITICAL-ID]: CRITICAL IDs are not C1..Cn in order",
      "13.2 §F11.7", _P2),
+    ("P2-135", "error", "[REPORT-PARSE]: the block and line readings disagree on a heading or "
+     "a field line", "R20", _P2),
+    ("P2-136", "error", "[REPORT-PARSE]: a score or dissent field line outside its own place",
+     "R20", _P2),
     # --- analyzer ----------------------------------------------------------------------
     ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
      "R5", _AN),

@@ -309,8 +309,10 @@ def _decide_round_v2(
             synthesis_source=args.synthesis or "synthesis",
             max_bytes=args.max_bytes,
         )
-    except InputError as exc:  # --roles does not fit the reports: a usage error
-        print(f"sprint-kernel decide: error: --roles: {exc.message}", file=sys.stderr)
+    except InputError as exc:  # --roles does not fit the reports, or the synthesis is unreadable
+        synthesis = args.synthesis is not None and exc.message.startswith(f"{args.synthesis}:")
+        where = "" if synthesis else "--roles: "
+        print(f"sprint-kernel decide: error: {where}{exc.message}", file=sys.stderr)
         return EXIT_USAGE
     except KernelError as exc:
         return _aborted(args, exc, args.contract, {"dialect": contract.dialect}, [])

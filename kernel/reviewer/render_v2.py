@@ -1,7 +1,9 @@
 """Render 13.2 Phase 1 and Phase 2 documents for a seat's role (13.2 §E, §F).
 
 The output is what the 13.2 lints read: it lints clean for that role (a property test).
-Values that would not survive as one field line raise :class:`KernelError`.
+Values that would not survive as one field line, and paraphrase text that would not stay one
+plain paragraph (a fence, an HTML block or comment, a heading, a rule, a list marker alone, a
+quote), raise :class:`KernelError`; so does any document the 13.2 Phase 1 lint would refuse.
 """
 
 from __future__ import annotations
@@ -12,7 +14,9 @@ from typing import Final
 
 from kernel.errors import KernelError
 from kernel.reviewer.lint.phase1 import TAG
+from kernel.reviewer.lint.phase1_v2 import PARAGRAPH_SEPARATOR, analyse_phase1_v2
 from kernel.reviewer.roles import RoleScope, require_role
+from kernel.text.markdown import parse_document
 
 __all__ = ["SeatScore", "default_plan_v2", "render_phase1_v2", "render_phase2_v2"]
 
@@ -20,6 +24,8 @@ __all__ = ["SeatScore", "default_plan_v2", "render_phase1_v2", "render_phase2_v2
 #: ``block:fatal``/``block:repairable`` on an eligible mandatory dimension.
 SeatScore = str
 _VALUE: Final = re.compile(r"\S(?:[^\n\r\x00]*\S)?")
+#: A line that opens a fence for a line reader (13.2 §E0.2).
+_FENCE: Final = re.compile(r" {0,3}(?:`{3}|~{3})")
 
 
 def _value(text: object, what: str, *, quoted: bool = False) -> str:
@@ -29,6 +35,25 @@ def _value(text: object, what: str, *, quoted: bool = False) -> str:
             + (" and without a double quote" if quoted else "")
         )
     return text
+
+
+def _paraphrase(text: object, what: str) -> str:
+    """One line that both readings take for one plain paragraph of prose (13.2 §E4)."""
+    line = _value(text, what)
+    blocks = parse_document(f"{line}\n", source=what).blocks
+    if (
+        "<!--" in line
+        or _FENCE.match(line)
+        or PARAGRAPH_SEPARATOR.match(line)
+        or len(blocks) != 1
+        or blocks[0].kind != "paragraph"
+        or blocks[0].quoted
+    ):
+        raise KernelError(
+            f"{what} must be one plain paragraph of prose: no heading, fence, HTML block or "
+            f"comment, rule, quote or lone list marker ({line[:60]!r})"
+        )
+    return line
 
 
 def default_plan_v2(scope: RoleScope, role: str) -> dict[str, dict[str, str]]:
@@ -65,7 +90,7 @@ def render_phase1_v2(
     out = ["## Contract Paraphrase", ""]
     for d in scope.dimensions:
         text = (paraphrase or {}).get(d.id, f"{d.id} ({d.name}) is a {d.priority} dimension.")
-        out += [_value(text, f"paraphrase of {d.id}"), ""]
+        out += [_paraphrase(text, f"paraphrase of {d.id}"), ""]
     out += ["## Scoring Plan", ""]
     for d in scope.eligible(role):
         plan = plans.get(d.id)
@@ -78,7 +103,17 @@ def render_phase1_v2(
         out += [f"{f}: {_value(plan.get(f), f'{d.id} {f}')}" for f in fields]
         out.append("")
     out.append(TAG)
-    return "\n".join(out) + "\n"
+    document = "\n".join(out) + "\n"
+    refused = [
+        f
+        for f in analyse_phase1_v2(parse_document(document), scope, role, "document").findings
+        if f.severity == "error"
+    ]
+    if refused:
+        raise KernelError(
+            f"the rendered Phase 1 document would fail its own lint: {refused[0].message}"
+        )
+    return document
 
 
 def render_phase2_v2(

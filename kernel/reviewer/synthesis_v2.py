@@ -10,7 +10,9 @@ allowed, anywhere in the file, in any order):
 * ``Cn rejection rationale: <text>``, at most one per id, and at most one
   ``[DA-CRITICAL-VS-ACCEPT: <n> validated/unresolved]`` marker.
 
-Parsing stops at the first malformed line (``SYNTHESIS-PARSE``). Then the stated fired list
+An audit line inside fenced code for one reading only (CommonMark, or upstream's line
+reading: a fence opened in a list item) is ``SYNTHESIS-PARSE`` (R20). Parsing stops at the
+first malformed line (``SYNTHESIS-PARSE``). Then the stated fired list
 (in contract order), verdicts and decision are compared with the recomputation, and the DA's
 CRITICAL rows with the adjudications; every mismatch is named.
 """
@@ -23,7 +25,9 @@ from typing import Any, Final
 
 import attrs
 
+from kernel.errors import InputError
 from kernel.reviewer.lint.fields import unfenced_lines
+from kernel.reviewer.lint.readings import readings
 from kernel.reviewer.lint.report import Finding
 from kernel.reviewer.roles import RoleScope
 from kernel.text.markdown import parse_document
@@ -89,8 +93,20 @@ def _parse_error(source: str, what: str, line: int | None) -> SynthesisV2:
 def check_synthesis_v2(
     scope: RoleScope, recomputed: Recomputed, text: str, *, source: str = "synthesis"
 ) -> SynthesisV2:
-    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5)."""
+    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5). A consistency
+    marker whose count has more than :data:`MAX_COUNT_DIGITS` significant digits raises
+    :class:`~kernel.errors.InputError` naming ``source`` and the line."""
     doc = parse_document(text, source=source)
+    r = readings(doc)
+    audit = (*_LIST.values(), _DECISION, _RATIONALE, _MARKER)
+    for n, line in enumerate(doc.lines, start=1):
+        if (n in r.block_fenced) != (n in r.line_fenced) and any(p.fullmatch(line) for p in audit):
+            return _parse_error(
+                source,
+                f"line {n} is inside fenced code for one reading only (CommonMark or the "
+                "line reading of 13.2 §E0.2); the readings must agree (R20)",
+                n,
+            )
     lines = list(unfenced_lines(doc))
     found: dict[str, list[tuple[int, str]]] = {label: [] for label in _LIST}
     for n, line in lines:
@@ -147,12 +163,32 @@ def check_synthesis_v2(
             if m.group("id") in rationales:
                 return _parse_error(source, f"duplicate rejection rationale for {m.group('id')}", n)
             rationales[m.group("id")] = m.group("text")
-    markers = [(n, int(m.group("count"))) for n, t in lines if (m := _MARKER.fullmatch(t))]
+    markers = [
+        (n, _count(m.group("count"), source, n)) for n, t in lines if (m := _MARKER.fullmatch(t))
+    ]
     if len(markers) > 1:
         return _parse_error(source, "duplicate DA consistency marker", markers[1][0])
     findings = _mismatch(recomputed, tuple(fired), action, verdicts)
     findings += _da_gate(recomputed, action, adjudications, rationales, markers)
     return SynthesisV2(tuple(findings), tuple(fired), action, verdicts, adjudications)
+
+
+#: The most digits a consistency marker's count may have: Python reads at most 4,300 digits
+#: as an integer, and no round has as many CRITICAL issues as a 100-digit number.
+MAX_COUNT_DIGITS: Final = 100
+
+
+def _count(digits: str, source: str, line: int) -> int:
+    """The marker's count (``02`` is 2); a count too long to read is refused."""
+    significant = digits.lstrip("0")
+    if len(significant) > MAX_COUNT_DIGITS:
+        raise InputError(
+            f"{source}:{line}: the [DA-CRITICAL-VS-ACCEPT: <n> validated/unresolved] count has "
+            f"{len(significant)} digits, more than the {MAX_COUNT_DIGITS} the kernel reads",
+            code="E-INPUT",
+            line=line,
+        )
+    return int(significant or "0")
 
 
 def _mismatch(

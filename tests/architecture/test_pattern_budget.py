@@ -49,7 +49,6 @@ EXEMPT: dict[tuple[str | bytes, int], str] = {
 
 #: Patterns the kernel only ever runs through a helper, held to the budget as they are run.
 THROUGH: dict[str, Callable[[Any, str], object]] = {
-    "kernel.reviewer.lint.phase2_v2._MARKUP": lambda p, t: sub_closed(p, "", t, {"<": ">"}),
     "kernel.reviewer.lint.da_tables._LINK": lambda p, t: sub_closed(
         p, r"\1", t, {"[": "]", "(": ")"}
     ),

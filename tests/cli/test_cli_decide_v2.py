@@ -88,3 +88,16 @@ def test_explain_lists_the_seat_changes_of_a_13_2_round(
     ]
     outcome = decide_reports_v2(contract, reports)
     assert said == [f.to_dict() for f in seat_flips(contract, outcome.matrix)] and said
+
+
+def test_a_marker_count_too_long_to_read_is_exit_2_naming_the_synthesis(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    long = tmp_path / "synthesis.md"
+    text = (EXAMPLE / "synthesis.md").read_text()
+    long.write_text(text + "\n[DA-CRITICAL-VS-ACCEPT: " + "9" * 5000 + " validated/unresolved]\n")
+    assert run(main, [*argv(), "--synthesis", str(long)]) == 2
+    err = capsys.readouterr().err
+    assert str(long) in err
+    assert "5000 digits" in err
+    assert "Traceback" not in err

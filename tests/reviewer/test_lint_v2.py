@@ -499,8 +499,11 @@ def test_a_commented_field_is_a_finding() -> None:
     # A line reader counts it, a reader of the rendered report never sees it: neither may
     # decide the score, so the report fails (stricter than counting it).
     commented = P2.replace("score: pass", "score: pass\n\n<!--\nscore: block\n-->")
-    assert [f.code for f in lint_phase2_v2(commented, SCOPE, P1, role=ROLE).errors] == ["P2-109"]
-    assert p2_messages(P2.replace("score: pass", "score: pass\n\n> score: block")) == []
+    assert [f.code for f in lint_phase2_v2(commented, SCOPE, P1, role=ROLE).errors] == ["P2-135"]
+    # R20: a quoted score where a score belongs is no field for any reading, and a person
+    # reads "score: block" on the page: it fails too.
+    quoted = P2.replace("score: pass", "score: pass\n\n> score: block")
+    assert [f.code for f in lint_phase2_v2(quoted, SCOPE, P1, role=ROLE).errors] == ["P2-135"]
 
 
 def test_an_empty_dissent_is_a_warning() -> None:
@@ -663,7 +666,7 @@ def test_a_hidden_field_is_reported_at_its_own_line() -> None:
     hidden = P2.replace("score: pass", "score: pass\n\n<div>\nscore: block\n</div>", 1)
     line = hidden.split("\n").index("<div>") + 2
     errors = lint_phase2_v2(hidden, SCOPE, P1, role=ROLE).errors
-    assert [(f.code, f.line) for f in errors] == [("P2-109", line)]
+    assert [(f.code, f.line) for f in errors] == [("P2-135", line)]
 
 
 def test_an_ordinary_table_outside_the_bands_is_not_an_issue_table() -> None:

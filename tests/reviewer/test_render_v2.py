@@ -46,3 +46,41 @@ def test_the_role_belongs_to_13_2_only() -> None:
         render_phase2(v2, {}, role="eic", decision="editorial_decision=accept")
     with pytest.raises(KernelError, match="cannot score"):
         render_phase2(v2, {"D3": "block"}, role="eic")  # a mandatory block needs its class
+
+
+@pytest.mark.parametrize(
+    "prose",
+    [
+        "```",
+        "~~~ text",
+        "<!-- aside",
+        "<!-- a closed aside -->",
+        "## Scoring Plan",
+        "# Title",
+        "> quoted",
+        "---",
+        "-",
+        "<div>",
+    ],
+)
+def test_paraphrase_prose_that_is_no_plain_paragraph_is_refused(prose: str) -> None:
+    v2 = load_contract("13.2/reviewer/full")
+    with pytest.raises(KernelError, match=r"paraphrase of D1 must be one plain paragraph"):
+        render_phase1(v2, role="eic", paraphrase={"D1": prose})
+
+
+@pytest.mark.parametrize("prose", ["what_to_look_for: the plan's own field"])
+def test_paraphrase_prose_the_lint_refuses_is_refused(prose: str) -> None:
+    v2 = load_contract("13.2/reviewer/full")
+    with pytest.raises(KernelError, match=r"would fail its own lint"):
+        render_phase1(v2, role="eic", paraphrase={"D1": prose})
+
+
+@given(st.text(st.characters(codec="utf-8", exclude_characters="\n\r\x00"), min_size=1))
+def test_a_rendered_paraphrase_lints_clean_or_is_refused(prose: str) -> None:
+    v2 = load_contract("13.2/reviewer/full")
+    try:
+        phase1 = render_phase1(v2, role="eic", paraphrase={"D1": prose})
+    except KernelError:
+        return
+    assert lint_phase1(phase1, v2, role="eic").ok

@@ -192,6 +192,27 @@ def test_reports_without_their_phase1_are_read() -> None:
         decide_reports_v2(CONTRACT, [(5, PHASE2["eic"], PHASE1["eic"])])  # type: ignore[list-item]
 
 
+@pytest.mark.parametrize("zeros", [0, 5000])
+def test_a_marker_count_too_long_to_read_is_an_input_error(zeros: int) -> None:
+    from kernel.errors import InputError
+
+    marker = "[DA-CRITICAL-VS-ACCEPT: " + "0" * zeros + "7" * 5000 + " validated/unresolved]"
+    with pytest.raises(InputError, match=r"synthesis.md:\d+: .* 5000 digits"):
+        decide_reports_v2(
+            CONTRACT,
+            reports(),
+            synthesis=SYNTHESIS + marker + "\n",
+            synthesis_source="synthesis.md",
+        )
+    # leading zeros are not digits of the count (`02` is 2)
+    padded = "[DA-CRITICAL-VS-ACCEPT: " + "0" * zeros + "1 validated/unresolved]"
+    outcome = decide_reports_v2(CONTRACT, reports(), synthesis=SYNTHESIS + padded + "\n")
+    assert outcome.synthesis is not None
+    assert [f.message for f in outcome.synthesis.findings] == [
+        "[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state]"
+    ]
+
+
 def test_a_13_2_lint_report_carries_its_role() -> None:
     from kernel import lint_phase1, lint_phase2
 

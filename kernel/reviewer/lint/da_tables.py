@@ -2,7 +2,10 @@
 
 Line-level reading inside the shared sections: a fenced block counts as one non-blank
 line (so it can neither hide nor fake a table row), headings are the structural ATX
-headings of the CommonMark parse.
+headings of levels 2 to 4 of the CommonMark parse (R20 has already failed a document whose
+line reading sees other headings). The tables are read with each reading's fences (13.2
+§E0.2 and CommonMark): when either fails, the report fails; when they give other CRITICAL
+ids, it fails too (R20). A cell's rendered text drops every default-ignorable code point.
 """
 
 from __future__ import annotations
@@ -10,15 +13,17 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Final
 
 import attrs
 
 from kernel.reviewer.lint.anchors import ANCHOR_TYPES, anchor_problem
+from kernel.reviewer.lint.readings import Readings, readings
 from kernel.reviewer.lint.report import Finding
 from kernel.reviewer.lint.spans import sub_closed
 from kernel.text.markdown import Block, Document, Section
+from kernel.text.skeleton import is_ignorable
 
 __all__ = ["DaTables", "da_findings", "read_da_tables"]
 
@@ -41,13 +46,12 @@ class DaTables:
     critical: tuple[str, ...] = ()
 
 
-def da_findings(doc: Document, bodies: Sequence[Section], source: str) -> list[Finding]:
-    return list(read_da_tables(doc, bodies, source).findings)
+def da_findings(r: Readings, bodies: Sequence[Section], source: str) -> list[Finding]:
+    return list(read_da_tables(r.doc, bodies, source).findings)
 
 
-def _lines(doc: Document) -> list[tuple[int, str]]:
+def _lines(doc: Document, fenced: Mapping[int, int]) -> list[tuple[int, str]]:
     """(line, text) with each fenced block as one sentinel line."""
-    fenced = {b.line: b.end for b in doc.blocks if b.fenced}
     out: list[tuple[int, str]] = []
     n = 1
     while n <= len(doc.lines):
@@ -61,13 +65,39 @@ def _lines(doc: Document) -> list[tuple[int, str]]:
 
 
 def read_da_tables(doc: Document, bodies: Sequence[Section], source: str) -> DaTables:
+    """The tables as both readings read them: the first that fails, or a finding when they
+    give other CRITICAL ids."""
+    r = readings(doc)
+    by_blocks = _read(doc, r.block_fences, bodies, source)
+    if by_blocks.findings or r.line_fences == r.block_fences:
+        return by_blocks
+    by_lines = _read(doc, r.line_fences, bodies, source)
+    if by_lines.findings or by_lines.critical == by_blocks.critical:
+        return by_lines
+    return DaTables(
+        (
+            Finding(
+                "P2-130",
+                f"[DA-TABLE-PARSE: {source}: the CRITICAL ids are {list(by_blocks.critical)!r} "
+                f"for CommonMark and {list(by_lines.critical)!r} for the line reading (13.2 "
+                "§E0.2 fences); the readings must agree (R20)]",
+                None,
+                "da_tables",
+            ),
+        )
+    )
+
+
+def _read(
+    doc: Document, fences: Mapping[int, int], bodies: Sequence[Section], source: str
+) -> DaTables:
     def fail(tag: str, what: str, line: int | None = None, where: str = source) -> DaTables:
         return DaTables((Finding(_CODES[tag], f"[{tag}: {where}: {what}]", line, "da_tables"),))
 
     comment = next((i for i, t in enumerate(doc.lines, 1) if "<!--" in t), None)
     if comment is not None:
         return fail("DA-TABLE-PARSE", "HTML comments are forbidden in DA reports", comment)
-    lines = _lines(doc)
+    lines = _lines(doc, fences)
     if len(bodies) != 1:
         return fail("DA-TABLE-PARSE", "expected exactly one ## Review Body")
     body = bodies[0]
@@ -93,7 +123,7 @@ def read_da_tables(doc: Document, bodies: Sequence[Section], source: str) -> DaT
         )
     if critical[0].line > major[0].line:
         return fail("DA-TABLE-PARSE", "#### CRITICAL must precede #### MAJOR", major[0].line)
-    headings = {b.line: b for b in doc.blocks if b.structural and b.atx}
+    headings = {b.line: b for b in doc.blocks if b.structural and b.atx and 2 <= b.level <= 4}
     body_end = next(
         (n for n, b in sorted(headings.items()) if n > body.line and b.level <= 2),
         len(doc.lines) + 1,
@@ -203,7 +233,11 @@ def _rendered(cell: str) -> str:
     text = sub_closed(_LINK, r"\1", text, {"[": "]", "(": ")"})
     text = sub_closed(_TAG, "", text, {"<": ">"})
     text = unicodedata.normalize("NFKC", html.unescape(text))
-    text = "".join(c for c in text if unicodedata.category(c) != "Cf" and c not in "*_~`")
+    text = "".join(
+        c
+        for c in text
+        if c not in "*_~`" and unicodedata.category(c) != "Cf" and not is_ignorable(c)
+    )
     return " ".join(text.split()).casefold()
 
 

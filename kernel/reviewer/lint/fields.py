@@ -6,8 +6,10 @@
   them (so fences, indented code, HTML blocks and comments hide them). A field line of a
   known field counts only when it is *canonical*: at column 0 of its source line, not in a
   list item, the bare key, one space, the value (the field's own pattern). A known field
-  written any other way (bulleted, bold, in backticks, indented), or a canonical-looking
-  one inside an HTML block or comment, is a finding, not a silently ignored line.
+  written any other way (bulleted, bold, in backticks, indented) is a finding, not a
+  silently ignored line; a line the other readings take for a field (in a quote, a fence,
+  an HTML block or comment, hidden on the rendered page) fails too
+  (:mod:`kernel.reviewer.lint.readings`, R20).
 * Text comparisons (13.2 §E0.4): case-folded, split on Unicode whitespace, re-joined with
   one space; no NFKC.
 """
@@ -86,9 +88,6 @@ def field_lines(
     fullmatches the whole source line and names the value ``value``."""
     found: list[FieldLine] = []
     for block in blocks:
-        if block.kind == "html" and not block.quoted:
-            found += _hidden(doc, block, patterns)
-            continue
         for kv in block.keys:  # only unquoted paragraphs have key lines
             pattern = patterns.get(kv.key)
             if pattern is None:
@@ -97,21 +96,6 @@ def field_lines(
             m = None if block.listed else pattern.fullmatch(raw)
             found.append(FieldLine(kv.key, m.group("value") if m else None, kv.line, raw))
     return found
-
-
-def _hidden(
-    doc: Document, block: Block, patterns: Mapping[str, re.Pattern[str]]
-) -> list[FieldLine]:
-    """Field lines at column 0 inside an HTML block: what a line reader would count and a
-    reader of the rendered document never sees."""
-    out: list[FieldLine] = []
-    for n in range(block.line, block.end + 1):
-        raw = doc.lines[n - 1]
-        key = raw.partition(":")[0]
-        pattern = patterns.get(key)
-        if pattern is not None and pattern.fullmatch(raw):
-            out.append(FieldLine(key, None, n, raw))
-    return out
 
 
 def decorated(lines: Iterable[FieldLine]) -> list[FieldLine]:

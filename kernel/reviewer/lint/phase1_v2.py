@@ -24,6 +24,7 @@ from kernel.reviewer.lint.fields import (
     normalise,
 )
 from kernel.reviewer.lint.phase1 import TAG, too_large_finding
+from kernel.reviewer.lint.readings import Owner, Readings, disagreements, misplaced, readings
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.lint.shingles import shingles_found
 from kernel.reviewer.roles import RoleScope, require_role
@@ -31,6 +32,7 @@ from kernel.text.markdown import Block, Document, Section, check_structure, pars
 from kernel.text.markdown import readable as _readable
 
 __all__ = [
+    "PARAGRAPH_SEPARATOR",
     "PLAN_FIELDS",
     "Phase1V2",
     "analyse_phase1_v2",
@@ -54,7 +56,7 @@ _PATTERNS: Final = {
     **{f: re.compile(rf"{f}: (?P<value>\S.*)") for f in PLAN_FIELDS[1:]},
 }
 #: A trimmed paraphrase line that ends a paragraph without counting (13.2 §E4).
-_SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
+PARAGRAPH_SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
 SHINGLE: Final = 12
 SHORT_TRIGGER: Final = 8
 
@@ -118,6 +120,7 @@ def _grammar(source: str, what: str, line: int | None, code: str = "P1-101") -> 
 def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -> Phase1V2:
     """Every 13.2 Phase 1 rule over a parsed document; the plans of the subsections that
     pass, for trigger binding (13.2 §F9)."""
+    r = readings(doc)
     _, found = h2_sections(doc)
     findings: list[Finding] = []
     by_title: dict[str, list[Section]] = {}
@@ -127,7 +130,8 @@ def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -
     for name in (PLAN, PARAPHRASE):
         if len(by_title.get(name, [])) != 1:
             findings.append(_grammar(source, f"exactly one ## {name} required", None))
-    findings += _tag(doc, source)
+    findings += _tag(r, source)
+    findings += _readings(r, source)
     titles = [s.heading.title for s in found if s.heading is not None]
     if titles != [PARAPHRASE, PLAN]:
         findings.append(
@@ -141,7 +145,7 @@ def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -
         )
     paraphrase = by_title.get(PARAPHRASE, [])
     if len(paraphrase) == 1:
-        count = _paragraphs(paraphrase[0])
+        count = min(_paragraphs(paraphrase[0]), _line_paragraphs(r, PARAPHRASE))
         if count < scope.paraphrase_minimum:
             findings.append(
                 _grammar(
@@ -160,9 +164,84 @@ def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -
     return Phase1V2(tuple(findings), plans)
 
 
-def _tag(doc: Document, source: str) -> list[Finding]:
+def _in_plan(owner: Owner) -> bool:
+    return owner[0] == PLAN
+
+
+_PLACES: Final = {k: (lambda o: o[0] == PLAN and o[1] is not None) for k in PLAN_FIELDS}
+
+
+def _readings(r: Readings, source: str) -> list[Finding]:
+    """Headings and plan field lines the readings disagree on, and plan field lines outside
+    a scoring-plan subsection (R20)."""
+    found = disagreements(r, _PATTERNS, {k: _in_plan for k in PLAN_FIELDS})
+    findings = [
+        _grammar(
+            source,
+            f"{'the line' if d.key is None else f'the {d.key}: line'} {d.why}; the readings "
+            "must agree (R20)",
+            d.line,
+            "P1-116",
+        )
+        for d in found
+    ]
+    findings += [
+        _grammar(
+            source,
+            f"{key}: line outside a '### <Dn>: <name>' subsection of '## {PLAN}'; a field line "
+            "stands only in its own place",
+            n,
+            "P1-117",
+        )
+        for n, key in misplaced(r, _PATTERNS, _PLACES, skip={d.line for d in found})
+    ]
+    return findings
+
+
+def _line_paragraphs(r: Readings, title: str) -> int:
+    """The paraphrase's paragraphs as the line reading counts them (13.2 §E4): fence-stripped
+    lines of the section, trimmed; blank lines, headings, rules, one-line comments and lone
+    list markers separate; a comment left open hides lines up to the one that closes it;
+    every run of other lines is one paragraph."""
+    lines = r.doc.lines
+    h2 = sorted(n for n, (level, _) in r.line_headings.items() if level == 2)
+    heads = [n for n in h2 if r.line_headings[n][1] == title]
+    if len(heads) != 1:
+        return 0
+    end = next((n for n in h2 if n > heads[0]), len(lines) + 1)
+    count = 0
+    running = hiding = False
+    for n in range(heads[0] + 1, end):
+        if n in r.line_fenced:
+            continue
+        text = lines[n - 1].strip()
+        if hiding:
+            hiding = "-->" not in text
+            continue
+        if text.startswith("<!--") and "-->" not in text:
+            hiding = running = False
+            continue
+        if not text or PARAGRAPH_SEPARATOR.match(text):
+            running = False
+            continue
+        if not running:
+            count += 1
+        running = True
+    return count
+
+
+def _tag(r: Readings, source: str) -> list[Finding]:
+    doc = r.doc
     last = doc.last_nonblank()
-    if last is not None and doc.lines[last - 1].rstrip() == TAG:
+    unfenced = next(
+        (
+            n
+            for n in range(len(doc.lines), 0, -1)
+            if n not in r.line_fenced and doc.lines[n - 1].strip()
+        ),
+        None,
+    )
+    if last is not None and last == unfenced and doc.lines[last - 1].rstrip() == TAG:
         holder = next((b for b in reversed(doc.blocks) if b.line <= last <= b.end), None)
         if holder is not None and holder.kind == "paragraph" and not holder.quoted:
             return []
@@ -180,7 +259,7 @@ def _paragraphs(section: Section) -> int:
         prose = block.kind == "paragraph" or (
             block.kind == "html" and not block.text.lstrip().startswith("<!--")
         )
-        if block.kind == "paragraph" and _SEPARATOR.match(block.text.strip()):
+        if block.kind == "paragraph" and PARAGRAPH_SEPARATOR.match(block.text.strip()):
             prose = False
         if prose and (previous is None or block.line > previous.end + 1):
             count += 1

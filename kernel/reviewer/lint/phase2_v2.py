@@ -9,7 +9,6 @@ the document's ``source`` name as the path.
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
@@ -23,7 +22,6 @@ from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
     FieldLine,
     decorated,
-    fenced_lines,
     field_lines,
     h2_sections,
     h3_sections,
@@ -32,8 +30,17 @@ from kernel.reviewer.lint.fields import (
 )
 from kernel.reviewer.lint.phase1 import too_large_finding
 from kernel.reviewer.lint.phase1_v2 import analyse_phase1_v2
+from kernel.reviewer.lint.readings import (
+    Disagreement,
+    Owner,
+    Readings,
+    disagreements,
+    field_shapes,
+    misplaced,
+    readings,
+    visible,
+)
 from kernel.reviewer.lint.report import Finding, LintReport
-from kernel.reviewer.lint.spans import sub_closed
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
 
@@ -70,8 +77,6 @@ _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGN
 _ANCHOR: Final = re.compile(
     r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
 )
-#: Markup removed before a dissent line's field shape is read (13.2 §F10.3).
-_MARKUP: Final = re.compile(r"<[^>\n]*>|\]\((?:[^()\n]|\([^()\n]*\))*\)|\]\[[^\]\n]*\]|\[[ xX]\]")
 _TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
 
 
@@ -146,12 +151,14 @@ def analyse_phase2_v2(
     if problem is not None:
         return ReportV2((too_large_finding("P2-126", problem),), None, None, ())
     doc = parse_normalised(text)
+    r = readings(doc)
     _, found = h2_sections(doc)
     by_title: dict[str, list[Section]] = {}
     for s in found:
         assert s.heading is not None
         by_title.setdefault(s.heading.title, []).append(s)
-    findings = _retired(doc, by_title, source)
+    findings = _retired(r, by_title, source)
+    findings += _readings(r, source)
     scores_sections = by_title.get(SCORES_SECTION, [])
     if len(scores_sections) != 1:
         what = "missing" if not scores_sections else "duplicated"
@@ -199,14 +206,17 @@ def analyse_phase2_v2(
                 "warning",
             )
         )
-    dissent, dissent_findings = _dissent(doc, found, by_title, scope, plans, source)
+    dissent, dissent_findings = _dissent(r, found, by_title, scope, plans, source)
     findings += dissent_findings
     if scores is not None and plans is not None:
         findings += _binding(scores, set(dissent), plans)
     if seat == "da":
-        findings += da_findings(doc, by_title.get(BODY, []), source)
+        findings += da_findings(r, by_title.get(BODY, []), source)
     elif seat is not None:
-        findings += _findings(doc, found, by_title.get(BODY, []), source)
+        bodies = by_title.get(BODY, [])
+        findings += _findings(doc, found, bodies, source, r.block_fenced) or _findings(
+            doc, found, bodies, source, r.line_fenced
+        )
     findings += advisory.phase2_findings(doc)
     shown = (
         MappingProxyType(
@@ -218,7 +228,8 @@ def analyse_phase2_v2(
     return ReportV2(tuple(findings), declared, shown, tuple(dissent))
 
 
-def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) -> list[Finding]:
+def _retired(r: Readings, by_title: Mapping[str, list[Section]], source: str) -> list[Finding]:
+    doc = r.doc
     findings = [
         Finding(
             "P2-101",
@@ -231,8 +242,7 @@ def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) 
     ]
     # Every match holds a literal "=" (no case to fold): a text without one has none.
     lines = match_lines(doc, _BARE_DECISION) if "=" in doc.source else []
-    hidden = fenced_lines(doc) if lines else set()
-    bare = next((n for n in lines if n not in hidden), None)
+    bare = next((n for n in lines if not r.fenced_by_both(n)), None)
     if bare is not None:
         findings.append(
             Finding(
@@ -244,6 +254,56 @@ def _retired(doc: Document, by_title: Mapping[str, list[Section]], source: str) 
             )
         )
     return findings
+
+
+def _in_scores(owner: Owner) -> bool:
+    return owner[0] == SCORES_SECTION
+
+
+def _anywhere(owner: Owner) -> bool:
+    return True
+
+
+#: Where each field belongs: a ``###`` subsection of the scores, the dissent section.
+_PLACES: Final = {
+    **{k: (lambda o: o[0] == SCORES_SECTION and o[1] is not None) for k in _SCORE_FIELDS},
+    **{k: (lambda o: o[0] == DISSENT) for k in _DISSENT_FIELDS},
+}
+_PLACE_NAMES: Final = {
+    **{k: f"a '### <Dn>: <name>' subsection of '## {SCORES_SECTION}'" for k in _SCORE_FIELDS},
+    **{k: f"'## {DISSENT}'" for k in _DISSENT_FIELDS},
+}
+
+
+def _readings(r: Readings, source: str) -> list[Finding]:
+    """Headings and field lines the readings disagree on, and field lines out of their
+    place (R20)."""
+    shaped = {**{k: _in_scores for k in _SCORE_FIELDS}, "contract_role": _anywhere}
+    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped)
+    findings = [_disagreement(d, source) for d in found]
+    for n, key in misplaced(
+        r, {**_SCORE_FIELDS, **_DISSENT_FIELDS}, _PLACES, skip={d.line for d in found}
+    ):
+        findings.append(
+            Finding(
+                "P2-136",
+                f"[REPORT-PARSE: {source}: {key}: line outside {_PLACE_NAMES[key]}; a field "
+                "line stands only in its own place]",
+                n,
+                "report",
+            )
+        )
+    return findings
+
+
+def _disagreement(d: Disagreement, source: str) -> Finding:
+    what = "the line" if d.key is None else f"the {d.key}: line"
+    return Finding(
+        "P2-135",
+        f"[REPORT-PARSE: {source}: {what} {d.why}; the readings must agree (R20)]",
+        d.line,
+        "report",
+    )
 
 
 #: The values a field may have, named when a line at column 0 gives it another one.
@@ -521,15 +581,11 @@ def _binding(
 
 
 def _field_shaped(line: str) -> bool:
-    text = sub_closed(_MARKUP, "", unicodedata.normalize("NFKC", line).casefold(), {"<": ">"})
-    head, colon, _ = text.partition(":")
-    if not colon:
-        return False
-    return "".join(c for c in head if c.isalpha()) in ("dimensionid", "rationale")
+    return not field_shapes(line).isdisjoint(("dimensionid", "rationale"))
 
 
 def _dissent(
-    doc: Document,
+    r: Readings,
     found: Sequence[Section],
     by_title: Mapping[str, list[Section]],
     scope: RoleScope,
@@ -541,18 +597,20 @@ def _dissent(
         return [], []
     if len(sections) > 1:
         return [], [_dissent_grammar(f"duplicate ## {DISSENT}", sections[1].line)]
+    doc = r.doc
     section = sections[0]
     following = [s.line for s in found if s.line > section.line]
     end = following[0] if following else len(doc.lines) + 1
     lines = field_lines(doc, section.blocks, _DISSENT_FIELDS)
-    visible = {f.line for f in lines if f.value is not None}
+    lines = [f for f in lines if f.value is None or visible(r, f.line)]
+    seen = {f.line for f in lines if f.value is not None}
     span = range(section.line + 1, min(end + 1, len(doc.lines) + 1))
     shaped = [n for n in span if _field_shaped(doc.lines[n - 1])]
-    if any(n not in visible for n in shaped):
+    if any(n not in seen for n in shaped):
         return [], [
             _dissent_grammar(
                 "dissent fields must be canonical unbulleted dimension_id: and rationale: lines",
-                next(n for n in shaped if n not in visible),
+                next(n for n in shaped if n not in seen),
             )
         ]
     ids = [f.value for f in lines if f.key == "dimension_id" and f.value is not None]
@@ -611,15 +669,19 @@ def _dissent_grammar(what: str, line: int | None) -> Finding:
 
 
 def _findings(
-    doc: Document, found: Sequence[Section], bodies: Sequence[Section], source: str
+    doc: Document,
+    found: Sequence[Section],
+    bodies: Sequence[Section],
+    source: str,
+    hidden: frozenset[int],
 ) -> list[Finding]:
-    """Review Body findings of a scoring seat (13.2 §F11.1), first failure."""
+    """Review Body findings of a scoring seat (13.2 §F11.1), first failure; ``hidden``: the
+    fenced lines of one reading."""
     if len(bodies) != 1:
         return [Finding("P2-120", f"[REVIEW-BODY-MISSING: {source}]", None, "review_body")]
     body = bodies[0]
     following = [s.line for s in found if s.line > body.line]
     end = following[0] if following else len(doc.lines) + 1
-    hidden = fenced_lines(doc)
     declared_at = [n for n in match_lines(doc, _SEVERITY_DECLARED) if n not in hidden]
 
     def grammar(what: str, line: int | None) -> list[Finding]:

@@ -31,8 +31,10 @@ from collections.abc import Iterator
 from typing import Final
 
 from kernel.reviewer.lint._structure import Outline
+from kernel.reviewer.lint.readings import hidden_lines
 from kernel.reviewer.lint.report import Finding
 from kernel.text.markdown import Block, Document, key_values, sections
+from kernel.text.skeleton import is_ignorable
 
 __all__ = ["CHECK", "CODE", "MAX_REPORTED", "misplaced_key_lines"]
 
@@ -60,9 +62,9 @@ _PLACES: Final = {
 }
 
 
-def _statements(doc: Document) -> Iterator[tuple[int, str, bool]]:
-    """(line, what, at the real line start) of every key line and decision statement, in
-    document order: only the lines holding one of the words are matched."""
+def _candidates(doc: Document) -> Iterator[tuple[int, str]]:
+    """(line, text as read) of every line holding one of the words, in order; a line with
+    default-ignorable characters is read without them (R20), so they cannot hide a word."""
     source = doc.source
     offsets: list[int] = []
     for word in _WORDS:
@@ -70,16 +72,28 @@ def _statements(doc: Document) -> Iterator[tuple[int, str, bool]]:
         while at >= 0:
             offsets.append(at)
             at = source.find(word, at + len(word))
+    lines: set[int] = set()
     line = 1
     previous = 0
-    last = 0
     for offset in sorted(offsets):
         line += source.count("\n", previous, offset)
         previous = offset
-        if line == last:
-            continue
-        last = line
-        text = doc.lines[line - 1]
+        lines.add(line)
+    invisible: dict[int, str] = {}
+    if not source.isascii():
+        for n, text in enumerate(doc.lines, start=1):
+            if not text.isascii() and any(map(is_ignorable, text)):
+                seen = "".join(c for c in text if not is_ignorable(c))
+                if any(word in seen for word in _WORDS):
+                    invisible[n] = seen
+    for n in sorted(lines | invisible.keys()):
+        yield n, invisible.get(n, doc.lines[n - 1])
+
+
+def _statements(doc: Document) -> Iterator[tuple[int, str, bool]]:
+    """(line, what, at the real line start) of every key line and decision statement, in
+    document order: only the lines holding one of the words are matched."""
+    for line, text in _candidates(doc):
         pieces = _BREAK.split(text) if _BREAK.search(text) is not None else (text,)
         for i, piece in enumerate(pieces):
             m = _KEY_LINE.match(piece)
@@ -105,6 +119,7 @@ def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
     head_lines = [b.line for b in heads]
     known = {name: {s.line for s in out.found.get(name, ())} for name in _NAMES}
     valid: dict[str, frozenset[int]] = {}
+    hidden: frozenset[int] | None = None
     findings: list[Finding] = []
     extra = 0
     for line, what, line_start in found:
@@ -125,8 +140,13 @@ def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
             if what not in valid:
                 valid[what] = _key_lines(out, name, what)
             if line in valid[what]:
-                continue
-            problem = "look-alike" if head_line in known[name] else "place"
+                if hidden is None:
+                    hidden = hidden_lines(doc.blocks)
+                if line not in hidden:
+                    continue
+                problem = "hidden"
+            else:
+                problem = "look-alike" if head_line in known[name] else "place"
         if len(findings) < MAX_REPORTED:
             findings.append(Finding(CODE, _message(problem, what, section), line, CHECK))
         else:
@@ -156,6 +176,13 @@ def _message(problem: str, what: str, section: Block | None) -> str:
             f"'{what}:' after a character that is no CommonMark line break (VT, FF, U+0085, "
             f"U+2028 …) {where}: a reader may see a new line there, so the line states a "
             f"second '{what}:'; keep one statement per line"
+        )
+    if problem == "hidden":
+        return (
+            f"the '{what}:' line {where} is hidden on the rendered page by an HTML comment left "
+            "open before it (a '<!--' behind a list or quote marker, or after a closed comment "
+            "on its line): a reader never sees it, so it counts for no one (R20); close the "
+            "comment or remove it"
         )
     if problem == "look-alike":
         return (
