@@ -18,6 +18,7 @@ __all__ = [
     "InputsError",
     "KernelError",
     "MatrixError",
+    "MigrationError",
     "PanelInputError",
     "PanelShrunk",
     "PriorError",
@@ -169,6 +170,15 @@ def panel_shrunk_tag(usable: int, panel_size: int) -> str:
 
 class AnalysisTooLarge(KernelError):
     """The contract's decision space is beyond what the analyzer computes in reasonable time."""
+
+
+class MigrationError(KernelError):
+    """A Schema 13 contract that cannot be migrated to 13.2 as asked: ``field`` names the
+    condition, field or option that needs the caller's choice (or is wrong)."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class PriorError(KernelError):

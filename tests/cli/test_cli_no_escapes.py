@@ -147,6 +147,21 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
                 st.sampled_from(["1/2", "1/0", "0", "1", 0.5, 1, "nan", None]) | JSON,
             )
             argv += ["--prior-file", file("prior.json", prior.map(dump) | ANY_TEXT)]
+    elif command == "migrate":
+        argv += [contract()]
+        if draw(st.booleans()):
+            roles = st.sampled_from(["D1=eic", "D1=chair", "D9=da", "x"]) | WORDS
+            argv += ["--roles", draw(roles)]
+        if draw(st.booleans()):
+            argv += ["--actions", draw(st.sampled_from(["F1=reject", "F1=no"]) | WORDS)]
+        if draw(st.booleans()):
+            argv += ["--fatal", draw(st.sampled_from(["D1", "D4", "D1,D9"]) | WORDS)]
+        if draw(st.booleans()):
+            argv += ["--mode", draw(st.sampled_from(["reviewer_full"]) | WORDS)]
+        if draw(st.booleans()):
+            argv += ["--prior", draw(PRIORS)]
+        if draw(st.booleans()):
+            argv += ["-o", draw(st.sampled_from(["new.json", "no-such-dir/new.json"]))]
     elif command == "rule":
         codes = st.sampled_from(["P1-001", "E-JSON", "CN-OK", "P2-04"]) | WORDS
         argv += draw(st.lists(codes, min_size=1, max_size=2))
@@ -235,6 +250,7 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "lint": [str(bad), "--contract", "reviewer/full"],
         "decide": ["--contract", "reviewer/full", "--matrix", str(bad)],
         "analyze": [str(bad)],
+        "migrate": [str(bad)],
         "codes": ["--check", str(bad), "--max-bytes", "-1"],
         "rule": ["P1-001"],
         "arena": ["verdict", str(bad)],
