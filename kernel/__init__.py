@@ -37,6 +37,8 @@ _EXPORTS: dict[str, str] = {
     "analyze": "kernel.analysis",
     "analyze_diff": "kernel.analysis",
     "sensitivity": "kernel.analysis",
+    # a Schema 13 contract as 13.2, and the decisions that change
+    "migrate": "kernel.migration",
     # reviewer documents
     "LintReport": "kernel.reviewer.lint",
     "lint_phase1": "kernel.reviewer.lint",
@@ -73,6 +75,7 @@ __all__ = [
     "lint_phase1",
     "lint_phase2",
     "load_contract",
+    "migrate",
     "parse_expression",
     "phase1_input",
     "phase2_input",
@@ -102,6 +105,7 @@ if TYPE_CHECKING:
     from kernel.expression.ast import Expression
     from kernel.expression.parser import parse_expression
     from kernel.majority import strict_majority
+    from kernel.migration import migrate
     from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
     from kernel.reviewer.phase_inputs import phase1_input, phase2_input
     from kernel.reviewer.render import render_phase1, render_phase2

@@ -24,6 +24,7 @@ from kernel.errors import (
     InputError,
     KernelError,
     MatrixError,
+    MigrationError,
     PanelShrunk,
 )
 
@@ -123,10 +124,15 @@ GROUPS: Final = (
         "Votes documents, injection scans, guardrails, challenge "
         "routing, delta mode and session logs.",
     ),
+    (
+        "MG",
+        "Migration",
+        "Migrating a Schema 13 contract to 13.2: the choices made and the decisions that change.",
+    ),
     ("SY", "Synthesis check", "A written editorial synthesis held against the decision (R17)."),
 )
 
-_E, _SC, _P1, _P2, _AN, _ARENA, _CN, _PANEL, _SY = (g[0] for g in GROUPS)
+_E, _SC, _P1, _P2, _AN, _ARENA, _CN, _PANEL, _MG, _SY = (g[0] for g in GROUPS)
 
 _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     # --- input and contract errors -------------------------------------------------------
@@ -165,6 +171,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("E-NO-DECISION", "error", "nothing fired and the contract has no accept-grade fallback",
      "R5", _E),
     ("E-TOO-LARGE", "error", "the analysis is too large to compute", "analyzer limits", _E),
+    ("E-MIGRATE", "error", "a Schema 13 contract cannot be migrated as asked: a condition, "
+     "field or option needs the caller's choice", "migration rules", _E),
     ("E-CONFIG", "error", "the configuration (a config file's key or value, or --select/--ignore) "
      "is unusable", "configuration", _E),
     ("E-INPUT", "error", "input the command cannot use (a value of the wrong type or range)",
@@ -383,6 +391,11 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     ("AN-2", "error", "a condition can never decide (unreachable)", "R6", _AN),
     ("AN-3", "error", "not monotone: a worse score can give a milder action", "R6", _AN),
     ("AN-4", "error", "some matrices get no decision at all (no fallback)", "R5", _AN),
+    # --- migration -----------------------------------------------------------------------
+    ("MG-1", "info", "a choice the migration made: a field defaulted, renamed or added, or "
+     "set by an option", "migration rules", _MG),
+    ("MG-2", "warning", "the migrated contract decides some matrices differently from the old "
+     "one", "migration rules", _MG),
     # --- arena -------------------------------------------------------------------------
     ("ARENA-VERDICT", "info", "the verdict read from a reviewer output", "Arena §7.3", _ARENA),
     ("PARSER_WARNING_MULTIPLE_VERDICTS", "warning", "several verdict lines; the last counts",
@@ -593,6 +606,8 @@ def from_error(error: KernelError, file: str | None = None) -> Diagnostic:
         code = "E-MATRIX"
     elif isinstance(error, AnalysisTooLarge):
         code = "E-TOO-LARGE"
+    elif isinstance(error, MigrationError):
+        code = "E-MIGRATE"
     else:
         code = "E-INPUT"
     message = error.message

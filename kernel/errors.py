@@ -18,6 +18,7 @@ __all__ = [
     "InputsError",
     "KernelError",
     "MatrixError",
+    "MigrationError",
     "PanelInputError",
     "PanelShrunk",
     "PriorError",
@@ -32,7 +33,8 @@ __all__ = [
 class KernelError(Exception):
     """Base of every error the kernel raises on bad input.
 
-    ``tag`` is the exact audit tag (R8) when one applies, else ``None``. ``errors`` lists every
+    ``tag`` is the exact audit tag (R8) when one applies, else ``None``; ``str()`` is the
+    message followed by the tag, ``message`` alone does not repeat it. ``errors`` lists every
     problem found when there are several (each naming where), else just ``[message]``.
     """
 
@@ -43,6 +45,13 @@ class KernelError(Exception):
         self.message = message
         self.tag = tag
         self.errors: list[str] = list(errors) if errors is not None else [message]
+
+    def __str__(self) -> str:
+        # The message says what is wrong; str() adds the tag the message does not repeat
+        # (a command line prints ``.message`` and ``.tag``, each once).
+        if self.tag is not None and self.tag not in self.message:
+            return f"{self.message} {self.tag}"
+        return self.message
 
 
 class InputError(KernelError):
@@ -161,6 +170,15 @@ def panel_shrunk_tag(usable: int, panel_size: int) -> str:
 
 class AnalysisTooLarge(KernelError):
     """The contract's decision space is beyond what the analyzer computes in reasonable time."""
+
+
+class MigrationError(KernelError):
+    """A Schema 13 contract that cannot be migrated to 13.2 as asked: ``field`` names the
+    condition, field or option that needs the caller's choice (or is wrong)."""
+
+    def __init__(self, message: str, *, field: str) -> None:
+        super().__init__(message)
+        self.field = field
 
 
 class PriorError(KernelError):

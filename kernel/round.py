@@ -338,7 +338,8 @@ def _seat_roles(contract: Contract, roles: tuple[str, ...]) -> None:
     required = scope_of(contract).roles
     if sorted(roles) != sorted(required):
         raise KernelError(
-            f"[PANEL-CARDINALITY: roles {sorted(roles)!r} != required {sorted(required)!r}]",
+            f"the seats {', '.join(sorted(roles)) or 'none'} are not the roles of "
+            f"{contract.mode}: {', '.join(required)}",
             tag=f"[PANEL-CARDINALITY: roles {sorted(roles)!r} != required {sorted(required)!r}]",
         )
 

@@ -84,6 +84,7 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
         ],
     ),
     "analysis": (["kernel/analysis/*.py"], ["tests/analysis"]),
+    "migration": (["kernel/migration/*.py"], ["tests/migration"]),
     "arena": (["kernel/arena/*.py"], ["tests/arena", "tests/cli/test_arena_cli.py"]),
     "consensus": (
         ["kernel/consensus/*.py"],
@@ -135,6 +136,7 @@ UNMUTATED: dict[str, str] = {
     "kernel/check.py": "a `python -m` shim over kernel.cli",
     "kernel/decide.py": "a `python -m` shim over kernel.cli",
     "kernel/lint.py": "a `python -m` shim over kernel.cli",
+    "kernel/migrate.py": "a `python -m` shim over kernel.cli",
     "kernel/review.py": "re-exports kernel.reviewer.review",
     "kernel/arena/__main__.py": "a `python -m` shim over kernel.cli",
     "kernel/consensus/__main__.py": "a `python -m` shim over kernel.cli",

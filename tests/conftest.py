@@ -68,3 +68,37 @@ def _every_json_output_fits_its_schema() -> Iterator[None]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(scaffold, "_write", checked)
         yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _every_subprocess_json_output_fits_its_schema() -> Iterator[None]:
+    """Every JSON report a test gets from the command line in a subprocess (any helper that
+    calls ``subprocess.run``) is checked against its command's shipped schema, as are the
+    ``decide --matrix FILE.jsonl`` lines, which bypass the renderer, in process."""
+    import io
+    import subprocess
+
+    from support.output_schemas import check_output, check_process_output
+
+    from kernel.cli import decide
+
+    run = subprocess.run
+    lines = decide._decide_lines
+
+    def checked_run(*args: Any, **kwargs: Any) -> Any:
+        done = run(*args, **kwargs)
+        check_process_output(args[0] if args else kwargs.get("args"), done.stdout)
+        return done
+
+    def checked_lines(contract: Any, path: str, text: str, max_bytes: int, out: Any) -> int:
+        buffer = io.StringIO()
+        code = lines(contract, path, text, max_bytes, buffer)
+        for line in buffer.getvalue().splitlines():
+            check_output("decide-line", line)
+        out.write(buffer.getvalue())
+        return code
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(subprocess, "run", checked_run)
+        patch.setattr(decide, "_decide_lines", checked_lines)
+        yield

@@ -56,6 +56,7 @@ MODULES = (
     "kernel.consensus",
     "kernel.panel",
     "kernel.analysis",
+    "kernel.migration",
     "kernel.round",
     "kernel.testing",
     "kernel.lint",
@@ -283,6 +284,11 @@ def _analysis(draw: st.DrawFn) -> Any:
 
 
 @st.composite
+def _migration(draw: st.DrawFn) -> Any:
+    return kernel.migrate(draw(st.sampled_from(["reviewer/methodology_focus", "reviewer/full"])))
+
+
+@st.composite
 def _diff(draw: st.DrawFn) -> Any:
     old = draw(SMALL_CONTRACTS)
     return kernel.analyze_diff(old, old)
@@ -408,6 +414,26 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         "kernel.analyze": calls(CONTRACTS, PROGRESS, budget=BUDGETS),
         "kernel.analyze_diff": calls(CONTRACTS, CONTRACTS, progress=PROGRESS, budget=BUDGETS),
         "kernel.sensitivity": _decide_call(),
+        "kernel.migrate": calls(
+            CONTRACTS,
+            roles=st.none()
+            | st.dictionaries(st.sampled_from(["D1", "D9"]) | TEXT, st.sampled_from(["eic"])
+                              | st.lists(TEXT, max_size=2) | HOSTILE, max_size=2)
+            | HOSTILE,
+            mode=st.none() | st.sampled_from(["reviewer_full", "reviewer_guided"]) | TEXTISH,
+            actions=st.none()
+            | st.dictionaries(st.sampled_from(["F1", "reject_or_major_revision"]) | TEXT,
+                              st.sampled_from(["reject"]) | TEXTISH, max_size=2)
+            | HOSTILE,
+            fatal=st.none() | st.lists(st.sampled_from(["D1", "D4"]) | TEXT, max_size=2) | HOSTILE,
+            expressions=st.none()
+            | st.dictionaries(st.sampled_from(["F1"]) | TEXT,
+                              st.sampled_from(["D1 has a fatal block"]) | TEXTISH, max_size=1)
+            | HOSTILE,
+            prior=st.none() | _safe(st.sampled_from(["pass=1/2,warn=1/4,block=1/4"]).map(_prior))
+            | HOSTILE,
+            budget=BUDGETS,
+        ),
         "kernel.lint_phase1": calls(TEXTISH, CONTRACTS, max_bytes=MAX_BYTES),
         "kernel.lint_phase2": calls(TEXTISH, CONTRACTS, TEXTISH | st.none(), max_bytes=MAX_BYTES),
         "kernel.phase1_input": calls(
@@ -527,6 +553,9 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         ),
         # kernel.analysis
         "kernel.analysis.format_analysis": calls(_analysis(), LABEL),
+        # kernel.migration
+        "kernel.migration.format_migration": calls(_migration() | HOSTILE, LABEL),
+        "kernel.migration.html_migration": calls(_migration() | HOSTILE, LABEL),
         "kernel.analysis.format_diff": calls(_safe(_diff()), LABEL, LABEL),
         "kernel.analysis.format_probabilities": calls(_probabilities()),
         "kernel.analysis.format_sensitivity": calls(_sensitivity()),

@@ -77,7 +77,10 @@ def _aborted(
 ) -> int:
     tags = [*extra.get("tags", []), *([error.tag] if error.tag else [])]
     body = {**_NO_DECISION, "dialect": None, **extra, "tags": tags, "error": error.message}
-    return emit(args, Result(EXIT_FAILED, [*found, *error_diagnostics(error, where)], body, tags))
+    found = [*found, *error_diagnostics(error, where)]
+    # a tag is printed once: on its own line unless a finding (check's) already says it
+    text = [t for t in tags if not any(t in d.message for d in found)]
+    return emit(args, Result(EXIT_FAILED, found, body, text))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -286,12 +289,6 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
             return EXIT_FAILED
         print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")), file=out)
     return EXIT_OK
-
-
-def format_round_v2(contract: Contract, outcome: Any) -> list[str]:
-    """A decided 13.2 round as text: the decision table, then the DA's CRITICAL ids."""
-    critical = ", ".join(outcome.recomputed.critical) or "none"
-    return [format_decision(contract, outcome.decision), f"DA CRITICAL issues: {critical}"]
 
 
 def _told(args: Any, pairs: list[tuple[str, str]], paired: Partners) -> list[str]:

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "lint": ("kernel.cli.lint", "lint reviewers' Phase 1 / Phase 2 markdown"),
     "decide": ("kernel.cli.decide", "decide a round from a matrix or the reviewers' documents"),
     "analyze": ("kernel.cli.analyze", "what a contract can decide, over every matrix"),
+    "migrate": ("kernel.cli.migrate", "a Schema 13 contract as 13.2, and which decisions change"),
     "arena": ("kernel.cli.arena", "Arena protocol: verdicts and audit-trail conformance"),
     "consensus": ("kernel.cli.consensus", "consensus protocol: responses and rounds"),
     "panel": ("kernel.cli.panel", "review panel: votes and injection scans"),

@@ -17,7 +17,12 @@ import attrs
 
 from kernel.contract.encoding import unencodable_at
 from kernel.contract.templates import schema_document
-from kernel.errors import ContractError, ExpressionUnrecognised, KernelError
+from kernel.errors import (
+    ContractError,
+    ExpressionUnrecognised,
+    KernelError,
+    expression_unrecognised_tag,
+)
 from kernel.expression.ast import Expression
 from kernel.expression.compiler import Predicate, compile_expression
 from kernel.expression.parser import PRECOMPILED, parse_expression
@@ -241,8 +246,8 @@ class Problem:
     code: str
     json_path: str
     message: str
-    #: The audit tag ``decide`` refuses the contract with (``[CONTRACT-INELIGIBLE: …]``),
-    #: when the problem is one; not part of ``str()``.
+    #: The audit tag ``decide`` refuses the contract with (``[CONTRACT-INELIGIBLE: …]``,
+    #: ``[EXPRESSION-UNRECOGNISED: …]``), when the problem is one; not part of ``str()``.
     tag: str | None = None
 
     def __str__(self) -> str:
@@ -260,9 +265,16 @@ def structural_problems(contract: object, *, compiled: Compiled | None = None) -
     ]
     if compiled is None:
         compiled = compiled_expressions(contract)
-    for i, _, result in compiled:
+    for i, cond, result in compiled:
         if isinstance(result, ExpressionUnrecognised):
-            found.append(Problem("SC-12", f"$.failure_conditions[{i}].expression", result.message))
+            cid, text = cond.get("condition_id"), cond.get("expression")
+            tag = (
+                expression_unrecognised_tag(cid, text)
+                if isinstance(cid, str) and isinstance(text, str)
+                else None
+            )
+            where = f"$.failure_conditions[{i}].expression"
+            found.append(Problem("SC-12", where, result.message, tag=tag))
     return found
 
 

@@ -112,11 +112,14 @@ def eligibility(contract: Contract) -> None:
         )
     expected = len(contract.roles)
     if contract.panel_size != expected:
-        tag = (
-            f"[CONTRACT-INELIGIBLE: panel_size={contract.panel_size} inconsistent with "
-            f"mode={contract.mode}; expected {expected}]"
+        found = (
+            f"panel_size={contract.panel_size} inconsistent with mode={contract.mode}; "
+            f"expected {expected}"
         )
-        raise ContractError(f"{contract.contract_id}: {tag}", tag=tag)
+        raise ContractError(
+            f"{contract.contract_id}: {found}: decide refuses every matrix of this contract",
+            tag=f"[CONTRACT-INELIGIBLE: {found}]",
+        )
 
 
 def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, object]]) -> None:
@@ -186,8 +189,12 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
                 )
             if not eligible:
                 if value != NOT_ASSESSED:
-                    tag = f"[OUT-OF-ROLE-SCORE: role {role} may not score {d.id}]"
-                    raise MatrixError(f"{at}: {tag}", tag=tag)
+                    raise MatrixError(
+                        f"{at}: {value} from role {role}, which may not score {d.id} "
+                        f"(eligible roles: {', '.join(d.eligible_roles)}); expected "
+                        "not_assessed",
+                        tag=f"[OUT-OF-ROLE-SCORE: role {role} may not score {d.id}]",
+                    )
                 continue
             if value not in allowed:
                 need = (
@@ -201,8 +208,11 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
             if value != NOT_ASSESSED:
                 assessed.append(value)
         if not assessed:
-            tag = f"[DIMENSION-UNASSESSED: {d.id}]"
-            raise MatrixError(f"{where}: no eligible seat assessed it {tag}", tag=tag)
+            raise MatrixError(
+                f"{where}: no eligible seat assessed it (eligible roles: "
+                f"{', '.join(d.eligible_roles)})",
+                tag=f"[DIMENSION-UNASSESSED: {d.id}]",
+            )
         out.append(tuple(assessed))
     return tuple(out)
 
@@ -355,9 +365,7 @@ def planned_decision(
             count, need = cells[p][k], threshold(quantifier, n[p])
             per.append(DimensionCount(ids[p], n[p], count, need, count >= need))
         results.append((tuple(per), ACROSS[across]([x.held for x in per])))
-    atoms = [
-        AtomTrace(text, across, *results[test]) for text, across, test in plan.atoms
-    ]
+    atoms = [AtomTrace(text, across, *results[test]) for text, across, test in plan.atoms]
     traces: dict[str, tuple[AtomTrace, ...]] = {}
     fired, counts, thresholds = [], [], []
     for c, mine in zip(contract.conditions, plan.conditions, strict=True):

@@ -220,6 +220,7 @@ def _decide_13(
         if synthesis is not None and decision is not None
         else None
     )
+    assert checked is None or isinstance(checked, SynthesisReport)  # a Schema 13 round
     reports = tuple((r.role, r.report) for r in details)
     return PanelOutcome(decision, tags, reports, details, matrix, checked)
 

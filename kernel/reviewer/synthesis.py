@@ -22,7 +22,8 @@ naming what differs; a report with no finding is ``ok``.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
 from typing import Any, Final
 
 import attrs
@@ -30,7 +31,10 @@ import attrs
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.value import Decision
 from kernel.errors import KernelError
+from kernel.reviewer.lint.phase2_v2 import da_critical_ids
 from kernel.reviewer.lint.report import Finding
+from kernel.reviewer.roles import scope_of
+from kernel.reviewer.synthesis_v2 import Recomputed, SynthesisV2, check_synthesis_v2
 from kernel.strict import shown
 from kernel.text.markdown import parse_document
 
@@ -73,9 +77,9 @@ def _finding(code: str, message: str, line: int | None, check: str) -> Finding:
     return Finding(code, message, line, check)
 
 
-def _counted_lines(text: str) -> list[tuple[int, str]]:
+def _counted_lines(text: str, source: str = "synthesis") -> list[tuple[int, str]]:
     """(number, text) of every line outside code blocks."""
-    doc = parse_document(text, source="synthesis")
+    doc = parse_document(text, source=source)
     code: set[int] = set()
     for block in doc.blocks:
         if block.kind == "code":
@@ -123,21 +127,41 @@ def _fired_list(
 
 
 def check_synthesis(
-    contract: Contract | Mapping[str, Any] | str, decision: Decision, text: str
-) -> SynthesisReport:
+    contract: Contract | Mapping[str, Any] | str,
+    decision: Decision,
+    text: str,
+    *,
+    da_report: str | None = None,
+    source: str = "synthesis",
+) -> SynthesisReport | SynthesisV2:
     """Check a written synthesis ``text`` against ``decision`` (the kernel's decision over
-    the usable reports) under ``contract`` (R17). Never raises for what the text says;
-    raises :class:`KernelError` when ``text`` is not a str or is over the size limit, or
-    when ``decision`` is not a decision of this contract."""
+    the usable reports) under ``contract``, of either dialect: R17 for Schema 13 (a
+    :class:`SynthesisReport`), 13.2 §G for 13.2 (a :class:`SynthesisV2`, which also holds
+    the dimension verdicts and the DA's CRITICAL issues, read from ``da_report``, the DA's
+    Phase 2 text, when the mode seats a DA). Both have ``ok``, ``fired``, ``action``,
+    ``findings`` and ``to_dict()``. Never raises for what the text says; raises
+    :class:`KernelError` when ``text`` is not a str or is over the size limit, when
+    ``decision`` is not a decision of this contract, or when a 13.2 DA report is missing or
+    its issue tables do not parse."""
     contract = load_contract(contract)
     ids = [c.condition_id for c in contract.conditions]
     if not isinstance(decision, Decision) or list(decision.fired) != ids:
         raise KernelError(
             f"decision must be a Decision of {contract.contract_id} (conditions {', '.join(ids)})"
         )
+    return _BY_DIALECT[contract.dialect](contract, decision, text, da_report, source)
+
+
+def _check_13(
+    contract: Contract, decision: Decision, text: str, da_report: str | None, source: str
+) -> SynthesisReport:
+    """R17: the fired line and the decision line."""
+    if da_report is not None:
+        raise KernelError("da_report goes with a dialect 13.2 synthesis (13 has no DA gate)")
+    ids = [c.condition_id for c in contract.conditions]
     fired_lines: list[tuple[int, str]] = []
     tokens: list[tuple[int, str]] = []
-    for number, line in _counted_lines(text):
+    for number, line in _counted_lines(text, source):
         if _FIRED_WORD.search(line):
             fired_lines.append((number, line))
         tokens += [(number, m.group(0)) for m in _DECISION.finditer(line)]
@@ -207,3 +231,39 @@ def check_synthesis(
                 )
             )
     return SynthesisReport(fired, action, tuple(findings))
+
+
+def _check_13_2(
+    contract: Contract, decision: Decision, text: str, da_report: str | None, source: str
+) -> SynthesisV2:
+    """13.2 §G: the synthesis against the recomputed round, the DA gate included."""
+    if not isinstance(text, str):
+        raise KernelError(f"text must be a str, got {type(text).__name__}")
+    scope = scope_of(contract)
+    critical: tuple[str, ...] = ()
+    if "da" in scope.roles:
+        if not isinstance(da_report, str):
+            raise KernelError(
+                f"{contract.mode} seats a DA: give its Phase 2 text as da_report, the synthesis "
+                "is checked against its CRITICAL issues (13.2 §G5)"
+            )
+        found = da_critical_ids(da_report)
+        if found is None:
+            raise KernelError("da_report: its issue tables do not parse (13.2 §F11)")
+        critical = found
+    elif da_report is not None:
+        raise KernelError(f"da_report: {contract.mode} has no DA seat")
+    recomputed = Recomputed(
+        tuple(c for c, fired in decision.fired.items() if fired),
+        decision.action,
+        MappingProxyType(dict(decision.verdicts or {})),
+        critical,
+    )
+    return check_synthesis_v2(scope, recomputed, text, source=source)
+
+
+#: Each dialect's synthesis check.
+_BY_DIALECT: Final[dict[str, Callable[..., SynthesisReport | SynthesisV2]]] = {
+    "13": _check_13,
+    "13.2": _check_13_2,
+}

@@ -1,11 +1,11 @@
 """The package's shape: imports point downward only, and the build lists every package.
 
 Layers, bottom up (a package may import from its own layer's shared modules and below):
-``errors``/``strict``/``suggest`` → ``io``/``majority``/``diagnostics``/``schema`` → ``expression``,
-``text`` → ``contract`` → ``decision`` → ``reviewer`` → ``analysis``, ``round``; the
-companions (``arena``, ``consensus``, ``panel``) sit beside the sprint-contract packages and
-use only the shared bottom and ``text``; ``cli`` (with every ``__main__``) and the top-level
-facades are on top.
+``errors``/``strict``/``suggest`` → ``io``/``majority``/``diagnostics``/``schema`` →
+``expression``, ``text`` → ``contract`` → ``decision`` → ``reviewer`` → ``analysis``,
+``round`` → ``migration``, ``testing``; the companions (``arena``, ``consensus``, ``panel``)
+sit beside the sprint-contract packages and use only the shared bottom and ``text``; ``cli``
+(with every ``__main__``) and the top-level facades are on top.
 """
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ LAYERS: dict[str, int] = {
     "consensus": 3,
     "panel": 3,
     "testing": 7,
+    "migration": 7,
     "cli": 8,
     "__init__": 9,
     "__main__": 9,
@@ -49,6 +50,7 @@ LAYERS: dict[str, int] = {
     "check": 9,
     "decide": 9,
     "analyze": 9,
+    "migrate": 9,
 }
 #: Layer of the command-line entry points (``cli`` and every ``__main__``).
 TOP = 8

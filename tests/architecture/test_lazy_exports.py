@@ -15,6 +15,7 @@ LAZY = [
     "kernel.arena",
     "kernel.consensus",
     "kernel.contract",
+    "kernel.migration",
     "kernel.panel",
     "kernel.reviewer.lint",
 ]

@@ -155,6 +155,21 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
         argv += [INIT_DIR]  # only ever a directory of the test's own
         if draw(st.booleans()):
             argv += ["--template", draw(TEMPLATES | WORDS)]
+    elif command == "migrate":
+        argv += [contract()]
+        if draw(st.booleans()):
+            roles = st.sampled_from(["D1=eic", "D1=chair", "D9=da", "x"]) | WORDS
+            argv += ["--roles", draw(roles)]
+        if draw(st.booleans()):
+            argv += ["--actions", draw(st.sampled_from(["F1=reject", "F1=no"]) | WORDS)]
+        if draw(st.booleans()):
+            argv += ["--fatal", draw(st.sampled_from(["D1", "D4", "D1,D9"]) | WORDS)]
+        if draw(st.booleans()):
+            argv += ["--mode", draw(st.sampled_from(["reviewer_full"]) | WORDS)]
+        if draw(st.booleans()):
+            argv += ["--prior", draw(PRIORS)]
+        if draw(st.booleans()):
+            argv += ["-o", draw(st.sampled_from(["new.json", "no-such-dir/new.json"]))]
     elif command == "rule":
         codes = st.sampled_from(["P1-001", "E-JSON", "CN-OK", "P2-04"]) | WORDS
         argv += draw(st.lists(codes, min_size=1, max_size=2))
@@ -252,6 +267,7 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "lint": [str(bad), "--contract", "reviewer/full"],
         "decide": ["--contract", "reviewer/full", "--matrix", str(bad)],
         "analyze": [str(bad)],
+        "migrate": [str(bad)],
         "codes": ["--check", str(bad), "--max-bytes", "-1"],
         "rule": ["P1-001"],
         "arena": ["verdict", str(bad)],

@@ -98,6 +98,10 @@ CASES: dict[str, list[Case]] = {
         _c("clean", "analyze", "reviewer/full", "--diff", str(E / "full_f2_any.json")),
         _c("fail", "analyze", "{tmp}/typo.json"),
     ],
+    "migrate": [
+        _c("warn", "migrate", "reviewer/methodology_focus"),
+        _c("fail", "migrate", "13.2/reviewer/full"),
+    ],
     "arena verdict": [
         _c("clean", "arena", "verdict", str(E / "arena" / "review.md")),
         _c("fail", "arena", "verdict", str(E / "panel" / "agent.md")),

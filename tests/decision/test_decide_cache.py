@@ -210,7 +210,8 @@ def test_decide_many_names_the_first_bad_matrix() -> None:
     with pytest.raises(PanelShrunk, match=r"^matrices\[2\]: ") as info:
         decide_many("reviewer/full", [PASS, BLOCK_D4, short])
     assert info.value.tag == "[PANEL-SHRUNK: usable=4, panel_size=5]"
-    assert info.value.errors == [str(info.value)]
+    assert info.value.errors == [info.value.message]
+    assert str(info.value) == f"{info.value.message} {info.value.tag}"
     with pytest.raises(MatrixError, match=r"^matrices\[0\]: matrix must map"):
         decide_many(FULL, ["not a matrix"])  # type: ignore[list-item]
     assert decide_many(FULL, []) == []

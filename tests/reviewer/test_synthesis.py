@@ -13,6 +13,7 @@ from kernel.decision.decision import decide
 from kernel.decision.value import Decision
 from kernel.diagnostics import REGISTRY
 from kernel.errors import KernelError
+from kernel.reviewer.synthesis_v2 import SynthesisV2
 from kernel.testing import contracts, matrices
 
 FULL = load_contract("reviewer/full")
@@ -37,7 +38,7 @@ def _synthesis(fired: list[str], action: str, prose: str = "") -> str:
     )
 
 
-def _codes(report: SynthesisReport) -> list[str]:
+def _codes(report: SynthesisReport | SynthesisV2) -> list[str]:
     return [f.code for f in report.findings]
 
 

@@ -4,6 +4,7 @@ DA gate, and the worked example's synthesis."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 from support import paths
@@ -168,3 +169,72 @@ def test_the_accept_marker_counts_validated_and_unresolved_only() -> None:
 def test_a_bad_list_is_placed_at_its_line(old: str, new: str, line: int) -> None:
     [finding] = check_synthesis_v2(SCOPE, RIGHT, TEXT.replace(old, new)).findings
     assert finding.code == "SY-101" and finding.line == line
+
+
+# --- one door: kernel.check_synthesis reads both dialects ---------------------------------
+
+
+def _decided() -> tuple[Any, Any]:
+    from kernel import load_contract
+    from kernel.reviewer.review import decide_documents
+
+    contract = load_contract(str(EXAMPLE / "contract.json"))
+    roles = ("eic", "methodology", "domain", "perspective", "da")
+    reports = [
+        (
+            role,
+            (EXAMPLE / f"{role}.phase2.md").read_text("utf-8"),
+            (EXAMPLE / f"{role}.phase1.md").read_text("utf-8"),
+        )
+        for role in roles
+    ]
+    outcome = decide_documents(contract, reports)
+    return contract, outcome
+
+
+def test_check_synthesis_is_one_door_for_13_2() -> None:
+    from kernel import check_synthesis
+    from kernel.reviewer.synthesis_v2 import SynthesisV2
+
+    contract, outcome = _decided()
+    decision = outcome.decision
+    da = (EXAMPLE / "da.phase2.md").read_text("utf-8")
+    report = check_synthesis(contract, decision, TEXT, da_report=da)
+    assert isinstance(report, SynthesisV2) and report.ok
+    assert report.fired == ("F2", "F3", "F4") and report.adjudications is not None
+    # the same answer as the round's own check (decide_documents(synthesis=...))
+    assert report == check_synthesis_v2(SCOPE, outcome.recomputed, TEXT)
+    wrong = check_synthesis(
+        contract,
+        decision,
+        TEXT.replace("editorial_decision=major_revision", "editorial_decision=accept"),
+        da_report=da,
+    )
+    assert not wrong.ok
+    assert [f.code for f in wrong.findings][:1] == ["SY-102"]
+
+
+def test_a_13_2_synthesis_needs_the_da_report_when_the_mode_seats_a_da() -> None:
+    from kernel import check_synthesis
+    from kernel.errors import KernelError
+
+    contract, outcome = _decided()
+    decision = outcome.decision
+    with pytest.raises(KernelError, match="da_report"):
+        check_synthesis(contract, decision, TEXT)
+    with pytest.raises(KernelError, match="do not parse"):
+        check_synthesis(contract, decision, TEXT, da_report="# not a DA report\n")
+
+
+def test_the_13_door_refuses_a_da_report() -> None:
+    from kernel import check_synthesis, decide, load_contract
+    from kernel.errors import KernelError
+    from kernel.reviewer.synthesis import SynthesisReport
+
+    contract = load_contract("reviewer/full")
+    decision = decide(contract, {d: ["pass"] * 5 for d in contract.dimension_ids})
+    text = "fired_conditions: [F0]\neditorial_decision=accept\n"
+    report = check_synthesis(contract, decision, text)
+    assert isinstance(report, SynthesisReport) and report.ok
+    with pytest.raises(KernelError, match="da_report"):
+        check_synthesis(contract, decision, text, da_report="x")

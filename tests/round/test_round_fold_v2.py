@@ -51,6 +51,9 @@ def test_the_seats_are_the_mode_s_roles() -> None:
     with pytest.raises(KernelError) as info:
         start(CONTRACT, ("eic", "methodology", "domain", "perspective", "chair"))
     assert info.value.tag is not None and info.value.tag.startswith("[PANEL-CARDINALITY: roles")
+    # the tag is on .tag only (a command line prints it once); the message says what is wrong
+    assert info.value.tag not in info.value.message
+    assert "chair" in info.value.message and "reviewer_full" in info.value.message
 
 
 def test_a_13_2_multi_dissent_restarts_the_seat_from_phase1() -> None:

@@ -43,7 +43,9 @@ _RE_CALLS = frozenset(
 
 #: Command-line shims that refuse to be imported (each would shadow a function of the
 #: package); their source is still read for inline patterns.
-SHIMS = frozenset({"kernel.analyze", "kernel.check", "kernel.decide", "kernel.lint"})
+SHIMS = frozenset(
+    {"kernel.analyze", "kernel.check", "kernel.decide", "kernel.lint", "kernel.migrate"}
+)
 
 
 def _modules() -> tuple[list[types.ModuleType], list[str]]:

@@ -1,0 +1,200 @@
+"""``sprint-kernel migrate OLD.json [-o NEW.json] [--roles D1=methodology,eic …]``.
+
+Migrates a Schema 13 contract to 13.2, lists every choice the migration made, and reports
+exactly which decisions change over the old contract's whole matrix space
+(docs/migrating.md). ``-o`` writes the migrated contract; the report goes to standard output
+(text, JSON, or one HTML page).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from kernel.cli.scaffold import (
+    EXIT_OK,
+    EXIT_USAGE,
+    FORMATS,
+    Diagnostic,
+    Parser,
+    Reader,
+    Result,
+    emit,
+    failure,
+    write_report,
+)
+from kernel.errors import KernelError, PriorError
+
+if TYPE_CHECKING:
+    from kernel.analysis.probability import Prior
+
+__all__ = ["main"]
+
+EXIT_CODES = """\
+  0  the contract was migrated (the report says which decisions change)
+  1  the migration is refused: the contract is invalid, a condition or field needs a choice
+     (E-MIGRATE: --mode, --roles, --actions, --fatal or --expression), or the comparison is
+     too large to compute (E-TOO-LARGE)
+  2  usage error, unreadable input, or NEW.json cannot be written"""
+
+
+def _pairs(values: list[list[str]] | None, option: str, parser: Parser) -> dict[str, str]:
+    """``KEY=VALUE`` arguments of a repeatable option, as a mapping."""
+    out: dict[str, str] = {}
+    for value in (v for group in values or () for v in group):
+        key, sep, rest = value.partition("=")
+        if not sep or not key.strip() or not rest.strip():
+            parser.error(f"{option}: expected KEY=VALUE, got {value!r}")
+        if key.strip() in out:
+            parser.error(f"{option}: {key.strip()} is given twice")
+        out[key.strip()] = rest.strip()
+    return out
+
+
+def _prior(args: Any, reader: Reader) -> Prior | None:
+    if args.prior is None and args.prior_file is None:
+        return None
+    from kernel.analysis.probability import parse_prior, prior_from_json
+
+    if args.prior is not None:
+        return parse_prior(args.prior)
+    return prior_from_json(reader.json(args.prior_file), args.prior_file)
+
+
+def _parser() -> Parser:
+    parser = Parser(
+        "sprint-kernel migrate",
+        "Migrate a Schema 13 contract to 13.2 and count exactly which decisions change.",
+        exit_codes=EXIT_CODES,
+        formats=(*FORMATS, "html"),
+        # -o is the migrated contract here; the report keeps --output-file.
+        conflict_handler="resolve",
+    )
+    add = parser.add_argument
+    add("contract", help="the Schema 13 contract: a file, - or a template name (reviewer/full)")
+    add("-o", "--output", metavar="NEW.json", help="write the migrated contract to this file")
+    add(
+        "--mode",
+        help="the 13.2 mode (reviewer_full or reviewer_methodology_focus), for a 13 mode "
+        "13.2 has no role set for",
+    )
+    add(
+        "--roles",
+        action="append",
+        nargs="+",
+        metavar="DIM=ROLE,ROLE",
+        help="a dimension's eligible roles, the first its owner (D1=methodology,eic)",
+    )
+    add(
+        "--actions",
+        action="append",
+        nargs="+",
+        metavar="FROM=ACTION",
+        help="reject_or_major_revision=reject|major_revision, or a condition id (F1=reject)",
+    )
+    add(
+        "--fatal",
+        action="append",
+        nargs="+",
+        metavar="DIM",
+        help="mandatory dimensions whose 13 blocks become fatal blocks (D1 D2 or D1,D2)",
+    )
+    add(
+        "--expression",
+        action="append",
+        nargs="+",
+        metavar="F=EXPR",
+        help="a condition's 13.2 expression, for one 13.2 cannot read as written",
+    )
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--prior",
+        metavar="pass=P,warn=P,block=P",
+        help="score probabilities for every dimension: the probability that a decision changes",
+    )
+    group.add_argument(
+        "--prior-file",
+        metavar="FILE",
+        help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    reader = Reader(args.max_bytes)
+    roles = _pairs(args.roles, "--roles", parser)
+    actions = _pairs(args.actions, "--actions", parser)
+    expressions = _pairs(args.expression, "--expression", parser)
+    fatal = [
+        d.strip() for group in args.fatal or () for v in group for d in v.split(",") if d.strip()
+    ]
+    try:
+        prior = _prior(args, reader)
+    except PriorError as exc:
+        parser.error(exc.message)
+    except KernelError as exc:
+        return failure(args, exc, args.prior_file)
+    from kernel.contract.templates import TEMPLATE_NAMES
+    from kernel.migration.compare import migrate
+
+    try:  # the document as written (its key order is kept in NEW.json)
+        old = args.contract if args.contract in TEMPLATE_NAMES else reader.json(args.contract)
+    except KernelError as exc:
+        return failure(args, exc, args.contract)
+
+    try:
+        m = migrate(
+            old,
+            roles=roles or None,
+            mode=args.mode,
+            actions=actions or None,
+            fatal=fatal or None,
+            expressions=expressions or None,
+            prior=prior,
+        )
+    except PriorError as exc:
+        print(f"error: {exc.message}", file=sys.stderr)
+        return EXIT_USAGE
+    except KernelError as exc:
+        return failure(args, exc, args.contract)
+    if args.output is not None:
+        try:
+            with open(args.output, "w", encoding="utf-8") as handle:
+                handle.write(m.contract_json())
+        except OSError as exc:
+            print(f"error: {args.output}: cannot be written ({exc.strerror})", file=sys.stderr)
+            return EXIT_USAGE
+    if args.format == "html":
+        from kernel.migration.html import html_migration
+
+        return write_report(args, html_migration(m, args.contract), EXIT_OK)
+    return _report(args, m)
+
+
+def _report(args: argparse.Namespace, m: Any) -> int:
+    from kernel.migration.report import format_migration
+
+    found = [Diagnostic("MG-1", str(c), file=args.contract) for c in m.choices]
+    if m.moved:
+        found.append(
+            Diagnostic(
+                "MG-2",
+                f"{m.moved:,} of {m.space:,} old matrices are decided differently by the migrated "
+                "contract",
+                file=args.contract,
+            )
+        )
+    text = format_migration(m, args.contract, choices=False)
+    tail = (
+        f"wrote {args.output}"
+        if args.output is not None
+        else "(the migrated contract is not written: -o NEW.json writes it)"
+    )
+    body = m.to_dict()
+    body["output"] = args.output
+    lines: list[tuple[Any, str]] = [("out", text), ("out", tail)]
+    return emit(args, Result(EXIT_OK, found, body, lines))

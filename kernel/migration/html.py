@@ -1,0 +1,248 @@
+"""A migration as one self-contained HTML page, in the analyzer's style: the transition
+matrix of old → new actions, the choices, and each changed pair's simplest matrix as two
+score grids (the old panel, the 13.2 seats) with both decisions."""
+
+from __future__ import annotations
+
+import math
+
+from kernel.analysis.html import (
+    _e,
+    _grid,
+    _heat,
+    _legend,
+    _log10_share,
+    _page,
+    _svg,
+    _text,
+)
+from kernel.analysis.report import percent
+from kernel.contract.model import Contract
+from kernel.decision.value import Decision
+from kernel.errors import KernelError
+from kernel.io import label
+from kernel.migration.report import short_action
+from kernel.migration.result import Migration, MigrationExample, pair_order
+from kernel.strict import shown
+
+__all__ = ["html_migration"]
+
+
+def _n(count: int) -> str:
+    return f'<span class="num share">{count:,}</span>'
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{percent(part, whole)} %"
+
+
+def _transition_map(m: Migration) -> str:
+    """Old action (rows) by new action (columns); colour: log share of the old matrices."""
+    olds = list(dict.fromkeys(t.old for t in m.transitions))
+    news = list(
+        dict.fromkeys(
+            t.new for t in sorted(m.transitions, key=lambda t: pair_order((t.new, t.new)))
+        )
+    )
+    counts = {(t.old, t.new): t for t in m.transitions}
+    shares = [_log10_share(t.matrices, m.space) for t in m.transitions if t.matrices]
+    low, high = math.floor(min(shares, default=0.0)), 2.0
+    label_w, top, cell_w, cell_h = 200, 64, 132, 44
+    width = label_w + cell_w * len(news) + 20
+    height = top + cell_h * len(olds) + 6
+    parts = [
+        _text(
+            label_w + cell_w * len(news) / 2,
+            16,
+            "new action (13.2)",
+            anchor="middle",
+            size=13,
+            fill="#444",
+            weight="600",
+        ),
+        _text(4, top - 10, "old action (Schema 13)", size=13, fill="#444", weight="600"),
+    ]
+    for c, new in enumerate(news):
+        parts.append(
+            _text(label_w + c * cell_w + cell_w / 2, top - 10, short_action(new), anchor="middle")
+        )
+    for r, old in enumerate(olds):
+        y = top + r * cell_h
+        parts.append(_text(label_w - 10, y + cell_h / 2 + 5, short_action(old), anchor="end"))
+        for c, new in enumerate(news):
+            x = label_w + c * cell_w
+            t = counts.get((old, new))
+            moved = t is not None and t.moved
+            if t is not None and t.matrices:
+                fraction = (_log10_share(t.matrices, m.space) - low) / max(high - low, 1.0)
+                fill = _heat(0.15 + 0.85 * fraction, moved)
+                ink = "#fff" if fraction > 0.55 else "#1d1d1f"
+                label = _pct(t.matrices, m.space)
+            else:
+                fill, ink, label = "#fafafa", "#999", "·"
+            outline = (
+                'stroke="#c43e00" stroke-width="1.5"'
+                if moved
+                else 'stroke="#345c8c" stroke-width="1.5"'
+                if t is not None
+                else 'stroke="#ddd" stroke-width="1"'
+            )
+            count = 0 if t is None else t.matrices
+            tip = f"{short_action(old)} -> {short_action(new)}: {count:,} matrices"
+            parts.append(
+                f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
+                f'fill="{fill}" {outline}><title>{_e(tip)}</title></rect>'
+            )
+            parts.append(
+                _text(x + cell_w / 2, y + cell_h / 2 + 4, label, anchor="middle", size=12, fill=ink)
+            )
+    return _svg(width, height, "old action by new action", parts)
+
+
+def _kind(t_changed: bool, renamed: bool) -> str:
+    if not t_changed:
+        return "same"
+    return "renamed only" if renamed else "<b>decided differently</b>"
+
+
+def _decision_html(contract: Contract, d: Decision | None, refusal: str | None) -> str:
+    if d is None:
+        return f'<div class="caption">decide: no decision ({_e(refusal)})</div>'
+    rows = []
+    for c in contract.conditions:
+        fired = "fires" if d.fired[c.condition_id] else "—"
+        if d.trace is None:
+            how = (
+                f"{d.counts[c.condition_id]} of {contract.panel_size} reviewers "
+                f"({c.quantifier} needs {c.threshold})"
+            )
+        else:
+            how = "; ".join(
+                ", ".join(
+                    f"{x.dimension} {x.count}/{x.n} (needs {x.threshold})" for x in a.dimensions
+                )
+                for a in d.trace[c.condition_id]
+            )
+        mark = ' style="font-weight:600"' if c.condition_id == d.condition_id else ""
+        rows.append(
+            f"<tr{mark}><td>{_e(c.condition_id)}</td><td>{fired}</td>"
+            f'<td class="note">{_e(how)}</td></tr>'
+        )
+    who = d.condition_id or "R5 fallback"
+    return (
+        f'<div class="caption">decide: <b>{_e(short_action(d.action))}</b> ({_e(who)})</div>'
+        f"<table>{''.join(rows)}</table>"
+    )
+
+
+def _example(m: Migration, e: MigrationExample, title: str) -> str:
+    return (
+        f"<h3>{_e(title)}</h3>"
+        '<div class="examples">'
+        f'<div style="max-width: 480px">{_grid(e.old_matrix, "old: reviewers in panel order")}'
+        f"{_decision_html(m.old, e.old_decision, e.old_refusal)}</div>"
+        f'<div style="max-width: 480px">{_grid(e.new_matrix, "new: seats by role")}{_dropped(e)}'
+        f"{_decision_html(m.contract, e.new_decision, e.new_refusal)}</div>"
+        "</div>"
+    )
+
+
+def _dropped(e: MigrationExample) -> str:
+    if not e.dropped:
+        return ""
+    return (
+        '<div class="note">Not assessed under 13.2 (the seat is not eligible for the '
+        "dimension, or the reviewer has no seat): "
+        f"{_e('; '.join(e.dropped))}.</div>"
+    )
+
+
+def _choices(m: Migration) -> str:
+    rows = "".join(
+        f"<tr><td><code>{_e(c.field)}</code></td><td>{_e(c.kind)}</td>"
+        f"<td>{_e(_value(c.old))}</td><td>{_e(_value(c.new))}</td>"
+        f'<td class="note">{_e(c.reason)}</td></tr>'
+        for c in m.choices
+    )
+    return (
+        '<table style="table-layout: fixed; width: 100%; overflow-wrap: anywhere">'
+        '<colgroup><col style="width: 26%"><col style="width: 9%"><col style="width: 18%">'
+        '<col style="width: 18%"><col style="width: 29%"></colgroup>'
+        "<tr><th>field</th><th>how</th><th>before</th><th>after</th><th>why</th></tr>"
+        f"{rows}</table>"
+    )
+
+
+def _value(value: object) -> str:
+    if value is None:
+        return "(none)"
+    if isinstance(value, list | tuple):
+        return ", ".join(map(str, value))
+    return str(value)
+
+
+def _pairs_table(m: Migration) -> str:
+    rows = "".join(
+        f"<tr><td>{_e(short_action(t.old))}</td><td>{_e(short_action(t.new))}</td>"
+        f"<td>{_kind(t.changed, t.renamed)}</td>"
+        f'<td class="num">{t.matrices:,}</td><td class="num share">{_pct(t.matrices, m.space)}</td>'
+        + ("" if t.probability is None else f'<td class="num">{float(t.probability):.6g}</td>')
+        + "</tr>"
+        for t in m.transitions
+    )
+    prob = "" if m.prior is None else "<th>probability</th>"
+    return (
+        "<table><tr><th>old action</th><th>new action</th><th>change</th><th>matrices</th>"
+        f"<th>share</th>{prob}</tr>{rows}</table>"
+    )
+
+
+def html_migration(m: Migration, source: str) -> str:
+    """The page for one migration; ``source`` names the old contract as the user gave it."""
+    if not isinstance(m, Migration):
+        raise KernelError(f"html_migration needs a Migration, got {shown(m)}")
+    source = label(source, "source")
+    old, new = m.old, m.contract
+    seats = ", ".join(f"reviewer {j + 1} → {r or '(no seat)'}" for j, r in enumerate(m.seats))
+    summary = [
+        f"<p><b>Action changes</b> in {_n(m.changed)} of "
+        f"{_n(m.space)} old matrices ({_pct(m.changed, m.space)}): "
+        f"{_n(m.renamed)} only by the action's new name, "
+        f"<b>{_n(m.moved)} decided differently</b> "
+        f"({_pct(m.moved, m.space)}).</p>"
+    ]
+    if m.prior is not None:
+        p, q = m.changed_probability, m.moved_probability
+        summary.append(
+            f"<p>Under the prior: the action changes with probability "
+            f"<b>{float(p or 0):.6g}</b>; decided differently with probability "
+            f"<b>{float(q or 0):.6g}</b>.</p>"
+        )
+    body: list[str] = [
+        f"<h1>Migration {_e(source)} → Schema 13.2</h1>",
+        f'<p class="sub">{_e(old.contract_id)} (Schema 13) → {_e(new.contract_id)} '
+        f"({_e(new.mode)}): {len(old.dimensions)} dimensions x {old.panel_size} reviewers, "
+        f"3^{len(old.dimensions) * old.panel_size} old matrices. Seats: {_e(seats)}.</p>",
+        *summary,
+        "<h2>Old action → new action</h2>",
+        '<p class="note">Rows: what the Schema 13 contract decides; columns: what the '
+        "migrated contract decides for the same matrix (an ineligible seat's score is not "
+        "assessed). Colour: the share of all old matrices, on a log scale. Orange cells are "
+        "decided differently; blue cells keep their action or only its name.</p>",
+        _transition_map(m),
+        _pairs_table(m),
+        "<h2>Simplest matrix of each changed pair</h2>",
+    ]
+    moved = [t for t in m.transitions if t.example is not None]
+    if not moved:
+        body.append("<p>No matrix changes action.</p>")
+    for t in moved:
+        assert t.example is not None
+        title = f"{short_action(t.old)} → {short_action(t.new)}" + (
+            " (the action's new name)" if t.renamed else ""
+        )
+        body.append(_example(m, t.example, title))
+    if moved:
+        body += [_legend("13"), _legend("13.2")]
+    body += [f"<h2>Choices the migration made ({len(m.choices)})</h2>", _choices(m)]
+    return _page(f"Migration {source} -> Schema 13.2", body)
