@@ -169,7 +169,7 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
         if draw(st.booleans()):
             argv += ["--prior", draw(PRIORS)]
         if draw(st.booleans()):
-            argv += ["-o", draw(st.sampled_from(["new.json", "no-such-dir/new.json"]))]
+            argv += ["-o", draw(st.sampled_from([OUT_DIR + "/new.json", "no-such-dir/new.json"]))]
     elif command == "rule":
         codes = st.sampled_from(["P1-001", "E-JSON", "CN-OK", "P2-04"]) | WORDS
         argv += draw(st.lists(codes, min_size=1, max_size=2))
@@ -212,10 +212,13 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
 
 #: Stands for the directory ``init`` writes in: one under the test's own work directory.
 INIT_DIR = "<init-project>"
+#: Stands for the test's own work directory where a command writes a file (never the cwd).
+OUT_DIR = "<out>"
 
 
 def _call(argv: list[str], files: dict[str, str], workdir: Path) -> None:
     argv = [str(workdir / "init-project") if a == INIT_DIR else a for a in argv]
+    argv = [str(workdir) + a[len(OUT_DIR) :] if a.startswith(OUT_DIR + "/") else a for a in argv]
     call_cli(sprint_kernel, argv, files, workdir)
 
 
