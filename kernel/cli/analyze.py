@@ -11,12 +11,13 @@ import argparse
 import sys
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, TextIO
 
 import attrs
 
 from kernel.analysis.report import format_analysis
 from kernel.analysis.space import analyze
+from kernel.cli.prior import add_prior_options, read_prior
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -35,7 +36,6 @@ from kernel.errors import AnalysisTooLarge, KernelError, PriorError
 
 if TYPE_CHECKING:  # priors, diffs and HTML load their modules when asked for
     from kernel.analysis.columns import Progress
-    from kernel.analysis.probability import Prior
 
 EXIT_CODES = """\
   0  every condition can decide, the contract is monotone and every matrix gets a decision
@@ -77,16 +77,6 @@ def _meter() -> _Meter | None:
     return _Meter(stream) if isatty is not None and isatty() else None
 
 
-def _prior(args: Any, reader: Reader) -> Prior | None:
-    if args.prior is None and args.prior_file is None:
-        return None
-    from kernel.analysis.probability import parse_prior, prior_from_json
-
-    if args.prior is not None:
-        return parse_prior(args.prior)
-    return prior_from_json(reader.json(args.prior_file), args.prior_file)
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = Parser(
         "sprint-kernel analyze",
@@ -103,17 +93,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="NEW",
         help="compare with the amended contract NEW: the matrices it decides differently",
     )
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--prior",
-        metavar="pass=P,warn=P,block=P",
-        help="score probabilities for every dimension: exact outcome probabilities",
-    )
-    group.add_argument(
-        "--prior-file",
-        metavar="FILE",
-        help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
-    )
+    add_prior_options(parser, "exact outcome probabilities")
     args = parser.parse_args(argv)
     reader = Reader(args.max_bytes, dialect=args.dialect)
     if args.diff is not None:
@@ -121,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--prior and --prior-file do not apply to --diff")
         return _diff(args.contract, args.diff, args, reader)
     try:
-        prior = _prior(args, reader)
+        prior = read_prior(args, reader)
     except PriorError as exc:
         parser.error(exc.message)
     except KernelError as exc:

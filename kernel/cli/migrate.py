@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from kernel.cli.prior import add_prior_options, read_prior
 from kernel.cli.scaffold import (
     EXIT_OK,
     EXIT_USAGE,
@@ -28,7 +29,7 @@ from kernel.cli.scaffold import (
 from kernel.errors import KernelError, PriorError
 
 if TYPE_CHECKING:
-    from kernel.analysis.probability import Prior
+    pass
 
 __all__ = ["main"]
 
@@ -51,16 +52,6 @@ def _pairs(values: list[list[str]] | None, option: str, parser: Parser) -> dict[
             parser.error(f"{option}: {key.strip()} is given twice")
         out[key.strip()] = rest.strip()
     return out
-
-
-def _prior(args: Any, reader: Reader) -> Prior | None:
-    if args.prior is None and args.prior_file is None:
-        return None
-    from kernel.analysis.probability import parse_prior, prior_from_json
-
-    if args.prior is not None:
-        return parse_prior(args.prior)
-    return prior_from_json(reader.json(args.prior_file), args.prior_file)
 
 
 def _parser() -> Parser:
@@ -108,17 +99,7 @@ def _parser() -> Parser:
         metavar="F=EXPR",
         help="a condition's 13.2 expression, for one 13.2 cannot read as written",
     )
-    group = parser.add_mutually_exclusive_group()
-    group.add_argument(
-        "--prior",
-        metavar="pass=P,warn=P,block=P",
-        help="score probabilities for every dimension: the probability that a decision changes",
-    )
-    group.add_argument(
-        "--prior-file",
-        metavar="FILE",
-        help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
-    )
+    add_prior_options(parser, "the probability that a decision changes")
     return parser
 
 
@@ -133,7 +114,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         d.strip() for group in args.fatal or () for v in group for d in v.split(",") if d.strip()
     ]
     try:
-        prior = _prior(args, reader)
+        prior = read_prior(args, reader)
     except PriorError as exc:
         parser.error(exc.message)
     except KernelError as exc:

@@ -1,0 +1,38 @@
+"""``--prior`` / ``--prior-file``: score probabilities for ``analyze`` and ``migrate``."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from kernel.cli.scaffold import Parser, Reader
+
+if TYPE_CHECKING:  # the probability module loads only when a prior is given
+    from kernel.analysis.probability import Prior
+
+__all__ = ["add_prior_options", "read_prior"]
+
+
+def add_prior_options(parser: Parser, what: str) -> None:
+    """The two mutually exclusive options; ``what`` says what the prior is used for."""
+    group = parser.add_mutually_exclusive_group()
+    group.add_argument(
+        "--prior",
+        metavar="pass=P,warn=P,block=P",
+        help=f"score probabilities for every dimension: {what}",
+    )
+    group.add_argument(
+        "--prior-file",
+        metavar="FILE",
+        help='JSON: {"pass": .., "warn": .., "block": ..} or per dimension id ("*": the rest)',
+    )
+
+
+def read_prior(args: Any, reader: Reader) -> Prior | None:
+    """The prior the options give, or ``None``; a bad one raises ``PriorError``."""
+    if args.prior is None and args.prior_file is None:
+        return None
+    from kernel.analysis.probability import parse_prior, prior_from_json
+
+    if args.prior is not None:
+        return parse_prior(args.prior)
+    return prior_from_json(reader.json(args.prior_file), args.prior_file)
