@@ -35,7 +35,6 @@ import attrs
 
 from kernel.analysis.budget import Budget
 from kernel.analysis.changes import Counterexample, Diff, Transition
-from kernel.analysis.report import compact
 from kernel.analysis.result import (
     ERROR,
     FALLBACK,
@@ -49,6 +48,7 @@ from kernel.analysis.result import (
     Example,
     Finding,
     Outcome,
+    compact,
     shadowed_by,
 )
 from kernel.contract.model import Contract

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from kernel.analysis.result import NONE, Analysis, Example, Finding, Matrix
+from kernel.analysis.result import NONE, Analysis, Example, Finding, Matrix, compact
 from kernel.contract.dialects import ROLES
 from kernel.errors import KernelError
 from kernel.io import label
@@ -25,21 +25,6 @@ __all__ = [
     "grid_columns",
     "percent",
 ]
-
-
-#: Counts with more digits than this print compactly in text (exact in JSON).
-COMPACT_AFTER = 15
-
-
-def compact(n: int) -> str:
-    """A count as a person reads it: exact up to 15 digits, else three significant digits
-    and a power of ten (``1.27e17``). Exact from the integer, whatever its size."""
-    from decimal import Context, Decimal
-
-    if n < 10**COMPACT_AFTER:
-        return str(n)
-    mantissa, _, exponent = f"{Context(prec=3).create_decimal(Decimal(n)):.2e}".partition("e")
-    return f"{mantissa}e{int(exponent)}"
 
 
 def _short(action: str | None) -> str:

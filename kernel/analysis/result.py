@@ -11,6 +11,7 @@ from kernel.diagnostics import Diagnostic
 from kernel.errors import AnalysisTooLarge
 
 __all__ = [
+    "COMPACT_AFTER",
     "ERROR",
     "FALLBACK",
     "NONE",
@@ -24,6 +25,7 @@ __all__ = [
     "Example",
     "Finding",
     "Outcome",
+    "compact",
     "shadowed_by",
 ]
 
@@ -180,3 +182,18 @@ def shadowed_by(always: Sequence[str], deciding: Sequence[str]) -> str:
         "whenever it fires, a condition of higher precedence fires too "
         f"(one of {', '.join(deciding)})"
     )
+
+
+#: Counts with more digits than this print compactly in text (exact in JSON).
+COMPACT_AFTER = 15
+
+
+def compact(n: int) -> str:
+    """A count as a person reads it: exact up to 15 digits, else three significant digits
+    and a power of ten (``1.27e17``). Exact from the integer, whatever its size."""
+    from decimal import Context, Decimal
+
+    if n < 10**COMPACT_AFTER:
+        return str(n)
+    mantissa, _, exponent = f"{Context(prec=3).create_decimal(Decimal(n)):.2e}".partition("e")
+    return f"{mantissa}e{int(exponent)}"

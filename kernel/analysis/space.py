@@ -9,7 +9,6 @@ from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_
 from kernel.analysis.columns import ColumnTable, Progress, column_table
 from kernel.analysis.monotone import find_violation
 from kernel.analysis.panel import Layers, State, spread
-from kernel.analysis.report import compact
 from kernel.analysis.result import (
     ERROR,
     FALLBACK,
@@ -23,6 +22,7 @@ from kernel.analysis.result import (
     Example,
     Finding,
     Outcome,
+    compact,
     shadowed_by,
 )
 from kernel.contract.model import Contract, load_contract

@@ -27,7 +27,7 @@ __all__ = [
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "validate": "kernel.contract.validator",
+        "validate": "kernel.contract.dialects",
         "check_structural_invariants": "kernel.contract.dialects",
         "warn_suspicious": "kernel.contract.warnings",
         "Condition": "kernel.contract.model",
@@ -42,8 +42,7 @@ __getattr__, __dir__ = lazy_exports(
 
 if TYPE_CHECKING:
     from kernel.contract.baseline import baseline_digest, inject
-    from kernel.contract.dialects import check_structural_invariants
+    from kernel.contract.dialects import check_structural_invariants, validate
     from kernel.contract.model import Condition, Contract, Dimension, load_contract
     from kernel.contract.templates import shipped_template
-    from kernel.contract.validator import validate
     from kernel.contract.warnings import warn_suspicious

@@ -15,6 +15,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import attrs
 
+from kernel.contract.encoding import unencodable_at
 from kernel.contract.validator import (
     Compile,
     Compiled,
@@ -38,6 +39,7 @@ __all__ = [
     "check_structural_invariants",
     "detect",
     "dialect_named",
+    "validate",
 ]
 
 DialectName: TypeAlias = Literal["13", "13.2"]
@@ -337,3 +339,32 @@ def check_structural_invariants(contract: object, *, compiled: Compiled | None =
         dialect = DIALECTS[detect(contract)]
         return [str(p) for p in dialect.problems(contract, dialect.compiled(contract))]
     return [str(p) for p in structural_problems(contract, compiled=compiled)]
+
+
+def validate(
+    contract: object,
+    *,
+    schema: Mapping[str, Any] | bool | None = None,
+    dialect: str | None = None,
+) -> list[str]:
+    """Violations of the contract's own schema (Schema 13 or Schema 13.2), each prefixed
+    with its JSON path. Empty means valid. ``dialect`` is ``"13"``, ``"13.2"`` or ``None``:
+    detected from the content, as :func:`~kernel.contract.model.load_contract` does. Text
+    that cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1)
+    (:mod:`kernel.contract.encoding`) are reported first, alone.
+
+    ``schema`` replaces the dialect's schema (for tests of schema evolution). A shipped
+    template, known valid, is answered without loading the schema validator.
+    """
+    if schema is None:
+        used = dialect_named(detect(contract) if dialect is None else dialect)
+        return [message for _, message in schema_problems(contract, used.name)]
+    if dialect is not None:
+        raise KernelError("give validate either schema= or dialect=, not both")
+    from kernel.schema import caller_schema_errors, caller_validator
+
+    validator = caller_validator(schema, error=ContractError)
+    unreadable = unencodable_at(contract)
+    if unreadable:
+        return sorted(message for _, message in unreadable)
+    return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]

@@ -24,9 +24,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from kernel.contract.dialects import DIALECT_NAMES, DIALECTS, detect
+from kernel.contract.dialects import DIALECT_NAMES, DIALECTS, detect, validate
 from kernel.contract.templates import TEMPLATE_NAMES, schema_document, shipped_template
-from kernel.contract.validator import canonical_json, validate
+from kernel.contract.validator import canonical_json
 from kernel.errors import ContractError
 from kernel.expression.parser import PRECOMPILED, atom_to_data
 from kernel.text.injection import PHRASES, phrase_table

@@ -18,7 +18,6 @@ import attrs
 from kernel.contract.encoding import unencodable_at
 from kernel.contract.templates import schema_document
 from kernel.errors import (
-    ContractError,
     ExpressionUnrecognised,
     KernelError,
     expression_unrecognised_tag,
@@ -40,7 +39,6 @@ __all__ = [
     "parse_version",
     "schema_problems",
     "structural_problems",
-    "validate",
 ]
 
 #: R11: the fields an orchestrator must never change between template load and injection.
@@ -113,36 +111,6 @@ def is_valid_template(contract: object, dialect: str = "13") -> bool:
 
 _is_valid_template = is_valid_template
 
-
-def validate(
-    contract: object,
-    *,
-    schema: Mapping[str, Any] | bool | None = None,
-    dialect: str | None = None,
-) -> list[str]:
-    """Violations of the contract's own schema (Schema 13 or Schema 13.2), each prefixed
-    with its JSON path. Empty means valid. ``dialect`` is ``"13"``, ``"13.2"`` or ``None``:
-    detected from the content, as :func:`~kernel.contract.model.load_contract` does. Text
-    that cannot be encoded as UTF-8 and integers beyond ±(2**53 - 1)
-    (:mod:`kernel.contract.encoding`) are reported first, alone.
-
-    ``schema`` replaces the dialect's schema (for tests of schema evolution). A shipped
-    template, known valid, is answered without loading the schema validator.
-    """
-    if schema is None:
-        from kernel.contract.dialects import detect, dialect_named
-
-        used = dialect_named(detect(contract) if dialect is None else dialect)
-        return [message for _, message in schema_problems(contract, used.name)]
-    if dialect is not None:
-        raise KernelError("give validate either schema= or dialect=, not both")
-    from kernel.schema import caller_schema_errors, caller_validator
-
-    validator = caller_validator(schema, error=ContractError)
-    unreadable = unencodable_at(contract)
-    if unreadable:
-        return sorted(message for _, message in unreadable)
-    return [str(e) for e in caller_schema_errors(validator, contract, error=ContractError)]
 
 
 def schema_problems(contract: object, dialect: str = "13") -> list[tuple[str, str]]:

@@ -6,8 +6,8 @@ values; a table maps each to an *entry*: the number of assessed seats, how many 
 in each seat set the atoms that select the dimension test (atoms merged as in
 :class:`~kernel.decision.dimensionwise.Plan`), and the dimension's verdict. Dimensions with
 the same values, seats and seat sets share one table, and the tables' work is capped
-(:data:`MAX_TABLE_WORK`): past the cap, or past ``MAX_SOURCE``, the interpreter (the slow
-path) decides, with the same results. The generated
+(:data:`MAX_TABLE_WORK`): past the cap, or past the 13 engine's ``MAX_SOURCE``, the
+interpreter (the slow path) decides, with the same results. The generated
 function reads each row with one table look-up and returns the decision kept for that
 combination of entries, computed (trace included) on first need by the slow path's own
 arithmetic. It takes only a plain ``dict`` of ``dict`` rows holding the eligible seats (and
@@ -36,7 +36,6 @@ from kernel.decision.dimensionwise import (
     planned_decision,
     verdict_rank,
 )
-from kernel.decision.engine import MAX_SOURCE
 from kernel.decision.value import Decision
 from kernel.errors import ContractError
 
@@ -113,10 +112,13 @@ def table_work(contract: Contract) -> int:
     return sum(len(values) ** seats for values, seats, _ in set(_keys(contract, plan_of(contract))))
 
 
-def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] | None, str]:
+def build_lookup(
+    contract: Contract, *, max_source: int
+) -> tuple[Callable[[Any], Decision | None] | None, str]:
     """The generated lookup and its source, or ``(None, "")`` when the contract is decided
     by the interpreter only: refused by it, a dimension with more than :data:`MAX_ROWS` rows,
-    tables over :data:`MAX_TABLE_WORK` or a source over the 13 engine's ``MAX_SOURCE``."""
+    tables over :data:`MAX_TABLE_WORK` or a source over ``max_source`` characters (the 13
+    engine passes its ``MAX_SOURCE``)."""
     try:
         eligibility(contract)
     except ContractError:
@@ -183,7 +185,7 @@ def build_lookup(contract: Contract) -> tuple[Callable[[Any], Decision | None] |
         "    return lookup",
     ]
     source = "\n".join(body) + "\n"
-    if len(source) > MAX_SOURCE:
+    if len(source) > max_source:
         return None, ""
     filename = f"<kernel lookup 13.2 {contract.contract_id} {hash(source) & (1 << 48) - 1:012x}>"
     namespace: dict[str, Any] = {}

@@ -262,7 +262,7 @@ def _decisions(contract: Contract) -> tuple[list[Any] | dict[int, Any], Callable
 def _build_13_2(contract: Contract) -> Engine:
     from kernel.decision.dimensionwise_engine import build_lookup
 
-    return Engine(*build_lookup(contract))
+    return Engine(*build_lookup(contract, max_source=MAX_SOURCE))
 
 
 #: How the engine of each dialect that is not Schema 13's is built.

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 from support.fuzz import mutated
 
 from kernel import shipped_template
+from kernel.contract.dialects import validate
 from kernel.contract.templates import schema
-from kernel.contract.validator import validate
 from kernel.errors import ContractError
 
 FULL = shipped_template("reviewer/full")

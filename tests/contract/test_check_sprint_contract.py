@@ -11,9 +11,8 @@ import pytest
 
 from kernel import decide, load_contract, shipped_template
 from kernel.cli.check import main as check_main
-from kernel.contract.dialects import check_structural_invariants
+from kernel.contract.dialects import check_structural_invariants, validate
 from kernel.contract.templates import schema
-from kernel.contract.validator import validate
 from kernel.contract.warnings import warn_suspicious
 
 FULL = "reviewer/full"

@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from kernel.cli.check import main as check_main
 from kernel.contract.baseline import inject
+from kernel.contract.dialects import validate
 from kernel.contract.model import load_contract
 from kernel.contract.templates import shipped_template
-from kernel.contract.validator import validate
 from kernel.contract.warnings import check_contract, suspicious, warn_suspicious
 from kernel.errors import ContractError, ContractInputError, KernelError
 from kernel.io import json_positions

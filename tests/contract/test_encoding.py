@@ -13,10 +13,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from kernel.contract.baseline import baseline_digest, inject
+from kernel.contract.dialects import validate
 from kernel.contract.encoding import unencodable
 from kernel.contract.model import load_contract
 from kernel.contract.templates import shipped_template
-from kernel.contract.validator import validate
 from kernel.errors import ContractError, InputError
 from kernel.io import require_utf8
 

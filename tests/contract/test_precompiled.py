@@ -16,10 +16,10 @@ from support.strategies import expressions
 
 from kernel import load_contract, parse_expression, shipped_template
 from kernel.contract import precompiled
-from kernel.contract.dialects import detect, dialect_named
+from kernel.contract.dialects import detect, dialect_named, validate
 from kernel.contract.model import Contract
 from kernel.contract.templates import TEMPLATE_NAMES
-from kernel.contract.validator import _is_valid_template, validate
+from kernel.contract.validator import _is_valid_template
 from kernel.expression import lalr
 from kernel.expression.parser import _precompiled, atom_from_data, atom_to_data
 from kernel.io import package_data

@@ -20,7 +20,7 @@ from kernel.contract.model import Contract
 from kernel.decision import dimensionwise_engine
 from kernel.decision.dimensionwise import decide_dimensionwise
 from kernel.decision.dimensionwise_engine import build_lookup
-from kernel.decision.engine import engine_for
+from kernel.decision.engine import MAX_SOURCE, engine_for
 from kernel.testing import contracts, matrices
 
 
@@ -76,7 +76,7 @@ def test_one_decision_does_work_for_each_distinct_test_only() -> None:
     from kernel.decision.dimensionwise_engine import table_work
 
     assert table_work(contract) <= 3 * 5**5
-    assert build_lookup(contract)[0] is not None
+    assert build_lookup(contract, max_source=MAX_SOURCE)[0] is not None
 
 
 def test_the_json_and_text_traces_give_each_distinct_atom_once() -> None:
@@ -150,7 +150,7 @@ def test_tables_over_the_cap_are_left_to_the_interpreter_with_the_same_results()
     data = _distinct_tables()
     contract = load_contract(data)
     assert table_work(contract) > MAX_TABLE_WORK
-    assert build_lookup(contract) == (None, "")
+    assert build_lookup(contract, max_source=MAX_SOURCE) == (None, "")
     assert table_work(load_contract("13.2/reviewer/full")) <= MAX_TABLE_WORK
     rows = [
         {d.id: dict.fromkeys(d.eligible_roles, v) for d in contract.dimensions}
@@ -189,12 +189,12 @@ def test_the_table_path_and_the_interpreter_decide_alike(
 ) -> None:
     data, ms = pair
     contract = load_contract(data)
-    lookup, _ = build_lookup(contract)
+    lookup, _ = build_lookup(contract, max_source=MAX_SOURCE)
     assert lookup is not None
     assert hasattr(dimensionwise_engine, "MAX_TABLE_WORK")  # the cap the interpreter takes over at
     with mock.patch.object(dimensionwise_engine, "MAX_TABLE_WORK", 0):
         capped = load_contract(data)
-        assert build_lookup(capped) == (None, "")
+        assert build_lookup(capped, max_source=MAX_SOURCE) == (None, "")
         for m in ms:
             tabled = lookup(m)
             interpreted = decide_dimensionwise(contract, m)

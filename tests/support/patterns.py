@@ -125,7 +125,7 @@ def collect() -> dict[tuple[str | bytes, int], tuple[Pattern, str]]:
             return
         if isinstance(obj, (types.FunctionType, types.MethodType)):
             fn = obj.__func__ if isinstance(obj, types.MethodType) else obj
-            if not fn.__module__.startswith("kernel"):
+            if not (fn.__module__ or "").startswith("kernel"):  # None: code made by exec
                 return
             walk(fn.__defaults__, where, depth + 1)
             walk(fn.__kwdefaults__, where, depth + 1)
@@ -134,7 +134,7 @@ def collect() -> dict[tuple[str | bytes, int], tuple[Pattern, str]]:
                     walk(cell.cell_contents, where, depth + 1)
             return
         if isinstance(obj, type):
-            if obj.__module__.startswith("kernel"):
+            if (obj.__module__ or "").startswith("kernel"):
                 for name, value in vars(obj).items():
                     walk(value, f"{where}.{name}", depth + 1)
             return

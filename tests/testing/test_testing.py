@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 from support import paths
 
 from kernel import decide, lint_phase2, load_contract, render_phase1
+from kernel.contract.dialects import validate
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACCEPT
-from kernel.contract.validator import validate
 from kernel.errors import KernelError
 from kernel.testing import contracts, expressions, matrices, phase2_documents, spelled
 
