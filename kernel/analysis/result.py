@@ -191,9 +191,9 @@ COMPACT_AFTER = 15
 def compact(n: int) -> str:
     """A count as a person reads it: exact up to 15 digits, else three significant digits
     and a power of ten (``1.27e17``). Exact from the integer, whatever its size."""
-    from decimal import Context, Decimal
-
     if n < 10**COMPACT_AFTER:
         return str(n)
+    from decimal import Context, Decimal  # only for counts this long
+
     mantissa, _, exponent = f"{Context(prec=3).create_decimal(Decimal(n)):.2e}".partition("e")
     return f"{mantissa}e{int(exponent)}"
