@@ -13,8 +13,8 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Mapping, Sequence
-from typing import Final
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final, TypeVar
 
 from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
@@ -508,48 +508,65 @@ def _heat(fraction: float, moved: bool) -> str:
     return "#" + "".join(f"{c:02x}" for c in rgb)
 
 
-def _heat_map(d: Diff) -> str:
-    """Old outcome (rows) by new outcome (columns); colour = log share of the matrices."""
-    counts = d.transitions
-    shares = [_log10_share(v, d.space) for v in counts.values() if v]
+_K = TypeVar("_K")
+
+#: One cell of a transition grid: its count, whether it is a move, and its outline.
+Cell = tuple[int, bool, str]
+#: Outlines of a transition grid's cells.
+OUTLINE_KEPT: Final = 'stroke="#345c8c" stroke-width="1.5"'
+OUTLINE_MOVED: Final = 'stroke="#c43e00" stroke-width="1.5"'
+OUTLINE_NONE: Final = 'stroke="#ddd" stroke-width="1"'
+
+
+def transition_grid(
+    olds: Sequence[_K],
+    news: Sequence[_K],
+    space: int,
+    cell: Callable[[_K, _K], Cell],
+    *,
+    axes: tuple[str, str],
+    name: Callable[[_K], str],
+    widths: tuple[int, int, int],
+    title: str,
+) -> str:
+    """Old (rows) by new (columns) as an SVG; colour = log share of the ``space`` matrices.
+    ``axes`` names the columns' and the rows' axis, ``widths`` the label, cell width and
+    cell height; ``cell`` gives each pair's count, whether it moved, and its outline."""
+    counts = [cell(old, new)[0] for old in olds for new in news]
+    shares = [_log10_share(v, space) for v in counts if v]
     low, high = math.floor(min(shares, default=0.0)), 2.0
-    label_w, top, cell_w, cell_h = 120, 64, 96, 40
-    width = label_w + cell_w * len(d.new_outcomes) + 20
-    height = top + cell_h * len(d.old_outcomes) + 6
+    label_w, cell_w, cell_h = widths
+    top = 64
+    width = label_w + cell_w * len(news) + 20
+    height = top + cell_h * len(olds) + 6
     parts = [
         _text(
-            label_w + cell_w * len(d.new_outcomes) / 2,
+            label_w + cell_w * len(news) / 2,
             16,
-            "new outcome",
+            axes[0],
             anchor="middle",
             size=13,
             fill="#444",
             weight="600",
         ),
-        _text(4, top - 10, "old outcome", size=13, fill="#444", weight="600"),
+        _text(4, top - 10, axes[1], size=13, fill="#444", weight="600"),
     ]
-    for c, key in enumerate(d.new_outcomes):
-        parts.append(_text(label_w + c * cell_w + cell_w / 2, top - 10, key, anchor="middle"))
-    for r, old in enumerate(d.old_outcomes):
+    for c, new in enumerate(news):
+        parts.append(_text(label_w + c * cell_w + cell_w / 2, top - 10, name(new), anchor="middle"))
+    for r, old in enumerate(olds):
         y = top + r * cell_h
-        parts.append(_text(label_w - 10, y + cell_h / 2 + 5, old, anchor="end"))
-        for c, new in enumerate(d.new_outcomes):
+        parts.append(_text(label_w - 10, y + cell_h / 2 + 5, name(old), anchor="end"))
+        for c, new in enumerate(news):
             x = label_w + c * cell_w
-            v = counts.get((old, new), 0)
-            moved = old != new
+            v, moved, outline = cell(old, new)
             if v:
-                fraction = (_log10_share(v, d.space) - low) / max(high - low, 1.0)
+                fraction = (_log10_share(v, space) - low) / max(high - low, 1.0)
                 fill = _heat(0.15 + 0.85 * fraction, moved)
                 ink = "#fff" if fraction > 0.55 else "#1d1d1f"
-                label = f"{percent(v, d.space)} %"
+                label = f"{percent(v, space)} %"
             else:
                 fill, ink, label = "#fafafa", "#999", "·"
-            outline = (
-                'stroke="#345c8c" stroke-width="1.5"'
-                if not moved
-                else 'stroke="#ddd" stroke-width="1"'
-            )
-            tip = f"{old} -> {new}: {v:,} matrices"
+            tip = f"{name(old)} -> {name(new)}: {v:,} matrices"
             parts.append(
                 f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
                 f'fill="{fill}" {outline}><title>{_e(tip)}</title></rect>'
@@ -557,7 +574,27 @@ def _heat_map(d: Diff) -> str:
             parts.append(
                 _text(x + cell_w / 2, y + cell_h / 2 + 4, label, anchor="middle", size=12, fill=ink)
             )
-    return f'<div class="chart">{_svg(width, height, "transition heat map", parts)}</div>'
+    return _svg(width, height, title, parts)
+
+
+def _heat_map(d: Diff) -> str:
+    """Old outcome (rows) by new outcome (columns); colour = log share of the matrices."""
+
+    def cell(old: str, new: str) -> Cell:
+        moved = old != new
+        return d.transitions.get((old, new), 0), moved, OUTLINE_NONE if moved else OUTLINE_KEPT
+
+    grid = transition_grid(
+        d.old_outcomes,
+        d.new_outcomes,
+        d.space,
+        cell,
+        axes=("new outcome", "old outcome"),
+        name=str,
+        widths=(120, 96, 40),
+        title="transition heat map",
+    )
+    return f'<div class="chart">{grid}</div>'
 
 
 def _actions(old: str | None, new: str | None) -> str:

@@ -4,17 +4,16 @@ score grids (the old panel, the 13.2 seats) with both decisions."""
 
 from __future__ import annotations
 
-import math
-
 from kernel.analysis.html import (
+    OUTLINE_KEPT,
+    OUTLINE_MOVED,
+    OUTLINE_NONE,
+    Cell,
     _e,
     _grid,
-    _heat,
     _legend,
-    _log10_share,
     _page,
-    _svg,
-    _text,
+    transition_grid,
 )
 from kernel.analysis.report import percent
 from kernel.contract.model import Contract
@@ -45,58 +44,23 @@ def _transition_map(m: Migration) -> str:
         )
     )
     counts = {(t.old, t.new): t for t in m.transitions}
-    shares = [_log10_share(t.matrices, m.space) for t in m.transitions if t.matrices]
-    low, high = math.floor(min(shares, default=0.0)), 2.0
-    label_w, top, cell_w, cell_h = 200, 64, 132, 44
-    width = label_w + cell_w * len(news) + 20
-    height = top + cell_h * len(olds) + 6
-    parts = [
-        _text(
-            label_w + cell_w * len(news) / 2,
-            16,
-            "new action (13.2)",
-            anchor="middle",
-            size=13,
-            fill="#444",
-            weight="600",
-        ),
-        _text(4, top - 10, "old action (Schema 13)", size=13, fill="#444", weight="600"),
-    ]
-    for c, new in enumerate(news):
-        parts.append(
-            _text(label_w + c * cell_w + cell_w / 2, top - 10, short_action(new), anchor="middle")
-        )
-    for r, old in enumerate(olds):
-        y = top + r * cell_h
-        parts.append(_text(label_w - 10, y + cell_h / 2 + 5, short_action(old), anchor="end"))
-        for c, new in enumerate(news):
-            x = label_w + c * cell_w
-            t = counts.get((old, new))
-            moved = t is not None and t.moved
-            if t is not None and t.matrices:
-                fraction = (_log10_share(t.matrices, m.space) - low) / max(high - low, 1.0)
-                fill = _heat(0.15 + 0.85 * fraction, moved)
-                ink = "#fff" if fraction > 0.55 else "#1d1d1f"
-                label = _pct(t.matrices, m.space)
-            else:
-                fill, ink, label = "#fafafa", "#999", "·"
-            outline = (
-                'stroke="#c43e00" stroke-width="1.5"'
-                if moved
-                else 'stroke="#345c8c" stroke-width="1.5"'
-                if t is not None
-                else 'stroke="#ddd" stroke-width="1"'
-            )
-            count = 0 if t is None else t.matrices
-            tip = f"{short_action(old)} -> {short_action(new)}: {count:,} matrices"
-            parts.append(
-                f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
-                f'fill="{fill}" {outline}><title>{_e(tip)}</title></rect>'
-            )
-            parts.append(
-                _text(x + cell_w / 2, y + cell_h / 2 + 4, label, anchor="middle", size=12, fill=ink)
-            )
-    return _svg(width, height, "old action by new action", parts)
+
+    def cell(old: str | None, new: str | None) -> Cell:
+        t = counts.get((old, new))
+        if t is None:
+            return 0, False, OUTLINE_NONE
+        return t.matrices, t.moved, OUTLINE_MOVED if t.moved else OUTLINE_KEPT
+
+    return transition_grid(
+        olds,
+        news,
+        m.space,
+        cell,
+        axes=("new action (13.2)", "old action (Schema 13)"),
+        name=short_action,
+        widths=(200, 132, 44),
+        title="old action by new action",
+    )
 
 
 def _kind(t_changed: bool, renamed: bool) -> str:
