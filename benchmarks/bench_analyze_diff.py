@@ -15,22 +15,18 @@ Target for every row: under 5 s (finished or refused).
 
 from __future__ import annotations
 
-import argparse
 import copy
-import statistics
 import sys
-import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from benchmarks.contracts import MIXES
 from benchmarks.contracts import ten_dimensions as ten_dimension_contract
-from benchmarks.timing import Row, row
-from kernel.analysis import AnalysisTooLarge, analyze, analyze_diff
+from benchmarks.timing import Row, target_main, target_rows
+from kernel.analysis import analyze, analyze_diff
 from kernel.contract.model import load_contract
 from kernel.contract.templates import shipped_template
-from kernel.errors import KernelError
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGET_S = 5.0
@@ -77,17 +73,6 @@ def _amended(data: dict[str, Any], **per_condition: dict[str, Any]) -> dict[str,
     return new
 
 
-def _median(fn: Callable[[], object], repeat: int) -> tuple[float, str]:
-    times = []
-    outcome = "finished"
-    for _ in range(repeat):
-        start = time.perf_counter()
-        try:
-            fn()
-        except (AnalysisTooLarge, KernelError):
-            outcome = "refused"
-        times.append(time.perf_counter() - start)
-    return statistics.median(times), outcome
 
 
 def cases() -> list[tuple[str, Callable[[], object]]]:
@@ -127,25 +112,11 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
 
 
 def run(quick: bool) -> list[Row]:
-    repeat = 1 if quick else 5
-    rows = []
-    for name, fn in cases():
-        seconds, outcome = _median(fn, repeat)
-        met = "met" if seconds < TARGET_S else "MISSED"
-        note = f"{outcome}; target < {TARGET_S:g} s: {met}"
-        rows.append(row(SECTION, name, "kernel", seconds * 1e9, note=note, kernel=True))
-    return rows
+    return target_rows(SECTION, cases(), quick, TARGET_S)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--quick", action="store_true", help="one run per row, not five")
-    args = parser.parse_args(argv)
-    rows = run(args.quick)
-    width = max(len(r["case"]) for r in rows)
-    for r in rows:
-        print(f"{r['case']:<{width}}  {(r['median_ns'] or 0) / 1e6:8.1f} ms  {r['note']}")
-    return 0
+    return target_main(run, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -173,3 +173,44 @@ def human(ns: float | None) -> str:
         if seconds >= size:
             return f"{seconds / size:.3g} {unit}"
     return f"{seconds:.2f} s"
+
+
+def target_rows(
+    section: str, cases: Sequence[tuple[str, Callable[[], object]]], quick: bool, target_s: float
+) -> list[Row]:
+    """One row per case: its median wall time (one run when ``quick``, else five), whether it
+    finished or was refused (a ``KernelError``), and whether it met ``target_s``."""
+    from kernel.errors import KernelError
+
+    rows = []
+    for name, fn in cases:
+        times = []
+        outcome = "finished"
+        for _ in range(1 if quick else 5):
+            start = time.perf_counter()
+            try:
+                fn()
+            except KernelError:
+                outcome = "refused"
+            times.append(time.perf_counter() - start)
+        seconds = statistics.median(times)
+        met = "met" if seconds < target_s else "MISSED"
+        note = f"{outcome}; target < {target_s:g} s: {met}"
+        rows.append(row(section, name, "kernel", seconds * 1e9, note=note, kernel=True))
+    return rows
+
+
+def target_main(
+    run: Callable[[bool], list[Row]], doc: str | None, argv: Sequence[str] | None
+) -> int:
+    """The command line of a module of target rows: ``--quick``, then one line per row."""
+    import argparse
+
+    parser = argparse.ArgumentParser(description=doc)
+    parser.add_argument("--quick", action="store_true", help="one run per row, not five")
+    args = parser.parse_args(argv)
+    rows = run(args.quick)
+    width = max(len(r["case"]) for r in rows)
+    for r in rows:
+        print(f"{r['case']:<{width}}  {(r['median_ns'] or 0) / 1e6:8.1f} ms  {r['note']}")
+    return 0
