@@ -50,6 +50,7 @@ from kernel.analysis.result import (
     Outcome,
     compact,
     shadowed_by,
+    share,
 )
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACTION_RANK, threshold
@@ -528,14 +529,14 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
     findings: list[Finding] = []
     none = outcomes[-1]
     if none.matrices:
-        share = (
+        portion = (
             f"{compact(none.matrices)} of {compact(space)} matrices "
-            f"({100 * none.matrices / space:.4g}%)"
+            f"({share(none.matrices, space)})"
         )
         examples = () if none.example is None else (none.example,)
         if contract.fallback is None:  # pragma: no cover - Schema 13.2 requires an F0 accept
             findings.append(
-                Finding(NO_DECISION, ERROR, f"{share} fire no condition", examples=examples)
+                Finding(NO_DECISION, ERROR, f"{portion} fire no condition", examples=examples)
             )
         else:
             source = contract.conditions[contract.fallback]
@@ -543,7 +544,7 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
                 Finding(
                     FALLBACK,
                     WARNING,
-                    f"{share} fire no condition; R5 falls back to {source.condition_id}'s "
+                    f"{portion} fire no condition; R5 falls back to {source.condition_id}'s "
                     f"action {source.action}",
                     condition_id=source.condition_id,
                     examples=examples,

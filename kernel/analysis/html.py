@@ -13,15 +13,15 @@ from __future__ import annotations
 import html
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, TypeVar
 
 from kernel.analysis.diff import Diff
 from kernel.analysis.probability import Probabilities
-from kernel.analysis.report import grid_columns, percent, seat_grid
-from kernel.analysis.result import ERROR, NONE, Analysis, Example, Finding, Matrix
+from kernel.analysis.report import grid_columns, seat_grid
+from kernel.analysis.result import ERROR, NONE, Analysis, Example, Finding, Matrix, compact, share
 
-__all__ = ["html_analysis", "html_diff"]
+__all__ = ["data_table", "html_analysis", "html_diff"]
 
 #: Bar and cell colours per action (colour-blind-safe ramp from lenient to severe).
 _ACTION_COLOURS: Final = {
@@ -94,12 +94,20 @@ code { font: 13px/1.4 ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace
   background: #f3f3f3; border-radius: 3px; padding: 1px 4px; }
 td.expr { max-width: 460px; }
 th[scope="row"] { background: none; }
-.chart { max-width: 100%; overflow-x: auto; }
-table { display: block; max-width: 100%; overflow-x: auto; }
+.chart { max-width: 100%; }
+svg.fit { max-width: 100%; height: auto; }
 code, .finding { overflow-wrap: anywhere; }
 @media (max-width: 600px) { body { padding: 0 10px; margin: 12px auto; }
   th, td { padding: 4px 6px; } td.expr { max-width: none; }
-  .num { word-break: normal; white-space: nowrap; } }
+  .num { word-break: normal; white-space: nowrap; }
+  table.stack, table.stack tbody, table.stack tr, table.stack td,
+  table.stack th[scope="row"] { display: block; width: auto; }
+  table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden;
+    clip: rect(0 0 0 0); }
+  table.stack tr { border-bottom: 1px solid #ddd; padding: 6px 0; }
+  table.stack td, table.stack th[scope="row"] { border: none; padding: 1px 0;
+    text-align: left; }
+  table.stack td::before { content: attr(data-label) ": "; font-weight: 600; color: #555; } }
 .sr-only { position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; border: 0; }
 """
@@ -107,6 +115,38 @@ code, .finding { overflow-wrap: anywhere; }
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+#: One cell of a :func:`data_table`: its HTML, or its HTML and a class.
+TableCell = str | tuple[str, str]
+
+
+def data_table(
+    head: Sequence[str],
+    rows: Iterable[Sequence[TableCell]],
+    *,
+    row_header: bool = False,
+    row_attrs: Iterable[str] | None = None,
+) -> str:
+    """A table of data that stacks at phone width: each row becomes a block whose cells are
+    labelled with their column's ``head`` (so nothing is cut and nothing scrolls sideways).
+    ``row_header``: the first cell is the row's header; ``row_attrs``: per-row attributes."""
+    attrs = iter(row_attrs or ())
+    out = ['<table class="stack"><thead><tr>']
+    out += [f'<th scope="col">{_e(h)}</th>' for h in head]
+    out.append("</tr></thead><tbody>")
+    for row in rows:
+        out.append(f"<tr{next(attrs, '')}>")
+        for k, cell in enumerate(row):
+            content, cls = (cell, "") if isinstance(cell, str) else cell
+            klass = f' class="{cls}"' if cls else ""
+            if row_header and k == 0:
+                out.append(f'<th scope="row"{klass}>{content}</th>')
+            else:
+                out.append(f'<td data-label="{_e(head[k])}"{klass}>{content}</td>')
+        out.append("</tr>")
+    out.append("</tbody></table>")
+    return "".join(out)
 
 
 #: A whole number of four or more digits in a finding's message (not part of a word or a
@@ -119,7 +159,7 @@ _PERCENT: Final = re.compile(r"(?<=[0-9])%")
 
 def _numbers(message: str) -> str:
     """A finding's message with its counts written as the rest of the page writes them."""
-    return _PERCENT.sub(" %", _NUMBER.sub(lambda m: _count(int(m.group())), message))
+    return _PERCENT.sub(" %", _NUMBER.sub(lambda m: compact(int(m.group())), message))
 
 
 def _short(action: str | None) -> str:
@@ -161,7 +201,7 @@ def _decade_label(k: int) -> str:
 def _svg(width: int, height: int, label: str, parts: Sequence[str]) -> str:
     return (
         f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        f'aria-label="{_e(label)}">' + "".join(parts) + "</svg>"
+        f'class="fit" aria-label="{_e(label)}">' + "".join(parts) + "</svg>"
     )
 
 
@@ -186,69 +226,67 @@ _Bar = tuple[str, str, int, str]
 
 
 def _share_chart(groups: Sequence[tuple[str, Sequence[_Bar]]], space: int, title: str) -> str:
-    """Horizontal bars on a log scale of the share, one group of bars per outcome."""
+    """Horizontal bars on a log scale of the share, one group of bars per outcome.
+
+    Each bar has a line of text above it (outcome, action, share and count) and spans the
+    page's width: x positions are percentages of the drawing's width, so the bars scale with
+    the page while the text keeps its size (no horizontal scrolling at phone width)."""
     shares = [_log10_share(m, space) for _, bars in groups for _, _, m, _ in bars if m]
-    low = math.floor(min(shares, default=0.0))
-    low = min(low, 1)
+    low = min(math.floor(min(shares, default=0.0)), 1)
     high = 2
-    label_w, bar_x, bar_w, row_h = 210, 220, 440, 22
+    text_h, bar_h, gap = 17, 12, 8
     rows = sum(len(bars) for _, bars in groups)
-    top = 30
-    height = top + rows * row_h + 8 * len(groups) + 34
-    width = bar_x + bar_w + 330
+    top = 26
+    axis_y = top + rows * (text_h + bar_h + gap) + 6 * len(groups)
+    height = axis_y + 22
 
-    def x_of(lg: float) -> float:
-        return bar_x + (lg - low) / (high - low) * bar_w
+    def pct(lg: float) -> float:
+        return (lg - low) / (high - low) * 100
 
-    parts = [_text(0, 16, title, size=13, fill="#444")]
+    parts = [_text(0, 14, title, size=13, fill="#444")]
     decades = high - low
-    step = max(1, math.ceil(decades * 64 / bar_w))  # labels at least 64 px apart
-    axis_y = height - 26
+    step = max(1, math.ceil(decades / 5))  # at most six labels: they fit at phone width
     for k in range(low, high + 1):
-        x = x_of(k)
+        x = pct(k)
         parts.append(
-            f'<line x1="{x:.1f}" y1="{top - 4}" x2="{x:.1f}" y2="{axis_y}" '
+            f'<line x1="{x:.2f}%" y1="{top - 4}" x2="{x:.2f}%" y2="{axis_y}" '
             f'stroke="{"#bbb" if k == high else "#e3e3e3"}" stroke-width="1"/>'
         )
         if (high - k) % step == 0:
+            anchor = "start" if k == low else "end" if k == high else "middle"
             parts.append(
-                _text(x, axis_y + 16, _decade_label(k), anchor="middle", size=11, fill="#555")
+                f'<text x="{x:.2f}%" y="{axis_y + 16}" font-size="11" text-anchor="{anchor}" '
+                f'fill="#555">{_e(_decade_label(k))}</text>'
             )
     y = top
     for name, bars in groups:
-        for i, (label, sub, matrices, colour) in enumerate(bars):
-            mid = y + row_h / 2 + 4
-            if i == 0:
-                parts.append(_text(4, mid, name, weight="600"))
-            parts.append(_text(label_w - 6, mid, label, anchor="end", size=12, fill="#333"))
+        for label, sub, matrices, colour in bars:
+            parts.append(_text(0, y + 12, f"{name}  {label}", size=12, fill="#333"))
             if matrices:
-                lg = _log10_share(matrices, space)
-                w = max(x_of(lg) - bar_x, 2.0)
-                tip = f"{name} {label}: {matrices:,} of {space:,} matrices"
+                width = max(pct(_log10_share(matrices, space)), 0.4)
+                tip = f"{name} {label}: {compact(matrices)} of {compact(space)} matrices"
                 parts.append(
-                    f'<rect x="{bar_x}" y="{y + 3}" width="{w:.1f}" height="{row_h - 6}" '
+                    f'<rect x="0" y="{y + text_h}" width="{width:.2f}%" height="{bar_h}" '
                     f'fill="{colour}" rx="2"><title>{_e(tip)}</title></rect>'
                 )
-                value = f"{percent(matrices, space)} %  ({_count(matrices)}){sub}"
+                value = f"{share(matrices, space)} ({compact(matrices)}){sub}"
             else:
                 value = f"0 matrices{sub}"
-            parts.append(_text(bar_x + bar_w + 10, mid, value, size=12))
-            y += row_h
-        y += 8
+            parts.append(
+                f'<text x="100%" y="{y + 12}" font-size="12" text-anchor="end" '
+                f'fill="#1d1d1f">{_e(value)}</text>'
+            )
+            y += text_h + bar_h + gap
+        y += 6
     parts.append(
-        f'<line x1="{bar_x}" y1="{axis_y}" x2="{bar_x + bar_w}" y2="{axis_y}" stroke="#999"/>'
+        f'<line x1="0" y1="{axis_y}" x2="100%" y2="{axis_y}" stroke="#999" stroke-width="1"/>'
     )
-    return f'<div class="chart">{_svg(width, height, title, parts)}</div>'
-
-
-def _count(n: int) -> str:
-    """A count for a chart label: exact up to 15 digits, else a float with its exponent."""
-    text = f"{n:,}"
-    if len(text) <= 19:
-        return text
-    exponent = len(str(n)) - 1 if n.bit_length() < 14_000 else int(math.log10(n))
-    return f"{n / 10**exponent:.3f}e{exponent}" if exponent < 300 else f"~1e{exponent}"
-
+    svg = (
+        f'<svg width="100%" height="{height}" role="img" aria-label="{_e(title)}">'
+        + "".join(parts)
+        + "</svg>"
+    )
+    return f'<div class="chart">{svg}</div>'
 
 def _grid(given: Matrix, caption: str) -> str:
     """A matrix as a small SVG grid: rows are dimensions, columns reviewers (13.2: roles)."""
@@ -302,7 +340,7 @@ def _grid(given: Matrix, caption: str) -> str:
         )
     svg = (
         f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
-        'aria-hidden="true">' + "".join(parts) + "</svg>"
+        'class="fit" aria-hidden="true">' + "".join(parts) + "</svg>"
     )
     return (
         f'<div class="example"><div class="caption">{_e(caption)}</div>{svg}'
@@ -384,12 +422,13 @@ def _finding(f: Finding) -> str:
 def _space_line(dimensions: int, panel_size: int, space: int, dialect: str = "13") -> str:
     if dialect != "13":
         return (
-            f'<span class="num">{space:,}</span> possible matrices (Schema {_e(dialect)}: every '
+            f'<span class="num">{compact(space)}</span> possible matrices '
+            f"(Schema {_e(dialect)}: every "
             f"value of every eligible seat of {dimensions} dimensions)"
         )
     return (
         f"3<sup>{dimensions * panel_size}</sup> = "
-        f'<span class="num">{space:,}</span> possible matrices '
+        f'<span class="num">{compact(space)}</span> possible matrices '
         f"({dimensions} dimensions &times; {panel_size} reviewers, three scores each)"
     )
 
@@ -425,7 +464,7 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
         "condition fires and R5 falls back). Logarithmic scale: each grid line is ten times "
         "the one to its left.</p>",
         f'<p class="note"><b>Shares count every matrix equally</b>: each of the '
-        f"{a.space:,} matrices weighs the same, however likely its scores are. "
+        f"{compact(a.space)} matrices weighs the same, however likely its scores are. "
         + (
             "For shares weighted by how often reviewers give each score, run the analyzer "
             "with <code>--prior pass=P,warn=P,block=P</code> (or <code>--prior-file</code>)."
@@ -455,21 +494,20 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
 
 
 def _outcome_table(a: Analysis) -> str:
-    rows = "".join(
-        f'<tr><th scope="row">{_e(o.key)}</th>'
-        f'<td class="expr">{_expression(o.expression)}</td>'
-        f'<td class="num share">{percent(o.matrices, a.space)} %</td>'
-        f'<td class="num">{o.matrices:,}</td>'
-        f"<td>{_e(_short(o.action))}"
-        f"{' (R5 fallback)' if o.key == NONE and o.action else ''}</td></tr>"
-        for o in a.outcomes
+    return data_table(
+        ("outcome", "expression", "share", "matrices", "action"),
+        (
+            (
+                _e(o.key),
+                (_expression(o.expression), "expr"),
+                (share(o.matrices, a.space), "num share"),
+                (compact(o.matrices), "num"),
+                _e(_short(o.action)) + (" (R5 fallback)" if o.key == NONE and o.action else ""),
+            )
+            for o in a.outcomes
+        ),
+        row_header=True,
     )
-    return (
-        '<table><tr><th scope="col">outcome</th><th scope="col">expression</th>'
-        '<th scope="col">share</th><th scope="col">matrices</th><th scope="col">action</th>'
-        f"</tr>{rows}</table>"
-    )
-
 
 def _expression(text: str | None) -> str:
     if text is None:
@@ -488,18 +526,16 @@ def _findings_summary(a: Analysis) -> str:
             else "no (see AN-3 below)"
         ),
         "no condition fires in "
-        + (f"{none:,} matrices ({percent(none, a.space)} %)" if none else "no matrix"),
+        + (f"{compact(none)} matrices ({share(none, a.space)})" if none else "no matrix"),
     ]
     return "<ul>" + "".join(f"<li>{_e(i)}</li>" for i in items) + "</ul>"
 
 
 def _probability_table(p: Probabilities) -> str:
-    rows = "".join(
-        f'<tr><td>{_e(k)}</td><td class="num">{float(q):.6g}</td></tr>'
-        for k, q in p.outcomes.items()
+    return data_table(
+        ("outcome", "probability"),
+        ((_e(k), (f"{float(q):.6g}", "num")) for k, q in p.outcomes.items()),
     )
-    return f"<table><tr><th>outcome</th><th>probability</th></tr>{rows}</table>"
-
 
 def _heat(fraction: float, moved: bool) -> str:
     """A sequential colour: light to dark, orange for moves, blue-grey for unchanged."""
@@ -563,10 +599,10 @@ def transition_grid(
                 fraction = (_log10_share(v, space) - low) / max(high - low, 1.0)
                 fill = _heat(0.15 + 0.85 * fraction, moved)
                 ink = "#fff" if fraction > 0.55 else "#1d1d1f"
-                label = f"{percent(v, space)} %"
+                label = f"{share(v, space)}"
             else:
                 fill, ink, label = "#fafafa", "#999", "·"
-            tip = f"{name(old)} -> {name(new)}: {v:,} matrices"
+            tip = f"{name(old)} -> {name(new)}: {compact(v)} matrices"
             parts.append(
                 f'<rect x="{x + 1}" y="{y + 1}" width="{cell_w - 2}" height="{cell_h - 2}" '
                 f'fill="{fill}" {outline}><title>{_e(tip)}</title></rect>'
@@ -617,29 +653,34 @@ def html_diff(d: Diff, old_source: str, new_source: str) -> str:
         if k in new_m:
             bars.append(("new", "", new_m[k], _ACTION_COLOURS.get(actions_new.get(k), "#6f6f6f")))
         groups.append((k, bars))
-    rows = "".join(
-        f"<tr><td>{_e(t.old)}</td><td>{_e(t.new)}</td>"
-        f"<td>{_e(_actions(t.old_action, t.new_action))}</td>"
-        f'<td class="num">{t.matrices:,}</td>'
-        f'<td class="num share">{percent(t.matrices, d.space)} %</td></tr>'
-        for t in [*moved, *(t for t in d.rows if t.old == t.new)]
+    table = data_table(
+        ("from", "to", "action", "matrices", "share"),
+        (
+            (
+                _e(t.old),
+                _e(t.new),
+                _e(_actions(t.old_action, t.new_action)),
+                (compact(t.matrices), "num"),
+                (share(t.matrices, d.space), "num share"),
+            )
+            for t in [*moved, *(t for t in d.rows if t.old == t.new)]
+        ),
     )
     body = [
         f"<h1>Amendment {_e(old_source)} → {_e(new_source)}</h1>",
         f'<p class="sub">{_e(d.old_id)} → {_e(d.new_id)}: '
         f"{_space_line(d.dimensions, d.panel_size, d.space, d.dialect)}</p>",
         "<p>"
-        f'<b>Outcome changed</b> in <span class="num">{d.changed:,}</span> matrices '
-        f"({percent(d.changed, d.space)} %); "
-        f'<b>action changed</b> in <span class="num">{d.action_changed:,}</span> '
-        f"({percent(d.action_changed, d.space)} %).</p>",
+        f'<b>Outcome changed</b> in <span class="num">{compact(d.changed)}</span> matrices '
+        f"({share(d.changed, d.space)}); "
+        f'<b>action changed</b> in <span class="num">{compact(d.action_changed)}</span> '
+        f"({share(d.action_changed, d.space)}).</p>",
         "<h2>Transitions</h2>",
         '<p class="note">Rows: the outcome under the old contract; columns: under the new '
         "one. Colour: the share of all matrices, on a log scale. Orange cells move to another "
         "outcome; outlined blue cells keep theirs.</p>",
         _heat_map(d),
-        "<table><tr><th>from</th><th>to</th><th>action</th><th>matrices</th>"
-        f"<th>share</th></tr>{rows}</table>",
+        table,
         "<h2>Outcome shares before and after</h2>",
         _share_chart(groups, d.space, "share of all matrices (log scale)"),
         "<h2>Counterexamples</h2>",

@@ -5,7 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from kernel.analysis.result import NONE, Analysis, Example, Finding, Matrix, compact
+from kernel.analysis.result import (
+    NONE,
+    Analysis,
+    Example,
+    Finding,
+    Matrix,
+    compact,
+    percent,
+    share,
+)
 from kernel.contract.dialects import ROLES
 from kernel.errors import KernelError
 from kernel.io import label
@@ -29,10 +38,6 @@ __all__ = [
 
 def _short(action: str | None) -> str:
     return "no decision" if action is None else action.removeprefix("editorial_decision=")
-
-
-def _share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.4g}%"
 
 
 def seat_grid(matrix: Matrix) -> tuple[list[str] | None, dict[str, tuple[str, ...]]]:
@@ -98,7 +103,7 @@ def format_analysis(
         action = _short(o.action) + (" (R5 fallback)" if o.key == NONE and o.action else "")
         lines.append(
             f"  {o.key:<8} {action:<26} {compact(o.matrices):>{width}}  "
-            f"{_share(o.matrices, a.space)}"
+            f"{share(o.matrices, a.space)}"
         )
     lines.append(f"unreachable conditions: {', '.join(a.unreachable) or 'none'}")
     lines.append(
@@ -134,14 +139,6 @@ def format_probabilities(p: Probabilities) -> str:
     for key, q in p.outcomes.items():
         lines.append(f"  {key:<8} {float(q):.6g}")
     return "\n".join(lines)
-
-
-def percent(part: int, whole: int) -> str:
-    """``part / whole`` in percent, 4 significant digits (never 0 for a part that is not)."""
-    if part == 0:
-        return "0"
-    share = 100 * part / whole
-    return f"{share:.4g}" if share > 0 else "< 1e-300"
 
 
 #: Panels wider than this show only the reviewers with a non-pass score.
@@ -195,9 +192,9 @@ def format_diff(d: Diff, old_source: str, new_source: str) -> str:
     )
     lines = [
         f"{old_source} -> {new_source}: {compact(d.space)} possible matrices ({shape})",
-        f"outcome changed: {compact(d.changed)} matrices ({percent(d.changed, d.space)} %); "
+        f"outcome changed: {compact(d.changed)} matrices ({share(d.changed, d.space)}); "
         f"action changed: {compact(d.action_changed)} matrices "
-        f"({percent(d.action_changed, d.space)} %)",
+        f"({share(d.action_changed, d.space)})",
         f"  {'from':<8} {'to':<8} {'matrices':>{width}}  share",
     ]
     moved = [t for t in d.rows if t.old != t.new]
@@ -210,12 +207,12 @@ def format_diff(d: Diff, old_source: str, new_source: str) -> str:
         )
         lines.append(
             f"  {t.old:<8} {t.new:<8} {compact(t.matrices):>{width}}  "
-            f"{percent(t.matrices, d.space)} % of matrices move from {t.old} to {t.new} ({actions})"
+            f"{share(t.matrices, d.space)} of matrices move from {t.old} to {t.new} ({actions})"
         )
     for t in kept:
         lines.append(
             f"  {t.old:<8} {t.new:<8} {compact(t.matrices):>{width}}  "
-            f"{percent(t.matrices, d.space)} % stay with {t.old}"
+            f"{share(t.matrices, d.space)} stay with {t.old}"
         )
     if not moved:
         lines.append("no matrix changes outcome")

@@ -26,7 +26,9 @@ __all__ = [
     "Finding",
     "Outcome",
     "compact",
+    "percent",
     "shadowed_by",
+    "share",
 ]
 
 #: Finding codes.
@@ -189,11 +191,26 @@ COMPACT_AFTER = 15
 
 
 def compact(n: int) -> str:
-    """A count as a person reads it: exact up to 15 digits, else three significant digits
-    and a power of ten (``1.27e17``). Exact from the integer, whatever its size."""
+    """A count as a person reads it: exact up to 15 digits, grouped by thousands
+    (``847,288,609,443``), else three significant digits and a power of ten (``1.27e17``).
+    Exact from the integer, whatever its size. Every report and page writes counts so."""
     if n < 10**COMPACT_AFTER:
-        return str(n)
+        return f"{n:,}"
     from decimal import Context, Decimal  # only for counts this long
 
     mantissa, _, exponent = f"{Context(prec=3).create_decimal(Decimal(n)):.2e}".partition("e")
     return f"{mantissa}e{int(exponent)}"
+
+
+def percent(part: int, whole: int) -> str:
+    """``part / whole`` in percent, 4 significant digits (never 0 for a part that is not)."""
+    if part == 0:
+        return "0"
+    share = 100 * part / whole
+    return f"{share:.4g}" if share > 0 else "< 1e-300"
+
+
+def share(part: int, whole: int) -> str:
+    """``part / whole`` as every report and page writes a share: ``0.1142 %``."""
+    return f"{percent(part, whole)} %"
+

@@ -24,6 +24,7 @@ from kernel.analysis.result import (
     Outcome,
     compact,
     shadowed_by,
+    share,
 )
 from kernel.contract.model import Contract, load_contract
 from kernel.contract.quantifiers import ACTION_RANK, winner
@@ -178,16 +179,16 @@ def _outcomes(
 
 
 def _fallback_finding(contract: Contract, none: Outcome, space: int) -> Finding:
-    share = (
+    portion = (
         f"{compact(none.matrices)} of {compact(space)} matrices "
-        f"({100 * none.matrices / space:.4g}%)"
+        f"({share(none.matrices, space)})"
     )
     examples = () if none.example is None else (none.example,)
     if contract.fallback is None:
         return Finding(
             NO_DECISION,
             ERROR,
-            f"{share} fire no condition and there is no accept-grade condition to fall back "
+            f"{portion} fire no condition and there is no accept-grade condition to fall back "
             "on (R5, SC-13): decide refuses them",
             examples=examples,
         )
@@ -195,7 +196,7 @@ def _fallback_finding(contract: Contract, none: Outcome, space: int) -> Finding:
     return Finding(
         FALLBACK,
         WARNING,
-        f"{share} fire no condition; R5 falls back to {fallback.condition_id}'s action "
+        f"{portion} fire no condition; R5 falls back to {fallback.condition_id}'s action "
         f"{fallback.action}",
         condition_id=fallback.condition_id,
         examples=examples,

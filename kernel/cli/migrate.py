@@ -157,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _report(args: argparse.Namespace, m: Any) -> int:
+    from kernel.analysis.result import compact
     from kernel.migration.report import format_migration
 
     found = [Diagnostic("MG-1", str(c), file=args.contract) for c in m.choices]
@@ -164,8 +165,8 @@ def _report(args: argparse.Namespace, m: Any) -> int:
         found.append(
             Diagnostic(
                 "MG-2",
-                f"{m.moved:,} of {m.space:,} old matrices are decided differently by the migrated "
-                "contract",
+                f"{compact(m.moved)} of {compact(m.space)} old matrices are decided "
+                "differently by the migrated contract",
                 file=args.contract,
             )
         )

@@ -13,9 +13,11 @@ from kernel.analysis.html import (
     _grid,
     _legend,
     _page,
+    _space_line,
+    data_table,
     transition_grid,
 )
-from kernel.analysis.report import percent
+from kernel.analysis.result import compact, share
 from kernel.contract.model import Contract
 from kernel.decision.value import Decision
 from kernel.errors import KernelError
@@ -28,11 +30,7 @@ __all__ = ["html_migration"]
 
 
 def _n(count: int) -> str:
-    return f'<span class="num share">{count:,}</span>'
-
-
-def _pct(part: int, whole: int) -> str:
-    return f"{percent(part, whole)} %"
+    return f'<span class="num share">{compact(count)}</span>'
 
 
 def _transition_map(m: Migration) -> str:
@@ -73,6 +71,7 @@ def _decision_html(contract: Contract, d: Decision | None, refusal: str | None) 
     if d is None:
         return f'<div class="caption">decide: no decision ({_e(refusal)})</div>'
     rows = []
+    marks = []
     for c in contract.conditions:
         fired = "fires" if d.fired[c.condition_id] else "—"
         if d.trace is None:
@@ -87,15 +86,12 @@ def _decision_html(contract: Contract, d: Decision | None, refusal: str | None) 
                 )
                 for a in d.trace[c.condition_id]
             )
-        mark = ' style="font-weight:600"' if c.condition_id == d.condition_id else ""
-        rows.append(
-            f"<tr{mark}><td>{_e(c.condition_id)}</td><td>{fired}</td>"
-            f'<td class="note">{_e(how)}</td></tr>'
-        )
+        marks.append(' style="font-weight:600"' if c.condition_id == d.condition_id else "")
+        rows.append((_e(c.condition_id), fired, (_e(how), "note")))
     who = d.condition_id or "R5 fallback"
     return (
         f'<div class="caption">decide: <b>{_e(short_action(d.action))}</b> ({_e(who)})</div>'
-        f"<table>{''.join(rows)}</table>"
+        + data_table(("condition", "fired", "how"), rows, row_attrs=marks)
     )
 
 
@@ -122,20 +118,19 @@ def _dropped(e: MigrationExample) -> str:
 
 
 def _choices(m: Migration) -> str:
-    rows = "".join(
-        f"<tr><td><code>{_e(c.field)}</code></td><td>{_e(c.kind)}</td>"
-        f"<td>{_e(_value(c.old))}</td><td>{_e(_value(c.new))}</td>"
-        f'<td class="note">{_e(c.reason)}</td></tr>'
-        for c in m.choices
+    return data_table(
+        ("field", "how", "before", "after", "why"),
+        (
+            (
+                f"<code>{_e(c.field)}</code>",
+                _e(c.kind),
+                _e(_value(c.old)),
+                _e(_value(c.new)),
+                (_e(c.reason), "note"),
+            )
+            for c in m.choices
+        ),
     )
-    return (
-        '<table style="table-layout: fixed; width: 100%; overflow-wrap: anywhere">'
-        '<colgroup><col style="width: 26%"><col style="width: 9%"><col style="width: 18%">'
-        '<col style="width: 18%"><col style="width: 29%"></colgroup>'
-        "<tr><th>field</th><th>how</th><th>before</th><th>after</th><th>why</th></tr>"
-        f"{rows}</table>"
-    )
-
 
 def _value(value: object) -> str:
     if value is None:
@@ -146,20 +141,21 @@ def _value(value: object) -> str:
 
 
 def _pairs_table(m: Migration) -> str:
-    rows = "".join(
-        f"<tr><td>{_e(short_action(t.old))}</td><td>{_e(short_action(t.new))}</td>"
-        f"<td>{_kind(t.changed, t.renamed)}</td>"
-        f'<td class="num">{t.matrices:,}</td><td class="num share">{_pct(t.matrices, m.space)}</td>'
-        + ("" if t.probability is None else f'<td class="num">{float(t.probability):.6g}</td>')
-        + "</tr>"
-        for t in m.transitions
+    prob = () if m.prior is None else ("probability",)
+    return data_table(
+        ("old action", "new action", "change", "matrices", "share", *prob),
+        (
+            (
+                _e(short_action(t.old)),
+                _e(short_action(t.new)),
+                _kind(t.changed, t.renamed),
+                (compact(t.matrices), "num"),
+                (share(t.matrices, m.space), "num share"),
+                *(() if t.probability is None else ((f"{float(t.probability):.6g}", "num"),)),
+            )
+            for t in m.transitions
+        ),
     )
-    prob = "" if m.prior is None else "<th>probability</th>"
-    return (
-        "<table><tr><th>old action</th><th>new action</th><th>change</th><th>matrices</th>"
-        f"<th>share</th>{prob}</tr>{rows}</table>"
-    )
-
 
 def html_migration(m: Migration, source: str) -> str:
     """The page for one migration; ``source`` names the old contract as the user gave it."""
@@ -170,10 +166,10 @@ def html_migration(m: Migration, source: str) -> str:
     seats = ", ".join(f"reviewer {j + 1} → {r or '(no seat)'}" for j, r in enumerate(m.seats))
     summary = [
         f"<p><b>Action changes</b> in {_n(m.changed)} of "
-        f"{_n(m.space)} old matrices ({_pct(m.changed, m.space)}): "
+        f"{_n(m.space)} old matrices ({share(m.changed, m.space)}): "
         f"{_n(m.renamed)} only by the action's new name, "
         f"<b>{_n(m.moved)} decided differently</b> "
-        f"({_pct(m.moved, m.space)}).</p>"
+        f"({share(m.moved, m.space)}).</p>"
     ]
     if m.prior is not None:
         p, q = m.changed_probability, m.moved_probability
@@ -185,8 +181,9 @@ def html_migration(m: Migration, source: str) -> str:
     body: list[str] = [
         f"<h1>Migration {_e(source)} → Schema 13.2</h1>",
         f'<p class="sub">{_e(old.contract_id)} (Schema 13) → {_e(new.contract_id)} '
-        f"({_e(new.mode)}): {len(old.dimensions)} dimensions x {old.panel_size} reviewers, "
-        f"3^{len(old.dimensions) * old.panel_size} old matrices. Seats: {_e(seats)}.</p>",
+        f"({_e(new.mode)}): "
+        f"{_space_line(len(old.dimensions), old.panel_size, m.space)} (old). "
+        f"Seats: {_e(seats)}.</p>",
         *summary,
         "<h2>Old action → new action</h2>",
         '<p class="note">Rows: what the Schema 13 contract decides; columns: what the '

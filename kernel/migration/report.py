@@ -3,7 +3,8 @@ each changed pair's simplest matrix with both decisions and their traces."""
 
 from __future__ import annotations
 
-from kernel.analysis.report import format_grid, format_matrix, percent
+from kernel.analysis.report import format_grid, format_matrix
+from kernel.analysis.result import compact, share
 from kernel.contract.model import Contract
 from kernel.decision.value import Decision
 from kernel.errors import KernelError
@@ -19,10 +20,6 @@ def short_action(action: str | None) -> str:
     return "no decision" if action is None else action.removeprefix("editorial_decision=")
 
 
-def _pct(part: int, whole: int) -> str:
-    return f"{percent(part, whole)} %"
-
-
 def format_migration(m: Migration, source: str, *, choices: bool = True) -> str:
     """The whole report; ``source`` names the old contract as the user gave it. ``choices``:
     list the choices (the command line prints them as MG-1 diagnostics instead)."""
@@ -36,10 +33,11 @@ def format_migration(m: Migration, source: str, *, choices: bool = True) -> str:
         *(f"  {c}" for c in (m.choices if choices else ())),
         "seats: "
         + ", ".join(f"reviewer {j + 1} = {r or '(no seat)'}" for j, r in enumerate(m.seats)),
-        f"decisions over all {m.space:,} old matrices (3^({len(old.dimensions)} dimensions x "
-        f"{old.panel_size} reviewers)), old action -> new action:",
+        f"decisions over all {compact(m.space)} old matrices "
+        f"(3^({len(old.dimensions)} dimensions x {old.panel_size} reviewers)), "
+        "old action -> new action:",
     ]
-    width = max(len(f"{t.matrices:,}") for t in m.transitions)
+    width = max(len(compact(t.matrices)) for t in m.transitions)
     names = [short_action(t.old) for t in m.transitions]
     left = max(map(len, names))
     for t, name in zip(m.transitions, names, strict=True):
@@ -47,12 +45,13 @@ def format_migration(m: Migration, source: str, *, choices: bool = True) -> str:
         chance = "" if t.probability is None else f"  p = {float(t.probability):.6g}"
         lines.append(
             f"  {name:<{left}} -> {short_action(t.new):<14} {t.matrices:>{width},}  "
-            f"{_pct(t.matrices, m.space):>12}  {mark}{chance}"
+            f"{share(t.matrices, m.space):>12}  {mark}{chance}"
         )
     lines.append(
-        f"action changes in {m.changed:,} matrices ({_pct(m.changed, m.space)}): "
-        f"{m.renamed:,} only by the action's new name, {m.moved:,} decided differently "
-        f"({_pct(m.moved, m.space)})"
+        f"action changes in {compact(m.changed)} matrices ({share(m.changed, m.space)}): "
+        f"{compact(m.renamed)} only by the action's new name, "
+        f"{compact(m.moved)} decided differently "
+        f"({share(m.moved, m.space)})"
     )
     if m.prior is not None:
         p, q = m.changed_probability, m.moved_probability

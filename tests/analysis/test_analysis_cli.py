@@ -40,9 +40,10 @@ def _write(tmp_path: Path, data: Any, name: str = "c.json") -> str:
 def test_reviewer_full_text(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["reviewer/full"], capsys)
     assert code == 0 and err == ""
-    assert "847288609443 possible matrices" in out
+    assert "847,288,609,443 possible matrices" in out
     assert "\n  F0       accept" in out
-    assert "reviewer/full:1:1: AN-1 127394208 of 847288609443 matrices" in out
+    assert "  F0       accept                               7,776  9.178e-07 %\n" in out
+    assert "reviewer/full:1:1: AN-1 127,394,208 of 847,288,609,443 matrices" in out
     assert "unreachable conditions: none" in out and "monotone: yes" in out
 
 

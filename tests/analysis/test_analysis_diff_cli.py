@@ -24,7 +24,7 @@ AMENDED = str(ROOT / "examples" / "full_f2_any.json")
 def test_text_shows_shares_and_grids(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = _run(["reviewer/full", "--diff", AMENDED], capsys)
     assert code == 0 and err == ""
-    assert "outcome changed: 906992640 matrices (0.107 %)" in out
+    assert "outcome changed: 906,992,640 matrices (0.107 %)" in out
     assert "0.09295 % of matrices move from F3 to F2 (major_revision, same action)" in out
     assert "0.0141 % of matrices move from none to F2 (accept -> major_revision)" in out
     assert "  F3 -> F2: major_revision (F3) -> major_revision (F2)\n         r1    r2" in out

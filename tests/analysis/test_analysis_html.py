@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import html
+import re
 from html.parser import HTMLParser
 from typing import Any
 
@@ -299,13 +300,43 @@ def test_mark_colours_meet_wcag_aa() -> None:
             assert contrast(_MARK_FILL.get(score, "#222"), _SCORE_COLOURS[score]) >= 4.5, score
 
 
-def test_a_narrow_window_scrolls_tables_and_charts_not_the_page() -> None:
-    page = html_analysis(analyze(load_contract("reviewer/full")), "reviewer/full")
-    assert "table { display: block; max-width: 100%; overflow-x: auto; }" in page
-    assert ".chart { max-width: 100%; overflow-x: auto; }" in page
-    assert page.count('<div class="chart"><svg') == 1
+def _fits_a_phone(page: str) -> None:
+    """Every drawing scales to the page's width, and every table of data stacks at phone
+    width (the screen-reader copies of the grids are not shown)."""
+    svgs = re.findall(r"<svg [^>]*>", page)
+    assert svgs
+    for svg in svgs:
+        assert 'width="100%"' in svg or ('class="fit"' in svg and "viewBox=" in svg), svg
+    shown = re.sub(r'<div class="sr-only"><table>.*?</table></div>', "", page)
+    tables = re.findall(r"<table[^>]*>", shown)
+    assert tables and set(tables) == {'<table class="stack">'}
+    assert "svg.fit { max-width: 100%; height: auto; }" in page
+    assert 'table.stack td::before { content: attr(data-label) ": "' in page
+    assert "overflow-x" not in page  # nothing hides what it cuts behind a scroll
+
+
+def test_a_narrow_window_scales_charts_and_stacks_tables() -> None:
+    _fits_a_phone(html_analysis(analyze(load_contract("reviewer/full")), "reviewer/full"))
+    _fits_a_phone(
+        html_analysis(
+            analyze(load_contract("reviewer/methodology_focus")),
+            "m",
+            probabilities(
+                load_contract("reviewer/methodology_focus"),
+                parse_prior("pass=0.5,warn=0.3,block=0.2"),
+            ),
+        )
+    )
     diff = html_diff(analyze_diff(load_contract(SWAP_OLD), load_contract(SWAP_NEW)), "a", "b")
+    _fits_a_phone(diff)
     assert diff.count('<div class="chart"><svg') == 2  # the heat map and the share chart
+
+
+def test_a_stacked_cell_is_labelled_with_its_column() -> None:
+    page = html_analysis(analyze(load_contract("reviewer/full")), "reviewer/full")
+    assert '<td data-label="matrices" class="num">847,288,609,443</td>' not in page
+    assert '<td data-label="matrices" class="num">7,776</td>' in page
+    assert '<th scope="row">F0</th>' in page
 
 
 def test_an_invalid_contract_writes_no_html_and_keeps_the_previous_report(
@@ -326,3 +357,12 @@ def test_an_invalid_contract_writes_no_html_and_keeps_the_previous_report(
         == 1
     )
     assert report.read_text() == "previous"
+
+
+def test_the_migration_page_fits_a_phone_too() -> None:
+    from kernel.migration import migrate
+    from kernel.migration.html import html_migration
+
+    page = html_migration(migrate("reviewer/full"), "reviewer/full")
+    _fits_a_phone(page)
+    assert "3<sup>25</sup> = " in page and "3^" not in page

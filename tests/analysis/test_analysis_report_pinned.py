@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from kernel.analysis.html import _count, _heat
+from kernel.analysis.html import _heat
 from kernel.analysis.report import _example, _finding, percent
-from kernel.analysis.result import Example, Finding
+from kernel.analysis.result import Example, Finding, compact, share
 
 MATRIX = {"D1": ("pass", "warn")}
 
@@ -34,11 +34,14 @@ def test_percent() -> None:
     assert percent(1, 10**400) == "< 1e-300"
 
 
-def test_chart_counts() -> None:
-    assert _count(10**14) == "100,000,000,000,000"
-    assert _count(10**15) == "1.000e15"
-    assert _count(10**299 * 3) == "3.000e299"
-    assert _count(10**300) == "~1e300"
+def test_one_count_format_for_every_report_and_page() -> None:
+    assert compact(7776) == "7,776"
+    assert compact(847288609443) == "847,288,609,443"
+    assert compact(10**15 - 1) == "999,999,999,999,999"
+    assert compact(10**15) == "1.00e15"
+    assert compact(10**299 * 3) == "3.00e299"
+    assert compact(3**20000) == "2.66e9542"
+    assert share(1, 3) == "33.33 %"
 
 
 def test_heat_colours() -> None:
@@ -54,5 +57,5 @@ def test_the_share_chart_labels_each_bar_with_its_share_and_count() -> None:
     from kernel.contract.model import load_contract
 
     page = html_analysis(analyze(load_contract("reviewer/methodology_focus")), "m.json")
-    labels = re.findall(r'<text x="670\.0" y="[0-9.]+" font-size="12" [^>]*>([^<]*%[^<]*)<', page)
-    assert labels == ["55.56 %  (45)", "33.33 %  (27)", "11.11 %  (9)"]
+    labels = re.findall(r'<text x="100%" y="[0-9.]+" font-size="12" [^>]*>([^<]*%[^<]*)<', page)
+    assert labels == ["55.56 % (45)", "33.33 % (27)", "11.11 % (9)"]
