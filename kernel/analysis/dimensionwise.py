@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import copy
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -64,6 +64,7 @@ __all__ = [
     "dimension_counts",
     "seat_values",
     "space_size",
+    "weighted_outcomes",
 ]
 
 #: Seat values from best to worst: a seat's worsening is one step right.
@@ -193,26 +194,40 @@ def _signer(
     return sign
 
 
-def _distribution(model: _Model, contract: Contract, position: int, budget: Budget) -> _Dist:
+#: Per eligible seat of one dimension (in its ``eligible_roles`` order): value -> weight.
+SeatWeights = Sequence[Mapping[str, int]]
+
+
+def _distribution(
+    model: _Model,
+    contract: Contract,
+    position: int,
+    budget: Budget,
+    weights: SeatWeights | None = None,
+) -> _Dist:
+    """Per signature: how many seat assignments give it (or, with ``weights``, their summed
+    weight: the product of each seat's weight for its value), the simplest and its cost."""
     d = contract.dimensions[position]
     values = seat_values(d.priority)
-    budget.charge(
-        len(values) ** len(d.eligible_roles), f"counting the seat assignments of {d.id}"
-    )
+    budget.charge(len(values) ** len(d.eligible_roles), f"counting the seat assignments of {d.id}")
     sign = _signer(model, contract, position)
     rank = {v: i for i, v in enumerate(values)}
     out: _Dist = {}
     for row in _rows(contract, position):
         sig = sign(row)
         cost = sum(rank[v] for v in row)
+        weight = 1
+        if weights is not None:
+            for seat, v in zip(weights, row, strict=True):
+                weight *= seat[v]
         found = out.get(sig)
         if found is None:
-            out[sig] = (1, row, cost)
+            out[sig] = (weight, row, cost)
         else:
             count, best, best_cost = found
             if cost < best_cost:
                 best, best_cost = row, cost
-            out[sig] = (count + 1, best, best_cost)
+            out[sig] = (count + weight, best, best_cost)
     return out
 
 
@@ -356,10 +371,16 @@ def _steps(layer: _Layer, states: int, sigs: int) -> int:
 
 
 def _advance(
-    model: _Model, layer: _Layer, states: _States, dist: _Dist, budget: Budget, what: str
+    model: _Model,
+    layer: _Layer,
+    states: _States,
+    dist: _Dist,
+    budget: Budget,
+    what: str,
+    int_cost: int = 1,
 ) -> _States:
     budget.charge(
-        _steps(layer, len(states), len(dist)),
+        _steps(layer, len(states), len(dist)) * int_cost,
         f"{what}: {len(states):,} states x {len(dist):,} signatures of "
         f"{model.contracts[0].dimensions[layer.position].id}",
     )
@@ -432,9 +453,17 @@ def _order(model: _Model, budget: Budget) -> list[int]:
 class _Run:
     """The combination of every dimension for ``model``'s contracts, in contract order."""
 
-    def __init__(self, model: _Model, budget: Budget, like: _Run | None = None) -> None:
+    def __init__(
+        self,
+        model: _Model,
+        budget: Budget,
+        like: _Run | None = None,
+        weights: Sequence[SeatWeights] | None = None,
+        int_cost: int = 1,
+    ) -> None:
         """``like``: a run over the same tests, whose order and per-dimension counts are
-        taken as they are."""
+        taken as they are. ``weights``: per dimension, the seats' weights (a weighted count);
+        ``int_cost``: what one step on its large integers costs."""
         contract = model.contracts[0]
         for d in contract.dimensions:
             if len(seat_values(d.priority)) ** len(d.eligible_roles) > MAX_ROWS:
@@ -447,7 +476,12 @@ class _Run:
                 "merging the atoms",
             )
             self.order = _order(model, budget)
-            self.dists = {p: _distribution(model, contract, p, budget) for p in self.order}
+            self.dists = {
+                p: _distribution(
+                    model, contract, p, budget, None if weights is None else weights[p]
+                )
+                for p in self.order
+            }
         else:
             self.order, self.dists = like.order, like.dists
         budget.charge(
@@ -458,7 +492,9 @@ class _Run:
         self.before: list[_States] = []
         for layer in self.layers:
             self.before.append(states)
-            states = _advance(model, layer, states, self.dists[layer.position], budget, "combining")
+            states = _advance(
+                model, layer, states, self.dists[layer.position], budget, "combining", int_cost
+            )
         self.final = states
 
     def matrix(self, rows: Any) -> dict[str, dict[str, str]]:
@@ -492,6 +528,22 @@ def _key(contract: Contract, index: int | None) -> tuple[str, str | None]:
         return NONE, None if fallback is None else contract.conditions[fallback].action
     c = contract.conditions[index]
     return c.condition_id, c.action
+
+
+def weighted_outcomes(
+    contract: Contract, weights: Sequence[SeatWeights], budget: Budget, int_cost: int = 1
+) -> dict[str, int]:
+    """Per outcome key (condition id, or ``none``), the summed weight of the seat
+    assignments it decides: each dimension's seats weighed by ``weights`` (per dimension in
+    contract order, per eligible seat in its order: value -> integer weight)."""
+    eligibility(contract)
+    model = _Model([(contract, contract.precedence)])
+    run = _Run(model, budget, weights=weights, int_cost=int_cost)
+    tally = dict.fromkeys([*(c.condition_id for c in contract.conditions), NONE], 0)
+    budget.charge(len(run.final) * (len(contract.conditions) + 8) * int_cost, "the outcomes")
+    for (_, alive), (weight, _, _) in run.final.items():
+        tally[_key(contract, model.outcome(0, alive))[0]] += weight
+    return tally
 
 
 def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> Analysis:
@@ -530,8 +582,7 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
     none = outcomes[-1]
     if none.matrices:
         portion = (
-            f"{compact(none.matrices)} of {compact(space)} matrices "
-            f"({share(none.matrices, space)})"
+            f"{compact(none.matrices)} of {compact(space)} matrices ({share(none.matrices, space)})"
         )
         examples = () if none.example is None else (none.example,)
         if contract.fallback is None:  # pragma: no cover - Schema 13.2 requires an F0 accept

@@ -469,7 +469,9 @@ def html_analysis(a: Analysis, source: str, chances: Probabilities | None = None
             "For shares weighted by how often reviewers give each score, run the analyzer "
             "with <code>--prior pass=P,warn=P,block=P</code> (or <code>--prior-file</code>)."
             if a.dialect == "13"
-            else "Weighted shares (<code>--prior</code>) are computed for Schema 13 contracts only."
+            else "For shares weighted by how often each seat gives each value, run the "
+            "analyzer with <code>--prior pass=P,warn=P,block=P,block:fatal=P</code> (or "
+            "<code>--prior-file</code>, per role and per dimension)."
         )
         + "</p>",
         _share_chart(bars, a.space, "share of all matrices (log scale)"),

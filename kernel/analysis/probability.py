@@ -10,7 +10,6 @@ exact integer arithmetic and the results are :class:`fractions.Fraction` values.
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any, Final
@@ -19,6 +18,14 @@ import attrs
 
 from kernel.analysis.budget import Budget, check_cells, checked_budget, checked_progress
 from kernel.analysis.columns import Progress, column_table, columns_of
+from kernel.analysis.exact import (
+    MAX_DENOMINATOR_BITS,
+    MAX_PROBABILITY_CHARS,
+    PriorLike,
+    Probabilities,
+)
+from kernel.analysis.exact import probability as _probability
+from kernel.analysis.exact import shown_value as _shown
 from kernel.analysis.panel import spread
 from kernel.analysis.result import NONE
 from kernel.analysis.space import verdict
@@ -29,9 +36,12 @@ from kernel.io import label
 from kernel.strict import shown
 
 __all__ = [
+    "MAX_DENOMINATOR_BITS",
+    "MAX_PROBABILITY_CHARS",
     "Distribution",
     "Prior",
     "PriorError",
+    "PriorLike",
     "Probabilities",
     "parse_prior",
     "prior_from_json",
@@ -44,15 +54,14 @@ Distribution = tuple[Fraction, Fraction, Fraction]
 #: The key of a prior file's default distribution (dimensions not listed by id).
 DEFAULT: Final = "*"
 
-#: The longest probability literal accepted (``0.1234…`` or ``p/q``): exact arithmetic on
-#: longer ones only makes numbers too large to print.
-MAX_PROBABILITY_CHARS: Final = 40
+def _seat_probabilities(contract: Contract, prior: object, budget: Budget) -> Probabilities:
+    from kernel.analysis.seat_prior import seat_probabilities
 
-#: At most this many bits in the common denominator of every outcome's probability (its
-#: decimal form stays below Python's 4,300-digit conversion limit).
-MAX_DENOMINATOR_BITS: Final = 13_000
+    return seat_probabilities(contract, prior, budget)
 
-_NUMBER = re.compile(r"\s*([0-9]+(\.[0-9]*)?|\.[0-9]+|[0-9]+/[0-9]+)\s*\Z")
+
+#: The prior of each dialect decided per dimension, not by reviewers' columns.
+_SEAT_PRIORS: Final = {"13.2": _seat_probabilities}
 
 
 @attrs.frozen
@@ -77,39 +86,6 @@ class Prior:
 
 def _dist_dict(dist: Distribution) -> dict[str, str]:
     return {s: str(p) for s, p in zip(SCORES, dist, strict=True)}
-
-
-def _probability(value: object, where: str) -> Fraction:
-    if isinstance(value, bool) or not isinstance(value, int | float | str):
-        raise PriorError(f"{where}: expected a probability, got {_shown(value)}")
-    if isinstance(value, int) and not 0 <= value <= 1:
-        raise PriorError(f"{where}: probability {_shown(value)} is not between 0 and 1")
-    text = repr(value) if isinstance(value, float) else str(value)
-    if len(text) > MAX_PROBABILITY_CHARS:
-        raise PriorError(
-            f"{where}: {_shown(value)} has {len(text)} characters; a probability is written "
-            f"in at most {MAX_PROBABILITY_CHARS}"
-        )
-    if not _NUMBER.match(text):
-        raise PriorError(f"{where}: {_shown(value)} is not a probability (0.25, 1/4, ...)")
-    _, slash, denominator = text.strip().partition("/")
-    if slash and int(denominator) == 0:
-        raise PriorError(f"{where}: {_shown(value)} divides by zero")
-    p = Fraction(text.strip())
-    if p > 1:
-        raise PriorError(f"{where}: probability {_shown(value)} is greater than 1")
-    return p
-
-
-def _shown(value: object) -> str:
-    """``repr`` cut to a readable length (and safe for integers of any size)."""
-    if isinstance(value, int) and value.bit_length() > 128:
-        return f"an integer of {value.bit_length()} bits"
-    try:
-        text = repr(value)
-    except ValueError:  # an integer inside, over Python's digit limit
-        return f"a {type(value).__name__} too large to print"
-    return text if len(text) <= 40 else text[:36] + "...'"
 
 
 def _distribution(scores: Mapping[Any, object], where: str) -> Distribution:
@@ -168,7 +144,7 @@ def prior_from_json(data: object, source: str = "prior") -> Prior:
     return Prior(default=default, dimensions=dims)
 
 
-def _check_prior(prior: object) -> None:
+def _check_prior(prior: object) -> Prior:
     """A :class:`Prior` built by hand holds what the parsers would give: exact distributions."""
     if not isinstance(prior, Prior):
         raise PriorError(
@@ -189,34 +165,25 @@ def _check_prior(prior: object) -> None:
                 f"prior.{key}: expected (pass, warn, block) as non-negative Fractions adding "
                 f"up to 1, got {_shown(dist)}"
             )
-
-
-@attrs.frozen
-class Probabilities:
-    contract_id: str
-    prior: Prior
-    #: outcome key (condition id, or ``none``) → exact probability; contract order, then none.
-    outcomes: Mapping[str, Fraction]
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "prior": self.prior.to_dict(),
-            "precision": "exact fractions; 'probability' is the nearest double",
-            "outcomes": {
-                k: {"exact": str(p), "probability": float(p)} for k, p in self.outcomes.items()
-            },
-        }
+    return prior
 
 
 def probabilities(
     contract: Contract | Mapping[str, Any] | str,
-    prior: Prior,
+    prior: PriorLike,
     progress: Progress | None = None,
     budget: Budget | None = None,
 ) -> Probabilities:
-    """The exact probability that each condition decides, and of the fallback (``none``)."""
-    contract = columns_of(load_contract(contract), "probabilities")
-    _check_prior(prior)
+    """The exact probability that each condition decides, and of the fallback (``none``).
+
+    Under a 13.2 contract ``prior`` is a :class:`~kernel.analysis.seat_prior.SeatPrior`
+    (value probabilities per role, per dimension), and the count is the 13.2 analyzer's."""
+    loaded = load_contract(contract)
+    by_seat = _SEAT_PRIORS.get(loaded.dialect)
+    if by_seat is not None:
+        return by_seat(loaded, prior, checked_budget(budget, "probabilities"))
+    contract = columns_of(loaded, "probabilities")
+    prior = _check_prior(prior)
     budget = checked_budget(budget, "probabilities")
     progress = checked_progress(progress, "probabilities")
     check_cells(contract.contract_id, len(contract.dimensions), contract.panel_size)

@@ -101,15 +101,15 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("--prior and --prior-file do not apply to --diff")
         return _diff(args.contract, args.diff, args, reader)
     try:
-        prior = read_prior(args, reader)
+        contract = reader.contract(args.contract)
+    except KernelError as exc:
+        return _failure(args, exc, args.contract)
+    try:
+        prior = read_prior(args, reader, contract.dialect)
     except PriorError as exc:
         parser.error(exc.message)
     except KernelError as exc:
         return _failure(args, exc, args.prior_file)
-    try:
-        contract = reader.contract(args.contract)
-    except KernelError as exc:
-        return _failure(args, exc, args.contract)
     meter = _meter()
     progress: Progress | None = meter
     try:

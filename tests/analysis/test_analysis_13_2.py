@@ -142,10 +142,10 @@ def test_the_reports_show_13_2_matrices_by_role() -> None:
 
 
 def test_what_reads_reviewers_columns_refuses_13_2() -> None:
-    from kernel.analysis import parse_prior, probabilities, sensitivity
+    from kernel.analysis import PriorError, parse_prior, probabilities, sensitivity
 
     matrix = {"D1": {"methodology": "pass"}, "D2": {"eic": "pass", "methodology": "pass"}}
     with pytest.raises(ContractError, match="sensitivity reads reviewers' columns"):
         sensitivity("13.2/reviewer/methodology_focus", matrix)  # type: ignore[arg-type]
-    with pytest.raises(ContractError, match="probabilities reads reviewers' columns"):
+    with pytest.raises(PriorError, match=r"a 13\.2 contract takes a SeatPrior"):
         probabilities("13.2/reviewer/methodology_focus", parse_prior("pass=1"))
