@@ -13,6 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from kernel.cli.prior import add_prior_options, read_prior
 from kernel.cli.scaffold import (
     EXIT_OK,
@@ -158,6 +160,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _report(args: argparse.Namespace, m: Any) -> int:
     from kernel.analysis.result import compact
+    from kernel.cli.placed import placed
     from kernel.migration.report import format_migration
 
     found = [Diagnostic("MG-1", str(c), file=args.contract) for c in m.choices]
@@ -170,6 +173,18 @@ def _report(args: argparse.Namespace, m: Any) -> int:
                 file=args.contract,
             )
         )
+    # What check says of the migrated contract: in NEW.json as check places it, once written.
+    if args.output is not None:
+        found += [d.at(args.output) for d in placed(list(m.checks()), m.contract_json())]
+    else:
+        found += [
+            attrs.evolve(
+                d,
+                message=f"{d.json_path}: {d.message} (in the migrated contract)",
+                file=args.contract,
+            )
+            for d in m.checks()
+        ]
     text = format_migration(m, args.contract, choices=False)
     tail = (
         f"wrote {args.output}"

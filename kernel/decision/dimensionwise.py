@@ -294,6 +294,13 @@ def plan_of(contract: Contract) -> Plan:
     return found
 
 
+def _written_atoms(text: str, atoms: int) -> list[str] | None:
+    """The atoms as the contract writes them (13.2 joins atoms by exactly `` AND ``), so a
+    trace quotes the contract's own words, not the canonical spelling of the same atom."""
+    pieces = text.strip().split(" AND ")
+    return pieces if len(pieces) == atoms else None
+
+
 def _plan(contract: Contract) -> Plan:
     seat_sets: dict[frozenset[str], int] = {}
     reads: list[dict[int, int]] = [{} for _ in contract.dimensions]
@@ -303,7 +310,8 @@ def _plan(contract: Contract) -> Plan:
     conditions = []
     for c in contract.conditions:
         mine: dict[int, None] = {}
-        for atom, scope in zip(c.expression.atoms, c.predicate.scopes, strict=True):
+        written = _written_atoms(c.text, len(c.expression.atoms))
+        for k, (atom, scope) in enumerate(zip(c.expression.atoms, c.predicate.scopes, strict=True)):
             key = (atom, scope, c.quantifier)
             index = atoms.get(key)
             if index is None:
@@ -311,7 +319,7 @@ def _plan(contract: Contract) -> Plan:
                 pairs = tuple((p, reads[p].setdefault(s, len(reads[p]))) for p in scope)
                 test = tests.setdefault((pairs, atom.across, c.quantifier), len(tests))
                 index = atoms[key] = len(rows)
-                rows.append((str(atom), atom.across, test))
+                rows.append((written[k] if written else str(atom), atom.across, test))
             mine[index] = None
         conditions.append(tuple(mine))
     return Plan(

@@ -206,4 +206,16 @@ def html_migration(m: Migration, source: str) -> str:
     if moved:
         body += [_legend("13"), _legend("13.2")]
     body += [f"<h2>Choices the migration made ({len(m.choices)})</h2>", _choices(m)]
+    checks = m.checks()
+    if checks:
+        body += [
+            f"<h2>What check says of the migrated contract ({len(checks)})</h2>",
+            data_table(
+                ("code", "severity", "where", "finding"),
+                (
+                    (_e(d.code), _e(d.severity), f"<code>{_e(d.json_path)}</code>", _e(d.message))
+                    for d in checks
+                ),
+            ),
+        ]
     return _page(f"Migration {source} -> Schema 13.2", body)

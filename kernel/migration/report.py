@@ -22,15 +22,23 @@ def short_action(action: str | None) -> str:
 
 def format_migration(m: Migration, source: str, *, choices: bool = True) -> str:
     """The whole report; ``source`` names the old contract as the user gave it. ``choices``:
-    list the choices (the command line prints them as MG-1 diagnostics instead)."""
+    list the choices and what check says of the migrated contract (the command line prints
+    them as MG-1 and check diagnostics instead)."""
     if not isinstance(m, Migration):
         raise KernelError(f"format_migration needs a Migration, got {shown(m)}")
     source = label(source, "source")
     old, new = m.old, m.contract
+    checks = m.checks() if choices else ()
     lines = [
         f"{source}: {old.contract_id} (Schema 13) -> {new.contract_id} (Schema 13.2, {new.mode})",
         *([f"choices the migration made ({len(m.choices)}):"] if choices else []),
         *(f"  {c}" for c in (m.choices if choices else ())),
+        *(
+            [f"what check says of the migrated contract ({len(checks)}):"]
+            if choices and checks
+            else []
+        ),
+        *(f"  {d.code} {d.severity} {d.json_path}: {d.message}" for d in checks),
         "seats: "
         + ", ".join(f"reviewer {j + 1} = {r or '(no seat)'}" for j, r in enumerate(m.seats)),
         f"decisions over all {compact(m.space)} old matrices "

@@ -12,6 +12,7 @@ import attrs
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import ACTION_RANK
 from kernel.decision.value import Decision
+from kernel.diagnostics import Diagnostic
 from kernel.migration.plan import Choice
 
 __all__ = ["Migration", "MigrationExample", "Transition"]
@@ -157,6 +158,14 @@ class Migration:
         """The migrated contract as a JSON file's text."""
         return self.text
 
+    def checks(self) -> tuple[Diagnostic, ...]:
+        """What ``check`` says of the migrated contract besides errors (it has none): its
+        warnings and notes, among them the single-judge mandatory gates (SC-15) the seating
+        made."""
+        from kernel.contract.warnings import suspicious
+
+        return tuple(suspicious(self.document()))
+
     def to_dict(self) -> dict[str, Any]:
         changed_p, moved_p = self.changed_probability, self.moved_probability
         return {
@@ -175,5 +184,6 @@ class Migration:
             "prior": None if self.prior is None else dict(self.prior),
             "changed_probability": None if changed_p is None else str(changed_p),
             "moved_probability": None if moved_p is None else str(moved_p),
+            "checks": [d.to_dict() | {"json_path": d.json_path} for d in self.checks()],
             "contract": self.document(),
         }

@@ -74,7 +74,7 @@ def test_options_and_json(capsys: pytest.CaptureFixture[str]) -> None:
             assert example["new_decision"]["action"] == t["new"]
     assert body["changed_probability"] is not None
     codes = {d["code"] for d in body["diagnostics"]}
-    assert codes == {"MG-1", "MG-2"}
+    assert codes == {"MG-1", "MG-2", "SC-15"}  # D1 has one eligible role: a single judge
 
 
 def test_html_page(capsys: pytest.CaptureFixture[str]) -> None:
