@@ -1,7 +1,9 @@
-"""``sprint-kernel templates [show NAME]``: the contract templates that ship in the package.
+"""``sprint-kernel templates [show NAME [--document D --role R]]``: the contract templates
+that ship in the package.
 
 Without a subcommand (or with ``list``) it lists every template with its dialect, mode and
-panel size; ``show NAME`` prints the template's JSON as it ships, to copy and edit.
+panel size; ``show NAME`` prints the template's JSON as it ships, to copy and edit;
+``--document phase1|phase2|synthesis`` prints a starter document of it instead.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from typing import Any
 from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, dump_json
 from kernel.contract.dialects import detect
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_text
-from kernel.errors import ContractError
+from kernel.errors import KernelError
+from kernel.reviewer.starters import DOCUMENTS
 
 __all__ = ["main", "rows"]
 
@@ -84,13 +87,38 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     show.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
     show.add_argument("name", metavar="NAME", help="a template name (sprint-kernel templates)")
+    show.add_argument(
+        "--document",
+        choices=DOCUMENTS,
+        help="print a starter document of the template instead: a seat's Phase 1 or Phase 2 "
+        "(13.2: with --role), or the editor's synthesis, each as the lints expect it",
+    )
+    show.add_argument("--role", help="the seat's role, for a 13.2 phase1 or phase2 document")
     args = parser.parse_args(argv)
     if args.command == "show":
+        if args.role is not None and args.document is None:
+            show.error("--role goes with --document")
         try:
+            if args.document is not None:
+                return _document(args)
             text = template_text(args.name)
-        except ContractError as exc:
+        except KernelError as exc:
             print(f"{show.prog}: error: {exc.message}", file=sys.stderr)
             return EXIT_USAGE
         sys.stdout.write(text)
         return EXIT_OK
     return _list(args)
+
+
+def _document(args: argparse.Namespace) -> int:
+    from kernel.reviewer.starters import starter
+
+    template_text(args.name)  # an unknown name is refused with the closest ones
+    text = starter(args.name, args.document, args.role)
+    if args.format == "json":
+        dump_json(
+            {"name": args.name, "document": args.document, "role": args.role, "text": text}
+        )
+    else:
+        sys.stdout.write(text)
+    return EXIT_OK

@@ -92,7 +92,8 @@ def check_argv_output(argv: Sequence[str], stdout: str | bytes) -> None:
         return
     if "json" not in args or args[args.index("json") - 1] != "--format":
         return
-    words = args[:2] if args and args[0] in GROUPS else args[:1]
+    grouped = args[:1] and (args[0] in GROUPS or args[:2] == ["templates", "show"])
+    words = args[:2] if grouped else args[:1]
     check_output(schema_name(" ".join(["sprint-kernel", *words]), "--statistics" in args), stdout)
 
 
