@@ -26,7 +26,7 @@ from kernel.testing import contracts
 REVIEWER_TEMPLATES = [n for n in TEMPLATE_NAMES if load_contract(n).panel_size]
 
 
-def _seats(name: str) -> list[str | None]:
+def _seats(name: str) -> Sequence[str | None]:
     contract = load_contract(name)
     if contract.dialect == "13":
         return [None]
