@@ -219,7 +219,7 @@ def test_a_13_2_grid_is_by_role_and_says_which_seats_a_dimension_lacks() -> None
     contract = load_contract("13.2/reviewer/full")
     page = html_analysis(analyze(contract), "13.2/reviewer/full")
     assert "one column per role" in page and "one column per reviewer" not in page
-    assert "--prior</code>) are computed for Schema 13 contracts only" in page
+    assert "<code>--prior pass=P,warn=P,block=P,block:fatal=P</code>" in page
     words = page.split('<div class="sr-only">')[1]
     assert '<th scope="col">methodology</th>' in words and "reviewer 1" not in words
     d1 = next(d for d in contract.dimensions if d.id == "D1")
