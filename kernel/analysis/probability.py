@@ -34,6 +34,7 @@ __all__ = [
     "PriorError",
     "Probabilities",
     "parse_prior",
+    "prior_distributions",
     "prior_from_json",
     "probabilities",
 ]
@@ -191,6 +192,35 @@ def _check_prior(prior: object) -> None:
             )
 
 
+def prior_distributions(prior: object, contract: Contract) -> list[Distribution]:
+    """Per dimension of ``contract`` (in order), the distribution ``prior`` gives it, the
+    prior checked first (a hand-built :class:`Prior` as the parsers would build it); refused
+    at once when the exact probabilities would have a denominator of more than
+    :data:`MAX_DENOMINATOR_BITS` bits (unprintable, and slow to compute)."""
+    _check_prior(prior)
+    assert isinstance(prior, Prior)
+    unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
+    if unknown:
+        raise PriorError(f"prior: {contract.contract_id} has no dimension {unknown[0]}")
+    if prior.default is None:
+        missing = [d for d in contract.dimension_ids if d not in prior.dimensions]
+        if missing:
+            raise PriorError(
+                f"prior: no distribution for dimension(s) {', '.join(missing)} "
+                f"(and no default {shown(DEFAULT)})"
+            )
+    dists = [prior.of(d.id) for d in contract.dimensions]
+    scales = [math.lcm(*(Fraction(q).denominator for q in dist)) for dist in dists]
+    bits = contract.panel_size * sum(x.bit_length() for x in scales)
+    if bits > MAX_DENOMINATOR_BITS:
+        raise PriorError(
+            f"prior: the exact probabilities would have a denominator of about {bits} bits "
+            f"({contract.panel_size} reviewers x {len(dists)} dimensions); at most "
+            f"{MAX_DENOMINATOR_BITS}: use probabilities with smaller denominators"
+        )
+    return [(Fraction(a), Fraction(b), Fraction(c)) for a, b, c in dists]
+
+
 @attrs.frozen
 class Probabilities:
     contract_id: str
@@ -216,32 +246,13 @@ def probabilities(
 ) -> Probabilities:
     """The exact probability that each condition decides, and of the fallback (``none``)."""
     contract = columns_of(load_contract(contract), "probabilities")
-    _check_prior(prior)
     budget = checked_budget(budget, "probabilities")
     progress = checked_progress(progress, "probabilities")
     check_cells(contract.contract_id, len(contract.dimensions), contract.panel_size)
-    unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
-    if unknown:
-        raise PriorError(f"prior: {contract.contract_id} has no dimension {unknown[0]}")
-    if prior.default is None:
-        missing = [d for d in contract.dimension_ids if d not in prior.dimensions]
-        if missing:
-            raise PriorError(
-                f"prior: no distribution for dimension(s) {', '.join(missing)} "
-                f"(and no default {shown(DEFAULT)})"
-            )
-    dists = [prior.of(d.id) for d in contract.dimensions]
+    dists = prior_distributions(prior, contract)
     table = column_table(contract, progress, group=dists, budget=budget)
     weight = [1]
     denominator = 1
-    scales = [math.lcm(*(q.denominator for q in dist)) for dist in dists]
-    bits = contract.panel_size * sum(x.bit_length() for x in scales)
-    if bits > MAX_DENOMINATOR_BITS:
-        raise PriorError(
-            f"prior: the exact probabilities would have a denominator of about {bits} bits "
-            f"({contract.panel_size} reviewers x {len(dists)} dimensions); at most "
-            f"{MAX_DENOMINATOR_BITS}: use probabilities with smaller denominators"
-        )
     for axis in table.axes:
         dist = dists[axis.positions[0]]
         scale = math.lcm(*(q.denominator for q in dist))

@@ -63,10 +63,14 @@ def _transition_map(m: Migration) -> str:
     )
 
 
-def _kind(t_changed: bool, renamed: bool) -> str:
+def _kind(t_changed: bool, renamed: bool, renamed_matrices: int = 0) -> str:
     if not t_changed:
         return "same"
-    return "renamed only" if renamed else "<b>decided differently</b>"
+    if renamed:
+        return "renamed only"
+    if renamed_matrices:
+        return f"<b>decided differently</b> ({renamed_matrices:,} renamed only)"
+    return "<b>decided differently</b>"
 
 
 def _decision_html(contract: Contract, d: Decision | None, refusal: str | None) -> str:
@@ -148,7 +152,7 @@ def _value(value: object) -> str:
 def _pairs_table(m: Migration) -> str:
     rows = "".join(
         f"<tr><td>{_e(short_action(t.old))}</td><td>{_e(short_action(t.new))}</td>"
-        f"<td>{_kind(t.changed, t.renamed)}</td>"
+        f"<td>{_kind(t.changed, t.renamed, t.renamed_matrices)}</td>"
         f'<td class="num">{t.matrices:,}</td><td class="num share">{_pct(t.matrices, m.space)}</td>'
         + ("" if t.probability is None else f'<td class="num">{float(t.probability):.6g}</td>')
         + "</tr>"
