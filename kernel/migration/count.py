@@ -211,8 +211,7 @@ def count_pairs(
         new_parts = len({state & _MASK for state in current})
         new_cost = STEP_COST * (1 + len(mid) + sum(len(per_dim[p]) for p in done))
         budget.charge(
-            len(current) * len(classes) * STEP_COST * size
-            + new_parts * len(classes) * new_cost,
+            len(current) * len(classes) * STEP_COST * size + new_parts * len(classes) * new_cost,
             f"{old.contract_id}: {len(current):,} states x {len(classes):,} column classes "
             f"at reviewer {j + 1}",
         )
@@ -300,7 +299,7 @@ def count_pairs(
         if same and pair[0] != pair[1]:
             renamed[pair] = weight * free_weight
     chosen: dict[Pair, int] = {}
-    for (pair, same), (_, state) in sorted(best.items(), key=lambda kv: kv[0][1]):
+    for (pair, _), (_, state) in sorted(best.items(), key=lambda kv: kv[0][1]):
         chosen.setdefault(pair, state)  # a matrix decided differently, when the pair has one
     found_examples = {}
     for pair, state in chosen.items():

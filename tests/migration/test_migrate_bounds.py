@@ -21,7 +21,7 @@ from kernel.analysis.probability import (
     probabilities,
 )
 from kernel.contract.templates import shipped_template
-from kernel.errors import AnalysisTooLarge, ContractError, KernelError, MatrixError, PriorError
+from kernel.errors import ContractError, KernelError, MatrixError, PriorError
 from kernel.expression.ast import SCORES
 from kernel.migration import Migration, migrate
 from kernel.migration.count import seat_value
@@ -115,7 +115,8 @@ def test_the_work_charges_the_size_of_the_integers() -> None:
     data = wide_contract(12, dimensions=5)
     short, long = Budget(), Budget()
     migrate(data, prior=parse_prior("pass=1/2,warn=1/4,block=1/4"), budget=short)
-    prime = "pass=1/9007199254740881,warn=1/9007199254740881,block=9007199254740879/9007199254740881"
+    p = 9007199254740881
+    prime = f"pass=1/{p},warn=1/{p},block={p - 2}/{p}"
     migrate(data, prior=parse_prior(prime), budget=long)
     assert long.used > short.used
 
