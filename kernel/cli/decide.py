@@ -13,11 +13,13 @@ line on standard error, so standard output holds exactly the decisions of the li
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from kernel.cli.atomic import write_text
 from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand
 from kernel.cli.scaffold import (
     EXIT_FAILED,
@@ -163,9 +165,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return failure(args, exc, args.matrix)
         if args.settings.output_file is None:
             return _decide_lines(contract, args.matrix, lines, args.max_bytes, sys.stdout)
+        decided = io.StringIO()  # written whole: a failed write leaves the old file
+        code = _decide_lines(contract, args.matrix, lines, args.max_bytes, decided)
         try:
-            with open(args.settings.output_file, "w", encoding="utf-8") as handle:
-                return _decide_lines(contract, args.matrix, lines, args.max_bytes, handle)
+            write_text(args.settings.output_file, decided.getvalue())
+            return code
         except OSError as exc:
             print(f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr)
             return EXIT_USAGE
