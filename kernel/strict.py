@@ -23,4 +23,3 @@ def shown(value: object, limit: int = 60) -> str:
     except Exception:  # a careless caller's object: its repr is not ours to trust
         return f"a {type(value).__name__} object"
     return text if len(text) <= limit else text[: limit - 3] + "..."
-

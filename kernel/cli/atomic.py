@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 
 __all__ = ["same_file", "write_text"]
 
@@ -23,6 +22,8 @@ def write_text(path: str, text: str, *, exclusive: bool = False) -> None:
     """Write ``text`` (UTF-8) to ``path`` atomically; ``exclusive``: refuse (``FileExistsError``)
     when ``path`` exists, without touching it. A symbolic link keeps pointing where it did:
     the file it points to is the one replaced. Raises :class:`OSError`."""
+    import tempfile  # only when a file is written: it costs a command line's cold start
+
     target = os.path.realpath(path)
     folder = os.path.dirname(target) or "."
     try:

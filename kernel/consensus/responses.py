@@ -91,6 +91,7 @@ SCHEMAS: Final[Mapping[Kind, Mapping[str, Any]]] = {
     ),
 }
 
+
 @functools.cache
 def _validator(kind: Kind) -> Any:
     return strict_validator(SCHEMAS[kind])

@@ -157,8 +157,7 @@ def _role_problems(contract: Mapping[str, Any], compiled: Compiled) -> Iterator[
                 yield Problem(
                     "E-ROLE-FIELDS",
                     f"$.acceptance_dimensions[{i}]",
-                    f"{d.get('id')}: reviewer-only fields {present} are forbidden for "
-                    f"mode={mode}",
+                    f"{d.get('id')}: reviewer-only fields {present} are forbidden for mode={mode}",
                 )
         return
     role_set = _ROLE_SETS.get(mode)

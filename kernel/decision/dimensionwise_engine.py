@@ -226,4 +226,3 @@ def build_lookup(
 
     lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others)
     return lookup, source
-
