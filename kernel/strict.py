@@ -23,3 +23,4 @@ def shown(value: object, limit: int = 60) -> str:
     except Exception:  # a careless caller's object: its repr is not ours to trust
         return f"a {type(value).__name__} object"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+

@@ -103,12 +103,15 @@ def checked_budget(budget: object, where: str) -> Budget:
         )
     if not (is_int(budget.used) and budget.used >= 0):
         raise KernelError(
-            f"{where}: budget used must be a whole number of steps from 0, got {shown(budget.used)}"
+            f"{where}: budget used must be a whole number of steps from 0, "
+            f"got {shown(budget.used)}"
         )
     return budget
 
 
-def checked_progress(progress: object, where: str) -> Callable[[str, float], None] | None:
+def checked_progress(
+    progress: object, where: str
+) -> Callable[[str, float], None] | None:
     """The caller's ``progress`` argument of ``where``: ``None`` or a callable taking
     ``(phase, fraction)``. What the callable itself raises is the caller's and propagates."""
     if progress is None:

@@ -95,7 +95,9 @@ def analyze_diff(
     )
     if progress is not None:
         progress("decisions", 1.0)
-    budget.charge(len(layers.final) * (len(thresholds) + 8) * 2, "deciding the count vectors twice")
+    budget.charge(
+        len(layers.final) * (len(thresholds) + 8) * 2, "deciding the count vectors twice"
+    )
     tally: dict[tuple[str, str], int] = {}
     simplest: dict[tuple[str, str], State] = {}
     actions: dict[tuple[str, str], tuple[str | None, str | None]] = {}

@@ -195,7 +195,9 @@ def _signer(
 def _distribution(model: _Model, contract: Contract, position: int, budget: Budget) -> _Dist:
     d = contract.dimensions[position]
     values = seat_values(d.priority)
-    budget.charge(len(values) ** len(d.eligible_roles), f"counting the seat assignments of {d.id}")
+    budget.charge(
+        len(values) ** len(d.eligible_roles), f"counting the seat assignments of {d.id}"
+    )
     sign = _signer(model, contract, position)
     rank = {v: i for i, v in enumerate(values)}
     out: _Dist = {}

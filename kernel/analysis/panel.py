@@ -198,7 +198,9 @@ def spread(
             progress("panels", j / reviewers)
         if upper > budget.remaining:
             # Assume the layers to come are no smaller than this one (within their bounds).
-            ahead = sum(layer_cost(min(len(layer), bounds[i]), i) for i in range(j + 1, reviewers))
+            ahead = sum(
+                layer_cost(min(len(layer), bounds[i]), i) for i in range(j + 1, reviewers)
+            )
             budget.check(
                 layer_cost(len(layer), j) + ahead,
                 f"{what}: {len(layer)} count vectors after {j} reviewers, so about",

@@ -86,6 +86,7 @@ RECORD_FIELDS: dict[str, dict[str, Any]] = {
 _OPTIONAL = {ROUND_RECORDED: {"reviewer_output", "reviewer_attempt"}}
 
 
+
 @functools.cache
 def _validator(event: str) -> Any:
     fields = RECORD_FIELDS[event]

@@ -91,7 +91,6 @@ SCHEMAS: Final[Mapping[Kind, Mapping[str, Any]]] = {
     ),
 }
 
-
 @functools.cache
 def _validator(kind: Kind) -> Any:
     return strict_validator(SCHEMAS[kind])

@@ -261,8 +261,6 @@ ROUND_SCHEMA: Final[Mapping[str, Any]] = {
     "required": ["participants", "round", "critiques"],
     "additionalProperties": False,
 }
-
-
 @functools.cache
 def _round_validator() -> Any:
     return strict_validator(ROUND_SCHEMA)

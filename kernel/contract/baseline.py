@@ -72,7 +72,9 @@ def inject(
     result["generated_at"] = generated_at
     if amendments is not None:
         if not isinstance(amendments, Mapping):
-            raise ContractError(f"amendments must be a mapping, got {type(amendments).__name__}")
+            raise ContractError(
+                f"amendments must be a mapping, got {type(amendments).__name__}"
+            )
         result["agent_amendments"] = copy.deepcopy(dict(amendments))
     load_contract(result)
     if baseline_digest(result) != baseline_digest(source):  # pragma: no cover - by construction

@@ -157,7 +157,8 @@ def _role_problems(contract: Mapping[str, Any], compiled: Compiled) -> Iterator[
                 yield Problem(
                     "E-ROLE-FIELDS",
                     f"$.acceptance_dimensions[{i}]",
-                    f"{d.get('id')}: reviewer-only fields {present} are forbidden for mode={mode}",
+                    f"{d.get('id')}: reviewer-only fields {present} are forbidden for "
+                    f"mode={mode}",
                 )
         return
     role_set = _ROLE_SETS.get(mode)

@@ -162,7 +162,8 @@ def load_contract(
     errors = used.schema_check(data)
     if errors:
         raise ContractError(
-            f"{where}contract does not match {used.title} ({len(errors)} error(s)): {errors[0]}",
+            f"{where}contract does not match {used.title} ({len(errors)} error(s)): "
+            f"{errors[0]}",
             errors=errors,
         )
     compiled = used.compiled(data)

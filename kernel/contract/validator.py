@@ -112,6 +112,7 @@ def is_valid_template(contract: object, dialect: str = "13") -> bool:
 _is_valid_template = is_valid_template
 
 
+
 def schema_problems(contract: object, dialect: str = "13") -> list[tuple[str, str]]:
     """The one schema pass every reader of a contract runs (:func:`validate`,
     :func:`~kernel.contract.model.load_contract`, ``sprint-kernel check``): ``(JSON path,

@@ -94,7 +94,9 @@ def decide_many(
     found: list[Decision] = []
     for i, matrix in enumerate(matrices):
         try:
-            found.append((lookup(matrix) if lookup is not None else None) or slow(contract, matrix))
+            found.append(
+                (lookup(matrix) if lookup is not None else None) or slow(contract, matrix)
+            )
         except KernelError as exc:
             _prefix(exc, f"matrices[{i}]: ")
             raise

@@ -226,3 +226,4 @@ def build_lookup(
 
     lookup = namespace["make"](*tables, *eligible, store, fill, abstaining_others)
     return lookup, source
+

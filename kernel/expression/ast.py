@@ -322,6 +322,7 @@ class FatalPriority(_DimensionwiseOnly):
         return _priority_scope(self.priority, dimensions)
 
 
+
 @attrs.frozen
 class FatalDimension(_DimensionwiseOnly):
     """13.2 form 6b: dimension ``dimension`` has a fatal block."""
@@ -335,6 +336,7 @@ class FatalDimension(_DimensionwiseOnly):
 
     def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
         return _dimension_scope(self.dimension, dimensions)
+
 
 
 @attrs.frozen
@@ -353,6 +355,7 @@ class AnyWorse(_DimensionwiseOnly):
 
     def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
         return tuple(range(len(dimensions)))
+
 
 
 @attrs.frozen
@@ -374,6 +377,7 @@ class DimensionWorse(_DimensionwiseOnly):
         return _dimension_scope(self.dimension, dimensions)
 
 
+
 @attrs.frozen
 class EveryDimension(_DimensionwiseOnly):
     """13.2 form 9: every dimension, whatever its priority, has exactly ``score``."""
@@ -390,6 +394,7 @@ class EveryDimension(_DimensionwiseOnly):
 
     def scope(self, dimensions: Sequence[tuple[str, str]]) -> tuple[int, ...]:
         return tuple(range(len(dimensions)))
+
 
 
 #: The atoms of Schema 13 (dialect 13.2 has them too).
@@ -419,7 +424,9 @@ _ATOM_TYPES: Final = (
 )
 
 
-def _check_atoms(_: object, attribute: attrs.Attribute[tuple[AnyAtom, ...]], value: object) -> None:
+def _check_atoms(
+    _: object, attribute: attrs.Attribute[tuple[AnyAtom, ...]], value: object
+) -> None:
     if not isinstance(value, tuple) or not value:
         raise ValueError(f"{attribute.name} must be a non-empty tuple of atoms")
     for atom in value:

@@ -71,7 +71,9 @@ def compile_dimensionwise(
     return Predicate(expression, tuple(scopes), None)
 
 
-def _scopes(expression: Expression, dimensions: Sequence[tuple[str, str]]) -> list[tuple[int, ...]]:
+def _scopes(
+    expression: Expression, dimensions: Sequence[tuple[str, str]]
+) -> list[tuple[int, ...]]:
     scopes: list[tuple[int, ...]] = []
     for atom in expression.atoms:
         try:

@@ -13,7 +13,6 @@ __all__ = ["GRAMMAR_FILE", "closest_form", "grammar_text"]
 #: ``kernel/expression/grammar/`` (see ``pyproject.toml``).
 GRAMMAR_FILE = "expression.lark"
 
-
 def grammar_text() -> str:
     """The grammar that defines the vocabulary (shipped inside the package)."""
     try:

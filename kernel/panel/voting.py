@@ -75,7 +75,9 @@ class Resolution:
 
 
 def _label(outcome: str, n_eff: int, n_global: int) -> str:
-    return outcome if n_eff >= n_global else f"{outcome} ({n_eff}/{shown(n_global)} specialists)"
+    return (
+        outcome if n_eff >= n_global else f"{outcome} ({n_eff}/{shown(n_global)} specialists)"
+    )
 
 
 def resolve_finding(

@@ -52,9 +52,9 @@ def test_an_atom_written_many_times_is_traced_once() -> None:
     distinct = {str(a) for a in condition.expression.atoms}
     decision = decide(contract, _all(contract))
     assert decision.trace is not None
-    assert [a.atom for a in decision.trace["F1"]] == list(
-        dict.fromkeys(str(a) for a in condition.expression.atoms)
-    )
+    assert [a.atom for a in decision.trace["F1"]] == list(dict.fromkeys(
+        str(a) for a in condition.expression.atoms
+    ))
     assert len(decision.trace["F1"]) == len(distinct) == decision.thresholds["F1"]
 
 
