@@ -312,7 +312,7 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
                 file=sys.stderr,
             )
             return EXIT_FAILED
-        line = {
+        body = {
             "version": __version__,
             "ok": True,
             "diagnostics": [],
@@ -320,8 +320,8 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
             "trace": None,
             "verdicts": None,
         }
-        line.update(decision.to_dict())  # a 13.2 decision's trace and verdicts
-        print(json.dumps(line, ensure_ascii=False, separators=(",", ":")), file=out)
+        body.update(decision.to_dict())  # a 13.2 decision's trace and verdicts
+        print(json.dumps(body, ensure_ascii=False, separators=(",", ":")), file=out)
     return EXIT_OK
 
 

@@ -281,13 +281,13 @@ def count_pairs(
         new_part = cast(tuple[object, object], news.values[state & _MASK])
         old_decided, old_by = old_action(olds.values[state >> _SHIFT])
         new_decided, new_by = new_action(new_part[0])
-        key = (old_decided, new_decided), old_by is not None and old_by == new_by
-        totals[key] = totals.get(key, 0) + weight
+        split = (old_decided, new_decided), old_by is not None and old_by == new_by
+        totals[split] = totals.get(split, 0) + weight
         if examples:
             total_cost = costs[state]
-            kept = best.get(key)
+            kept = best.get(split)
             if kept is None or total_cost < kept[0]:
-                best[key] = (total_cost, state)
+                best[split] = (total_cost, state)
     budget.charge(
         len(totals) * int_steps(free_weight.bit_length()),
         f"{old.contract_id}: {len(totals)} totals",
