@@ -44,6 +44,7 @@ __all__ = [
     "PriorLike",
     "Probabilities",
     "parse_prior",
+    "prior_distributions",
     "prior_from_json",
     "probabilities",
 ]
@@ -168,6 +169,34 @@ def _check_prior(prior: object) -> Prior:
     return prior
 
 
+def prior_distributions(given: object, contract: Contract) -> list[Distribution]:
+    """Per dimension of ``contract`` (in order), the distribution ``given`` gives it, the
+    prior checked first (a hand-built :class:`Prior` as the parsers would build it); refused
+    at once when the exact probabilities would have a denominator of more than
+    :data:`MAX_DENOMINATOR_BITS` bits (unprintable, and slow to compute)."""
+    prior = _check_prior(given)
+    unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
+    if unknown:
+        raise PriorError(f"prior: {contract.contract_id} has no dimension {unknown[0]}")
+    if prior.default is None:
+        missing = [d for d in contract.dimension_ids if d not in prior.dimensions]
+        if missing:
+            raise PriorError(
+                f"prior: no distribution for dimension(s) {', '.join(missing)} "
+                f"(and no default {shown(DEFAULT)})"
+            )
+    dists = [prior.of(d.id) for d in contract.dimensions]
+    scales = [math.lcm(*(Fraction(q).denominator for q in dist)) for dist in dists]
+    bits = contract.panel_size * sum(x.bit_length() for x in scales)
+    if bits > MAX_DENOMINATOR_BITS:
+        raise PriorError(
+            f"prior: the exact probabilities would have a denominator of about {bits} bits "
+            f"({contract.panel_size} reviewers x {len(dists)} dimensions); at most "
+            f"{MAX_DENOMINATOR_BITS}: use probabilities with smaller denominators"
+        )
+    return [(Fraction(a), Fraction(b), Fraction(c)) for a, b, c in dists]
+
+
 def probabilities(
     contract: Contract | Mapping[str, Any] | str,
     prior: PriorLike,
@@ -183,32 +212,13 @@ def probabilities(
     if by_seat is not None:
         return by_seat(loaded, prior, checked_budget(budget, "probabilities"))
     contract = columns_of(loaded, "probabilities")
-    prior = _check_prior(prior)
     budget = checked_budget(budget, "probabilities")
     progress = checked_progress(progress, "probabilities")
     check_cells(contract.contract_id, len(contract.dimensions), contract.panel_size)
-    unknown = sorted(set(prior.dimensions) - set(contract.dimension_ids))
-    if unknown:
-        raise PriorError(f"prior: {contract.contract_id} has no dimension {unknown[0]}")
-    if prior.default is None:
-        missing = [d for d in contract.dimension_ids if d not in prior.dimensions]
-        if missing:
-            raise PriorError(
-                f"prior: no distribution for dimension(s) {', '.join(missing)} "
-                f"(and no default {shown(DEFAULT)})"
-            )
-    dists = [prior.of(d.id) for d in contract.dimensions]
+    dists = prior_distributions(prior, contract)
     table = column_table(contract, progress, group=dists, budget=budget)
     weight = [1]
     denominator = 1
-    scales = [math.lcm(*(q.denominator for q in dist)) for dist in dists]
-    bits = contract.panel_size * sum(x.bit_length() for x in scales)
-    if bits > MAX_DENOMINATOR_BITS:
-        raise PriorError(
-            f"prior: the exact probabilities would have a denominator of about {bits} bits "
-            f"({contract.panel_size} reviewers x {len(dists)} dimensions); at most "
-            f"{MAX_DENOMINATOR_BITS}: use probabilities with smaller denominators"
-        )
     for axis in table.axes:
         dist = dists[axis.positions[0]]
         scale = math.lcm(*(q.denominator for q in dist))

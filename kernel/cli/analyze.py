@@ -147,6 +147,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         for f in analysis.findings
         for d in [f.to_diagnostic(args.contract)]
     ]
+    # Each counterexample at its finding's place: the condition it names, else the document.
+    for entry, d in zip(body["counterexamples"], diagnostics, strict=True):
+        entry["line"], entry["column"] = d.line or 1, d.column or 1
     return emit(args, Result(code, diagnostics, body, text, text_diagnostics=False))
 
 

@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from kernel.cli.atomic import write_text
 from kernel.cli.scaffold import EXIT_FAILED, EXIT_OK, EXIT_USAGE, Parser, dump_json
 from kernel.diagnostics import (
     REGISTRY,
@@ -55,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     page = codes_markdown(chosen)
     if args.write is not None:
         try:
-            Path(args.write).write_text(page, encoding="utf-8")
+            write_text(args.write, page)
         except OSError as exc:
             message = f"error: {shown(args.write)}: cannot be written ({exc.strerror})"
             print(message, file=sys.stderr)

@@ -13,11 +13,14 @@ line on standard error, so standard output holds exactly the decisions of the li
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from kernel._version import __version__
+from kernel.cli.atomic import write_text
 from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand
 from kernel.cli.scaffold import (
     EXIT_FAILED,
@@ -63,6 +66,26 @@ _NO_DECISION: dict[str, Any] = {
 }
 
 
+#: The keys a round's JSON output has besides the decision's, in both dialects (``null`` where
+#: the dialect or the input has none): Schema 13 documents give ``reviewers``, 13.2 reports
+#: ``seats``, ``matrix`` and ``recomputed``; 13.2 decisions ``trace`` and ``verdicts``.
+_ROUND_KEYS: dict[str, Any] = {
+    "tags": [],
+    "reviewers": None,
+    "seats": None,
+    "matrix": None,
+    "recomputed": None,
+    "synthesis": None,
+    "trace": None,
+    "verdicts": None,
+}
+
+
+def _same_keys(body: dict[str, Any]) -> dict[str, Any]:
+    """``body`` with every top-level key of the decide output, whatever the dialect."""
+    return {**_NO_DECISION, "dialect": None, **_ROUND_KEYS, **body}
+
+
 def _decision_body(decision: dict[str, Any] | None, dialect: str) -> dict[str, Any]:
     """The decision's keys at the top level of the JSON output, in both dialects."""
     return {**(decision if decision is not None else _NO_DECISION), "dialect": dialect}
@@ -80,7 +103,7 @@ def _aborted(
     found = [*found, *error_diagnostics(error, where)]
     # a tag is printed once: on its own line unless a finding (check's) already says it
     text = [t for t in tags if not any(t in d.message for d in found)]
-    return emit(args, Result(EXIT_FAILED, found, body, text))
+    return emit(args, Result(EXIT_FAILED, found, _same_keys(body), text))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -163,9 +186,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             return failure(args, exc, args.matrix)
         if args.settings.output_file is None:
             return _decide_lines(contract, args.matrix, lines, args.max_bytes, sys.stdout)
+        decided = io.StringIO()  # written whole: a failed write leaves the old file
+        code = _decide_lines(contract, args.matrix, lines, args.max_bytes, decided)
         try:
-            with open(args.settings.output_file, "w", encoding="utf-8") as handle:
-                return _decide_lines(contract, args.matrix, lines, args.max_bytes, handle)
+            write_text(args.settings.output_file, decided.getvalue())
+            return code
         except OSError as exc:
             print(f"error: {args.output_file}: cannot be written ({exc.strerror})", file=sys.stderr)
             return EXIT_USAGE
@@ -239,7 +264,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         verdict = "agrees with" if synthesis.ok else "DISAGREES with"
         text.append(f"synthesis: {args.synthesis} {verdict} the decision")
         code = EXIT_OK if synthesis.ok else EXIT_FAILED
-    return emit(args, Result(code, found, out, text))
+    return emit(args, Result(code, found, _same_keys(out), text))
 
 
 def _paired(files: list[str], settings: Any) -> tuple[list[tuple[str, str]], Partners]:
@@ -287,7 +312,16 @@ def _decide_lines(contract: Contract, path: str, text: str, max_bytes: int, out:
                 file=sys.stderr,
             )
             return EXIT_FAILED
-        print(json.dumps(decision.to_dict(), ensure_ascii=False, separators=(",", ":")), file=out)
+        body = {
+            "version": __version__,
+            "ok": True,
+            "diagnostics": [],
+            **_decision_body(decision.to_dict(), contract.dialect),
+            "trace": None,
+            "verdicts": None,
+        }
+        body.update(decision.to_dict())  # a 13.2 decision's trace and verdicts
+        print(json.dumps(body, ensure_ascii=False, separators=(",", ":")), file=out)
     return EXIT_OK
 
 
@@ -342,7 +376,7 @@ def _decide_round_v2(
     text += outcome.tags
     if outcome.decision is None:
         text.append("the round is aborted: no decision")
-        return emit(args, Result(EXIT_FAILED, found, body, text))
+        return emit(args, Result(EXIT_FAILED, found, _same_keys(body), text))
     explained = explanation(contract, outcome.decision, outcome.matrix if args.explain else None)
     critical = ", ".join(outcome.recomputed.critical if outcome.recomputed else ()) or "none"
     text += [explained.text, f"DA CRITICAL issues: {critical}"]
@@ -354,4 +388,4 @@ def _decide_round_v2(
         verdict = "agrees with" if outcome.synthesis.ok else "DISAGREES with"
         text.append(f"synthesis: {args.synthesis} {verdict} the recomputation")
         code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
-    return emit(args, Result(code, found, body, text))
+    return emit(args, Result(code, found, _same_keys(body), text))

@@ -146,8 +146,9 @@ def expand(arguments: Sequence[str], suffixes: Sequence[str], settings: Settings
     ``exclude`` covers it; ``-`` and template names are kept as they are. A directory with
     nothing to read is a usage error."""
     excluded = _excluder(settings)
-    out: set[str] = set()
+    out: dict[object, str] = {}  # one name per real file: the first it was given by
     stdin = []  # each - is kept: standard input named twice is an error the reader reports
+    walked: list[str] = []
     for argument in arguments:
         if argument == "-":
             stdin.append(argument)
@@ -156,18 +157,30 @@ def expand(arguments: Sequence[str], suffixes: Sequence[str], settings: Settings
             if not found:
                 wanted = " or ".join(f"*{s}" for s in suffixes)
                 raise EmptyDirectory(argument, wanted)
-            out.update(found)
+            walked += found
         elif excluded is None or not excluded(argument, False):
-            out.add(argument)
-    return stdin + sorted(out)
+            out.setdefault(_identity(argument), argument)
+    for path in walked:  # a file named on the command line keeps that name
+        out.setdefault(_identity(path), path)
+    return stdin + sorted(out.values())
+
+
+def _identity(path: str) -> object:
+    """What tells one real file from another: ``x``, ``./x``, its absolute path and a link
+    to it are one file (read once); a name that is not a file yet stands for itself."""
+    try:
+        found = os.stat(path)
+    except (OSError, ValueError):
+        return os.path.normcase(os.path.abspath(path))
+    return found.st_dev, found.st_ino
 
 
 def phase1_partners(files: Iterable[str]) -> dict[str, str]:
     """Each ``NAME.phase2.md`` among ``files`` → the ``NAME.phase1.md`` beside it, when that
     is among ``files`` too."""
-    given = set(files)
+    given = {os.path.abspath(path): path for path in files}
     return {
-        path: partner
-        for path in given
-        if path.endswith(PHASE2) and (partner := path[: -len(PHASE2)] + PHASE1) in given
+        path: given[partner]
+        for key, path in given.items()
+        if key.endswith(PHASE2) and (partner := key[: -len(PHASE2)] + PHASE1) in given
     }

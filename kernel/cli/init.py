@@ -15,6 +15,7 @@ import os
 import sys
 from collections.abc import Sequence
 
+from kernel.cli.atomic import same_file, write_text
 from kernel.cli.config import OWN_FILE, PYPROJECT, TABLE
 from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, dump_json
 from kernel.contract.dialects import detect
@@ -58,6 +59,13 @@ def _config_target(directory: str) -> tuple[str, str]:
     if isinstance(table, dict) and TABLE in table:
         raise _Refused(f"{pyproject} has a [tool.{TABLE}] table already")
     return pyproject, text
+
+
+def _separate(contract: str, directory: str) -> None:
+    """Refuse a contract file that is one of the project's configuration files."""
+    for name in (OWN_FILE, PYPROJECT):
+        if same_file(contract, os.path.join(directory, name)):
+            raise _Refused(f"--contract-file {contract} is the project's configuration file {name}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -105,16 +113,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise _Refused(f"{contract} exists")
         config, before = _config_target(args.directory)
         config = os.path.normpath(config)
-        os.makedirs(args.directory, exist_ok=True)
-        os.makedirs(os.path.dirname(contract) or ".", exist_ok=True)
-        with open(contract, "x", encoding="utf-8") as handle:
-            handle.write(text)
+        _separate(contract, args.directory)
         table = f"contract = {json.dumps(relative)}\n"
         if config.endswith(PYPROJECT):
             gap = "" if not before else "\n" if before.endswith("\n") else "\n\n"
             table = f"{gap}[tool.{TABLE}]\n{table}"
-        with open(config, "a" if before else "x", encoding="utf-8") as handle:
-            handle.write(table)
+        os.makedirs(args.directory, exist_ok=True)
+        os.makedirs(os.path.dirname(contract) or ".", exist_ok=True)
+        write_text(contract, text, exclusive=True)
+        try:  # the whole configuration file, replaced in one step
+            write_text(config, before + table, exclusive=config.endswith(OWN_FILE))
+        except BaseException:
+            os.unlink(contract)  # no contract without its configuration
+            raise
     except _Refused as exc:
         print(f"{parser.prog}: error: {exc}; init overwrites nothing", file=sys.stderr)
         return EXIT_USAGE

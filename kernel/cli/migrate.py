@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from kernel.cli.atomic import same_file, write_text
 from kernel.cli.prior import add_prior_options, read_prior
 from kernel.cli.scaffold import (
     EXIT_OK,
@@ -108,6 +109,12 @@ def _parser() -> Parser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = _parser()
     args = parser.parse_args(argv)
+    report_file = args.settings.output_file
+    if args.output is not None and report_file is not None and same_file(args.output, report_file):
+        parser.error(
+            f"-o {args.output} and --output-file {report_file} name the same file: the report "
+            "would overwrite the migrated contract"
+        )
     reader = Reader(args.max_bytes)
     roles = _pairs(args.roles, "--roles", parser)
     actions = _pairs(args.actions, "--actions", parser)
@@ -146,8 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return failure(args, exc, args.contract)
     if args.output is not None:
         try:
-            with open(args.output, "w", encoding="utf-8") as handle:
-                handle.write(m.contract_json())
+            write_text(args.output, m.contract_json())
         except OSError as exc:
             print(f"error: {args.output}: cannot be written ({exc.strerror})", file=sys.stderr)
             return EXIT_USAGE

@@ -22,6 +22,7 @@ from typing import Any, NoReturn, TextIO
 import attrs
 
 from kernel._version import __version__
+from kernel.cli.atomic import write_text
 from kernel.cli.config import DIALECTS, Settings, settle
 from kernel.cli.output import (
     COLOR_CHOICES,
@@ -594,8 +595,7 @@ def emit(
     if out is None and settings.output_file is not None:
         _write(run, report, color=run.color == "always")
         try:
-            with open(settings.output_file, "w", encoding="utf-8") as handle:
-                handle.write(report.getvalue())
+            write_text(settings.output_file, report.getvalue())
         except OSError as exc:
             print(
                 f"error: {display(settings.output_file)}: cannot be written ({exc.strerror})",
@@ -617,8 +617,7 @@ def write_report(where: argparse.Namespace, report: str, code: int) -> int:
         print(report)
         return code
     try:
-        with open(name, "w", encoding="utf-8") as handle:
-            print(report, file=handle)
+        write_text(name, report + "\n")
     except OSError as exc:
         print(f"error: {name}: cannot be written ({exc.strerror})", file=sys.stderr)
         return EXIT_USAGE

@@ -149,6 +149,19 @@ def _whole_panel(contract: Contract, by_dimension: Mapping[str, Mapping[str, obj
         )
 
 
+def _missing_tag(
+    contract: Contract, by_dimension: Mapping[str, Mapping[str, object]], role: str
+) -> str:
+    """The tag of a seat whose values leave out dimensions it is eligible for: its report
+    would miss those Dimension Scores (13.2 F4), every one named in contract order."""
+    missing = [
+        d.id
+        for d in contract.dimensions
+        if role in d.eligible_roles and role not in by_dimension[d.id]
+    ]
+    return f"[REPORT-PARSE: {role}: missing Dimension Scores for {missing!r}]"
+
+
 def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ...]:
     """Per dimension in contract order, the assessed eligible seats' values (role order);
     or a :class:`MatrixError` saying what does not fit."""
@@ -178,7 +191,10 @@ def read_matrix(contract: Contract, matrix: object) -> tuple[tuple[str, ...], ..
             eligible = role in d.eligible_roles
             if role not in seats:
                 if eligible:
-                    raise MatrixError(f"{where}: missing the value of eligible role {role}")
+                    raise MatrixError(
+                        f"{where}: missing the value of eligible role {role}",
+                        tag=_missing_tag(contract, by_dimension, role),
+                    )
                 continue
             value = seats[role]
             at = f"{where}[{shown(role)}]"

@@ -17,7 +17,7 @@ from typing import Any, Final
 import attrs
 
 from kernel.contract.model import Contract
-from kernel.decision.value import Decision
+from kernel.decision.value import Decision, register_explainer
 from kernel.errors import KernelError
 from kernel.strict import shown
 
@@ -129,6 +129,11 @@ def explanation(contract: object, decision: object, matrix: object = None) -> Ex
     if not isinstance(decision, Decision):
         raise KernelError(f"decision must be a Decision, got {shown(decision)}")
     loaded = contract if type(contract) is Contract else compiled(contract)  # type: ignore[arg-type]
+    own = decision.contract
+    if own is not None and loaded is not own and loaded.to_json() != own.to_json():
+        raise KernelError(
+            f"the decision was not taken under {loaded.contract_id} but under {own.contract_id}"
+        )
     ids = tuple(c.condition_id for c in loaded.conditions)
     if tuple(decision.fired) != ids or (
         decision.condition_id is not None and decision.condition_id not in ids
@@ -153,3 +158,10 @@ def explanation(contract: object, decision: object, matrix: object = None) -> Ex
         )
     more, changes = explainer.changes(loaded, matrix)
     return Explanation("\n".join([*lines, *more]), changes)
+
+
+def _text(contract: Contract, decision: Decision, matrix: object) -> str:
+    return explanation(contract, decision, matrix).text
+
+
+register_explainer(_text)

@@ -3,17 +3,34 @@ to the decision (R1 thresholds, R6 precedence, R5 fallback)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import winner
-from kernel.errors import ContractError
+from kernel.errors import ContractError, KernelError
 
-__all__ = ["Decision", "decide_counts", "decide_fired", "signature", "trace_dict"]
+__all__ = [
+    "Decision",
+    "decide_counts",
+    "decide_fired",
+    "register_explainer",
+    "signature",
+    "trace_dict",
+]
+
+#: What writes a decision's text: ``(contract, decision, matrix) -> text``. It lives above this
+#: module (:mod:`kernel.decision.explain`, which the :mod:`kernel.decision` package loads
+#: first) and registers itself here, so that imports point one way.
+_EXPLAINER: Final[list[Callable[[Contract, Decision, object], str]]] = []
+
+
+def register_explainer(explainer: Callable[[Contract, Decision, object], str]) -> None:
+    """Make ``explainer`` the one :meth:`Decision.explain` calls."""
+    _EXPLAINER[:] = [explainer]
 
 
 @attrs.frozen
@@ -36,6 +53,9 @@ class Decision:
     trace: Mapping[str, tuple[Any, ...]] | None = None
     #: Dialect 13.2 only: dimension id → its verdict (``pass|warn|block|block(fatal)``).
     verdicts: Mapping[str, str] | None = None
+    #: The contract the decision was taken under (not part of the decision's value: two
+    #: equal decisions compare equal whichever contract object took them).
+    contract: Contract | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -52,15 +72,34 @@ class Decision:
             out["verdicts"] = dict(self.verdicts or {})
         return out
 
-    def explain(self, contract: object, matrix: object = None) -> str:
+    def explain(self, contract: object = None, matrix: object = None) -> str:
         """The text ``sprint-kernel decide`` prints for this decision, in either dialect:
-        the decision and its table (``contract`` is the contract it was taken under, a
-        :class:`Contract` or anything ``load_contract`` takes); given the ``matrix`` it was
-        taken on, also what ``decide --explain`` adds, every single change of one score (13:
-        of one reviewer; 13.2: of one eligible seat) that changes the action."""
-        from kernel.decision.explain import explanation
+        the decision and its table, against the contract it was taken under (the decision
+        knows it); given the ``matrix`` it was taken on, also what ``decide --explain`` adds,
+        every single change of one score (13: of one reviewer; 13.2: of one eligible seat)
+        that changes the action.
 
-        return explanation(contract, self, matrix).text
+        ``contract`` may still be given (the earlier call form), but only as the decision's
+        own contract: any other contract is a :class:`KernelError`, never a wrong text."""
+        own = self.contract
+        if contract is not None:
+            from kernel.decision.cache import compiled
+
+            given = compiled(contract)  # type: ignore[arg-type]
+            if own is not None and given is not own and given.to_json() != own.to_json():
+                raise KernelError(
+                    f"the decision was not taken under {given.contract_id} but under "
+                    f"{own.contract_id}: call decision.explain() without a contract"
+                )
+            own = own if own is not None else given
+        if own is None:
+            raise KernelError(
+                "this decision was built by hand and does not know its contract: pass the "
+                "contract it was taken under"
+            )
+        if not _EXPLAINER:  # pragma: no cover - the package loads the explainer first
+            raise KernelError("no explainer is loaded (import kernel.decision)")
+        return _EXPLAINER[0](own, self, matrix)
 
 
 def trace_dict(trace: Mapping[str, tuple[Any, ...]]) -> dict[str, list[dict[str, Any]]]:
@@ -123,6 +162,7 @@ def decide_fired(
         thresholds=MappingProxyType(dict(zip(ids, thresholds, strict=True))),
         trace=trace,
         verdicts=verdicts,
+        contract=contract,
     )
 
 

@@ -54,11 +54,13 @@ def migrate(
     old = load_contract(contract)
     budget = checked_budget(budget, "migrate")
     check_cells(old.contract_id, len(old.dimensions), old.panel_size)
+    dists = None
     if prior is not None:
-        from kernel.analysis.probability import Prior
+        from kernel.analysis.probability import Prior, prior_distributions
 
         if not isinstance(prior, Prior):
             raise KernelError(f"migrate: prior must be a Prior or None, got {shown(prior)}")
+        dists = prior_distributions(prior, old)
     plan = plan_migration(
         old,
         roles=roles,
@@ -82,27 +84,33 @@ def migrate(
             exc.args = (exc.message,)
         raise
     chances: dict[tuple[str | None, str | None], Fraction] = {}
-    if prior is not None:
-        weights, denominator = _prior_weights(old, prior)
+    renamed_chances: dict[tuple[str | None, str | None], Fraction] = {}
+    if prior is not None and dists is not None:
+        weights, denominator = _prior_weights(old, dists)
         weighted = count_pairs(
             old, new, plan.seats, plan.fatal, budget, weights=weights, examples=False
         )
         chances = {k: Fraction(v, denominator) for k, v in weighted.weights.items()}
-    renames = {(c.old, c.new) for c in plan.choices if c.field.endswith(".action")}
+        renamed_chances = {k: Fraction(v, denominator) for k, v in weighted.renamed.items()}
     transitions = []
     for pair in sorted(counted.weights, key=pair_order):
         columns = counted.examples.get(pair)
         example = None
         if pair[0] != pair[1] and columns is not None:
             example = example_for(old, new, plan.seats, plan.fatal, columns)
+        matrices, renamed = counted.weights[pair], counted.renamed.get(pair, 0)
         transitions.append(
             Transition(
                 pair[0],
                 pair[1],
-                counted.weights[pair],
+                matrices,
                 example,
                 chances.get(pair, Fraction(0)) if prior is not None else None,
-                pair in renames,
+                renamed=pair[0] != pair[1] and renamed == matrices,
+                renamed_matrices=renamed,
+                renamed_probability=(
+                    renamed_chances.get(pair, Fraction(0)) if prior is not None else None
+                ),
             )
         )
     return Migration(
@@ -128,13 +136,14 @@ def _as_written(source: object, old: Contract) -> Mapping[str, Any] | None:
     return None
 
 
-def _prior_weights(old: Contract, prior: Prior) -> tuple[list[tuple[int, int, int]], int]:
+def _prior_weights(
+    old: Contract, dists: Sequence[tuple[Fraction, Fraction, Fraction]]
+) -> tuple[list[tuple[int, int, int]], int]:
     """Per dimension, the prior's (pass, warn, block) as integers over a common
     denominator; and the denominator of a whole matrix."""
     weights = []
     denominator = 1
-    for d in old.dimensions:
-        dist = prior.of(d.id)
+    for dist in dists:
         scale = math.lcm(*(p.denominator for p in dist))
         weights.append((int(dist[0] * scale), int(dist[1] * scale), int(dist[2] * scale)))
         denominator *= scale**old.panel_size

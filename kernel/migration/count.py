@@ -25,7 +25,7 @@ from typing import Any, Final, cast
 
 import attrs
 
-from kernel.analysis.budget import Budget
+from kernel.analysis.budget import Budget, int_steps
 from kernel.analysis.columns import column_cost
 from kernel.contract.model import Contract
 from kernel.contract.quantifiers import threshold, winner
@@ -50,6 +50,9 @@ class Counted:
 
     weights: dict[Pair, int]
     examples: dict[Pair, tuple[tuple[int, ...], ...]]
+    #: Per pair whose action changes, the weight of its matrices decided by the same
+    #: condition (by id) under both contracts: the action changes only by its new name.
+    renamed: dict[Pair, int] = attrs.field(factory=dict)
 
 
 @attrs.frozen
@@ -176,18 +179,29 @@ def count_pairs(
     step_old = _old_step(caps)
     #: Per list of column classes' old signatures: old part -> the next old parts.
     old_tables: dict[tuple[int, ...], dict[int, list[int]]] = {}
-    class_tables: dict[tuple[tuple[int, ...], tuple[int, ...]], list[_Class]] = {}
+    class_tables: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[list[_Class], int]] = {}
+    #: The weight of the dimensions no decision reads in a reviewer's column is the same for
+    #: every column class: it multiplies the totals once, at the end (the states' weights
+    #: stay small integers).
+    free_weight = 1
+    #: Bits of the states' weights so far: an addition of such integers costs int_steps.
+    bits = 0
     for j in order:
         mine = [p for p in live if j in eligible[p]]
         relevant = sorted(set(old_reads) | set(mine))
-        classes = class_tables.get((tuple(relevant), tuple(mine)))
-        if classes is None:  # reviewers whose seats read the same dimensions share them
+        tabled = class_tables.get((tuple(relevant), tuple(mine)))
+        if tabled is None:  # reviewers whose seats read the same dimensions share them
             budget.charge(
                 3 ** len(relevant) * (COLUMN_COST * (len(old_conds) + len(mine) + 1)),
                 f"{old.contract_id}: reviewer {j + 1}'s {3 ** len(relevant):,} columns",
             )
-            classes = _classes(old, ndims, relevant, mine, cat_of, w)
-            class_tables[tuple(relevant), tuple(mine)] = classes
+            tabled = _classes(old, ndims, relevant, mine, cat_of, w)
+            class_tables[tuple(relevant), tuple(mine)] = tabled
+        classes, free = tabled
+        free_weight *= free
+        class_bits = sum(sum(w[p]).bit_length() for p in relevant)
+        bits += class_bits
+        size = int_steps(bits) * int_steps(class_bits)
         classes_of.append(classes)
         mid = sorted(set(open_dims) | set(mine))
         done = [p for p in mine if last[p] == j]
@@ -197,7 +211,7 @@ def count_pairs(
         new_parts = len({state & _MASK for state in current})
         new_cost = STEP_COST * (1 + len(mid) + sum(len(per_dim[p]) for p in done))
         budget.charge(
-            len(current) * len(classes) * STEP_COST + new_parts * len(classes) * new_cost,
+            len(current) * len(classes) * STEP_COST * size + new_parts * len(classes) * new_cost,
             f"{old.contract_id}: {len(current):,} states x {len(classes):,} column classes "
             f"at reviewer {j + 1}",
         )
@@ -259,25 +273,42 @@ def count_pairs(
         current, costs, open_dims = following, cheapest, after
     old_action = _old_action(old, caps)
     new_action = _new_action(new, atoms, unassessed)
-    totals: dict[Pair, int] = {}
-    best: dict[Pair, tuple[int, int]] = {}
+    # Keyed by the pair and whether one condition (by id) decided both: then the action
+    # changes only by the migration's new name for that condition's action.
+    totals: dict[tuple[Pair, bool], int] = {}
+    best: dict[tuple[Pair, bool], tuple[int, int]] = {}
     for state, weight in current.items():
         new_part = cast(tuple[object, object], news.values[state & _MASK])
-        pair = (old_action(olds.values[state >> _SHIFT]), new_action(new_part[0]))
-        totals[pair] = totals.get(pair, 0) + weight
+        old_decided, old_by = old_action(olds.values[state >> _SHIFT])
+        new_decided, new_by = new_action(new_part[0])
+        split = (old_decided, new_decided), old_by is not None and old_by == new_by
+        totals[split] = totals.get(split, 0) + weight
         if examples:
             total_cost = costs[state]
-            kept = best.get(pair)
+            kept = best.get(split)
             if kept is None or total_cost < kept[0]:
-                best[pair] = (total_cost, state)
+                best[split] = (total_cost, state)
+    budget.charge(
+        len(totals) * int_steps(free_weight.bit_length()),
+        f"{old.contract_id}: {len(totals)} totals",
+    )
+    weights_out: dict[Pair, int] = {}
+    renamed: dict[Pair, int] = {}
+    for (pair, same), weight in totals.items():
+        weights_out[pair] = weights_out.get(pair, 0) + weight * free_weight
+        if same and pair[0] != pair[1]:
+            renamed[pair] = weight * free_weight
+    chosen: dict[Pair, int] = {}
+    for (pair, _), (_, state) in sorted(best.items(), key=lambda kv: kv[0][1]):
+        chosen.setdefault(pair, state)  # a matrix decided differently, when the pair has one
     found_examples = {}
-    for pair, (_, state) in best.items():
+    for pair, state in chosen.items():
         columns: list[tuple[int, ...]] = [(0,) * ndims] * panel
         for t in range(len(order) - 1, -1, -1):
             state, ci = layers[t][state]
             columns[order[t]] = classes_of[t][ci].column
         found_examples[pair] = tuple(columns)
-    return Counted(totals, found_examples)
+    return Counted(weights_out, found_examples, renamed)
 
 
 #: Bits of a state int that hold the interned new part.
@@ -335,7 +366,9 @@ def _classes(
     mine: Sequence[int],
     cat_of: Sequence[tuple[int, ...]],
     weights: _Weights,
-) -> list[_Class]:
+) -> tuple[list[_Class], int]:
+    """The reviewer's column classes, and the weight of the dimensions outside
+    ``relevant`` (one factor of every class's weight, left out of it)."""
     free = math.prod(sum(weights[p]) for p in range(ndims) if p not in set(relevant))
     found: dict[tuple[int, tuple[int, ...]], list[int]] = {}
     columns: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
@@ -358,10 +391,11 @@ def _classes(
             if cost < entry[1]:
                 entry[1] = cost
                 columns[key] = tuple(column)
-    return [
-        _Class(sigma, cats, weight * free, cost, columns[sigma, cats])
+    classes = [
+        _Class(sigma, cats, weight, cost, columns[sigma, cats])
         for (sigma, cats), (weight, cost) in found.items()
     ]
+    return classes, free
 
 
 def _old_step(caps: tuple[int, ...]) -> Callable[[tuple[int, ...], int], tuple[int, ...]]:
@@ -382,8 +416,13 @@ def _old_step(caps: tuple[int, ...]) -> Callable[[tuple[int, ...], int], tuple[i
     return step
 
 
-def _old_action(old: Contract, caps: tuple[int, ...]) -> Callable[[object], str | None]:
-    def action(counts: object) -> str | None:
+#: An action and the id of the condition that decided it (``None``: the R5 fallback, or
+#: no decision).
+_Decided = tuple[str | None, str | None]
+
+
+def _old_action(old: Contract, caps: tuple[int, ...]) -> Callable[[object], _Decided]:
+    def action(counts: object) -> _Decided:
         fired = [n >= cap for n, cap in zip(counts, caps, strict=True)]  # type: ignore[call-overload]
         return _action(old, fired)
 
@@ -392,10 +431,10 @@ def _old_action(old: Contract, caps: tuple[int, ...]) -> Callable[[object], str 
 
 def _new_action(
     new: Contract, atoms: Sequence[_Atom], unassessed: bool
-) -> Callable[[object], str | None]:
-    def action(acc: object) -> str | None:
+) -> Callable[[object], _Decided]:
+    def action(acc: object) -> _Decided:
         if unassessed:
-            return None
+            return None, None
         fired = [True] * len(new.conditions)
         for k, a in enumerate(atoms):
             value = acc[k]  # type: ignore[index]
@@ -406,10 +445,10 @@ def _new_action(
     return action
 
 
-def _action(contract: Contract, fired: Sequence[bool]) -> str | None:
+def _action(contract: Contract, fired: Sequence[bool]) -> _Decided:
     position = winner(contract.precedence, fired)
     if position is not None:
-        return contract.conditions[position].action
+        return contract.conditions[position].action, contract.conditions[position].condition_id
     if contract.fallback is None:
-        return None
-    return contract.conditions[contract.fallback].action
+        return None, None
+    return contract.conditions[contract.fallback].action, None

@@ -61,10 +61,14 @@ def _transition_map(m: Migration) -> str:
     )
 
 
-def _kind(t_changed: bool, renamed: bool) -> str:
+def _kind(t_changed: bool, renamed: bool, renamed_matrices: int = 0) -> str:
     if not t_changed:
         return "same"
-    return "renamed only" if renamed else "<b>decided differently</b>"
+    if renamed:
+        return "renamed only"
+    if renamed_matrices:
+        return f"<b>decided differently</b> ({compact(renamed_matrices)} renamed only)"
+    return "<b>decided differently</b>"
 
 
 def _decision_html(contract: Contract, d: Decision | None, refusal: str | None) -> str:
@@ -148,7 +152,7 @@ def _pairs_table(m: Migration) -> str:
             (
                 _e(short_action(t.old)),
                 _e(short_action(t.new)),
-                _kind(t.changed, t.renamed),
+                _kind(t.changed, t.renamed, t.renamed_matrices),
                 (compact(t.matrices), "num"),
                 (share(t.matrices, m.space), "num share"),
                 *(() if t.probability is None else ((f"{float(t.probability):.6g}", "num"),)),
@@ -156,6 +160,7 @@ def _pairs_table(m: Migration) -> str:
             for t in m.transitions
         ),
     )
+
 
 def html_migration(m: Migration, source: str) -> str:
     """The page for one migration; ``source`` names the old contract as the user gave it."""

@@ -50,6 +50,8 @@ def format_migration(m: Migration, source: str, *, choices: bool = True) -> str:
     left = max(map(len, names))
     for t, name in zip(m.transitions, names, strict=True):
         mark = "renamed" if t.renamed else "CHANGED" if t.changed else "same"
+        if t.changed and not t.renamed and t.renamed_matrices:
+            mark += f" ({compact(t.renamed_matrices)} only renamed)"
         chance = "" if t.probability is None else f"  p = {float(t.probability):.6g}"
         lines.append(
             f"  {name:<{left}} -> {short_action(t.new):<14} {t.matrices:>{width},}  "

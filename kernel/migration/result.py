@@ -58,9 +58,22 @@ class Transition:
     example: MigrationExample | None = None
     #: Under the prior, when one was given: the probability of the pair.
     probability: Fraction | None = None
-    #: The change is only the action's new name: the migration mapped a condition's action
-    #: ``old`` to ``new`` (``reject_or_major_revision`` to ``major_revision``, by default).
+    #: The change is only the action's new name for every one of its matrices: the same
+    #: condition decides under both contracts, and the migration mapped its action ``old``
+    #: to ``new`` (``reject_or_major_revision`` to ``major_revision``, by default).
     renamed: bool = False
+    #: Of ``matrices``, those whose action changes only by its new name (the same condition
+    #: decides under both contracts); by default all of them when ``renamed``, else none.
+    renamed_matrices: int = attrs.field(
+        default=attrs.Factory(lambda t: t.matrices if t.renamed else 0, takes_self=True)
+    )
+    #: Under the prior: the probability of those matrices.
+    renamed_probability: Fraction | None = attrs.field(
+        default=attrs.Factory(
+            lambda t: t.probability if t.renamed or t.probability is None else Fraction(0),
+            takes_self=True,
+        )
+    )
 
     @property
     def changed(self) -> bool:
@@ -68,8 +81,15 @@ class Transition:
 
     @property
     def moved(self) -> bool:
-        """Decided differently: the action changes, and not only by its new name."""
-        return self.changed and not self.renamed
+        """Decided differently: the action changes, and not only by its new name (for some
+        of its matrices at least)."""
+        return self.changed and self.moved_matrices > 0
+
+    @property
+    def moved_matrices(self) -> int:
+        """Of ``matrices``, those decided differently (the action changes, not only by its
+        name)."""
+        return self.matrices - self.renamed_matrices if self.changed else 0
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -79,6 +99,7 @@ class Transition:
             "renamed": self.renamed,
             "moved": self.moved,
             "matrices": self.matrices,
+            "renamed_matrices": self.renamed_matrices if self.changed else 0,
             "probability": None if self.probability is None else str(self.probability),
             "example": None if self.example is None else self.example.to_dict(),
         }
@@ -121,21 +142,23 @@ class Migration:
     @property
     def renamed(self) -> int:
         """Matrices whose action changes only by its new name."""
-        return sum(t.matrices for t in self.transitions if t.changed and t.renamed)
+        return sum(t.renamed_matrices for t in self.transitions if t.changed)
 
     @property
     def moved(self) -> int:
         """Matrices decided differently (the action changes, not only by its name)."""
-        return sum(t.matrices for t in self.transitions if t.moved)
+        return sum(t.moved_matrices for t in self.transitions)
 
     def _probability(self, moved: bool) -> Fraction | None:
         if self.prior is None:
             return None
         return sum(
             (
-                t.probability or Fraction(0)
+                (t.probability or Fraction(0)) - (t.renamed_probability or Fraction(0))
+                if moved
+                else t.probability or Fraction(0)
                 for t in self.transitions
-                if (t.moved if moved else t.changed)
+                if t.changed
             ),
             Fraction(0),
         )

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from support import paths
 
 from kernel import decide, load_contract
+from kernel._version import __version__
 from kernel.cli.decide import main
 from kernel.cli.scaffold import run
 from kernel.testing import matrices
@@ -54,7 +55,11 @@ def test_one_decision_per_line_in_order(ms: list[dict[str, list[str]]]) -> None:
         with contextlib.redirect_stdout(out):
             assert main(["--contract", "reviewer/full", "--matrix", path]) == 0
     lines = out.getvalue().splitlines()
-    assert [json.loads(line) for line in lines] == [decide(FULL, m).to_dict() for m in ms]
+    envelope = {"version": __version__, "ok": True, "diagnostics": []}
+    same_keys = {"dialect": "13", "trace": None, "verdicts": None}
+    assert [json.loads(line) for line in lines] == [
+        {**envelope, **decide(FULL, m).to_dict(), **same_keys} for m in ms
+    ]
 
 
 def test_the_shipped_example(capsys: pytest.CaptureFixture[str]) -> None:

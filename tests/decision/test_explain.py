@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 from support import paths
 
@@ -77,3 +78,30 @@ def test_explain_takes_a_template_name_and_refuses_what_does_not_fit() -> None:
         from kernel.decision.explain import explanation
 
         explanation("reviewer/full", "accept")
+
+
+def test_a_decision_knows_its_contract_and_explains_against_no_other() -> None:
+    """A 13.2 decision explained with reviewer/full printed reviewer/full's F3 severity and
+    action as if they were the 13.2 contract's; now the decision explains itself, and any
+    other contract is refused."""
+    contract, outcome = _round("13.2")
+    decision = outcome.decision  # type: ignore[attr-defined]
+    text = decision.explain()
+    assert text == decision.explain(contract)  # the old call form, with its own contract
+    assert text.startswith(f"decision: {decision.action}")
+    with pytest.raises(KernelError, match="was not taken under reviewer/reviewer_full/v1"):
+        decision.explain("reviewer/full")
+    same_ids = dict(load_contract(contract).to_dict(), contract_id="another/one/v1")  # type: ignore[arg-type]
+    with pytest.raises(KernelError, match="was not taken under another/one/v1"):
+        decision.explain(same_ids)
+    assert decision.explain(matrix=outcome.matrix).startswith(text)  # type: ignore[attr-defined]
+
+
+def test_a_hand_built_decision_is_explained_only_with_its_contract() -> None:
+    decision = decide("reviewer/full", {d: ["pass"] * 5 for d in ("D1", "D2", "D3", "D4", "D5")})
+    assert decision.explain().startswith("decision: editorial_decision=accept (F0, severity 10)")
+    bare = attrs.evolve(decision, contract=None)
+    assert bare == decision
+    with pytest.raises(KernelError, match="does not know its contract"):
+        bare.explain()
+    assert bare.explain("reviewer/full") == decision.explain()

@@ -31,7 +31,7 @@ def test_text_report_and_the_written_contract(
     code, out, err = _run(["reviewer/full", "-o", str(new)], capsys)
     assert (code, err) == (0, "")
     assert "847,288,609,443 old matrices" in out
-    assert "7,919,929,872 decided differently" in out
+    assert "31,479,798,528 decided differently" in out
     assert "$.failure_conditions[F1].action: editorial_decision=reject_or_major_revision" in out
     assert "role da was eligible on no dimension" in out
     assert "not assessed under 13.2: D4 r3 (domain): block" in out
