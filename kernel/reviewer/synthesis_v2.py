@@ -26,6 +26,7 @@ from typing import Any, Final
 import attrs
 
 from kernel.errors import InputError
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.fields import unfenced_lines
 from kernel.reviewer.lint.readings import readings
 from kernel.reviewer.lint.report import Finding
@@ -91,11 +92,18 @@ def _parse_error(source: str, what: str, line: int | None) -> SynthesisV2:
 
 
 def check_synthesis_v2(
-    scope: RoleScope, recomputed: Recomputed, text: str, *, source: str = "synthesis"
+    scope: RoleScope,
+    recomputed: Recomputed,
+    text: str,
+    *,
+    source: str = "synthesis",
+    ars: str | Reading = DEFAULT_ARS,
 ) -> SynthesisV2:
-    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5). A consistency
-    marker whose count has more than :data:`MAX_COUNT_DIGITS` significant digits raises
-    :class:`~kernel.errors.InputError` naming ``source`` and the line."""
+    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5), under the ARS
+    reading ``ars``. A consistency marker whose count has more than
+    :data:`MAX_COUNT_DIGITS` significant digits raises :class:`~kernel.errors.InputError`
+    naming ``source`` and the line."""
+    reading(ars)
     doc = parse_document(text, source=source)
     r = readings(doc)
     audit = (*_LIST.values(), _DECISION, _RATIONALE, _MARKER)
