@@ -5,7 +5,9 @@ output; the configuration key, the flag and ``--show-settings``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from support import paths
@@ -17,6 +19,7 @@ from kernel.reviewer.lint.ars import ARS, DEFAULT_ARS, READINGS, reading
 from kernel.reviewer.lint.dialects import lint_phase1, lint_phase2
 from kernel.reviewer.render import render_phase1, render_phase2
 from kernel.reviewer.review import decide_documents
+from kernel.reviewer.round_v2 import RoundV2Outcome
 from kernel.reviewer.synthesis import check_synthesis
 from kernel.round import start
 
@@ -65,7 +68,7 @@ def _reports() -> list[tuple[str, str, str]]:
 def test_every_library_function_that_reads_documents_takes_ars_and_checks_it() -> None:
     p1 = (EXAMPLE / "eic.phase1.md").read_text("utf-8")
     p2 = (EXAMPLE / "eic.phase2.md").read_text("utf-8")
-    calls = [
+    calls: list[Callable[[str], Any]] = [
         lambda ars: lint_phase1(p1, CONTRACT, role="eic", ars=ars),
         lambda ars: lint_phase2(p2, CONTRACT, p1, role="eic", ars=ars),
         lambda ars: decide_documents(CONTRACT, _reports(), ars=ars),
@@ -91,13 +94,9 @@ def test_the_round_and_the_decision_name_the_reading() -> None:
 
 
 def test_check_synthesis_takes_the_reading() -> None:
-    decision = decide(
-        CONTRACT,
-        {
-            d: dict(v)
-            for d, v in decide_documents(CONTRACT, _reports()).matrix.items()  # type: ignore[union-attr]
-        },
-    )
+    outcome = decide_documents(CONTRACT, _reports())
+    assert isinstance(outcome, RoundV2Outcome) and outcome.matrix is not None
+    decision = decide(CONTRACT, {d: dict(v) for d, v in outcome.matrix.items()})
     text = (EXAMPLE / "synthesis.md").read_text("utf-8")
     da = (EXAMPLE / "da.phase2.md").read_text("utf-8")
     for ars in ARS:
