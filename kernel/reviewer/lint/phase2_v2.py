@@ -8,6 +8,7 @@ the document's ``source`` name as the path.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
@@ -143,7 +144,7 @@ def analyse_phase2_v2(
     max_bytes: int = MAX_INPUT_BYTES,
     ars: str | Reading = DEFAULT_ARS,
 ) -> ReportV2:
-    reading(ars)
+    chosen = reading(ars)
     if role is not None:
         role = require_role(scope, role)
     text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
@@ -219,9 +220,14 @@ def analyse_phase2_v2(
         findings += da_findings(r, by_title.get(BODY, []), source)
     elif seat is not None:
         bodies = by_title.get(BODY, [])
-        findings += _findings(doc, found, bodies, source, r.block_fenced) or _findings(
-            doc, found, bodies, source, r.line_fenced
+        escalation = chosen.severity_escalation
+        block = _findings(doc, found, bodies, source, r.block_fenced, escalation)
+        lines = (
+            []
+            if _failed(block)
+            else _findings(doc, found, bodies, source, r.line_fenced, escalation)
         )
+        findings += lines if _failed(lines) else block
     findings += advisory.phase2_findings(doc)
     shown = (
         MappingProxyType(
@@ -673,15 +679,26 @@ def _dissent_grammar(what: str, line: int | None) -> Finding:
     return Finding("P2-117", f"[DISSENT-GRAMMAR: {what}]", line, "dissent")
 
 
+def _failed(findings: Sequence[Finding]) -> bool:
+    return any(f.severity == "error" for f in findings)
+
+
+#: Severities in rising order (ars-main §3).
+_RANK: Final = {"Minor": 0, "Major": 1, "Critical": 2}
+
+
 def _findings(
     doc: Document,
     found: Sequence[Section],
     bodies: Sequence[Section],
     source: str,
     hidden: frozenset[int],
+    escalation: bool = False,
 ) -> list[Finding]:
     """Review Body findings of a scoring seat (13.2 §F11.1), first failure; ``hidden``: the
-    fenced lines of one reading."""
+    fenced lines of one reading. With ``escalation`` (upstream main, ars-main §3) a finding
+    may restate its Severity strictly upwards: the last value is the operative one, and each
+    such chain is a ``SEVERITY-SUPERSEDED`` warning, given before the first failure."""
     if len(bodies) != 1:
         return [Finding("P2-120", f"[REVIEW-BODY-MISSING: {source}]", None, "review_body")]
     body = bodies[0]
@@ -689,8 +706,13 @@ def _findings(
     end = following[0] if following else len(doc.lines) + 1
     declared_at = [n for n in match_lines(doc, _SEVERITY_DECLARED) if n not in hidden]
 
+    notes: list[Finding] = []
+
     def grammar(what: str, line: int | None) -> list[Finding]:
-        return [Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body")]
+        return [
+            *notes,
+            Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body"),
+        ]
 
     outside = next((n for n in declared_at if not body.line <= n < end), None)
     if outside is not None:
@@ -718,23 +740,44 @@ def _findings(
             continue
         if any(b.structural and b.atx and b.level == 4 for b in sub.blocks):
             return grammar(f"{title} may not nest a Severity finding under H4", sub.line)
-        severities = [m.group("severity") for t in lines for m in _SEVERITY.finditer(t)]
-        if declared != 1 or len(severities) != 1:
+        per_line = [[m.group("severity") for m in _SEVERITY.finditer(t)] for t in lines]
+        severities = [v for values in per_line for v in values]
+        several = escalation and not any(len(values) > 1 for values in per_line)
+        if declared != len(severities) or not severities or (len(severities) > 1 and not several):
             return grammar(
                 f"{title} must contain exactly one parseable Severity declaration", sub.line
             )
+        if len(severities) > 1:
+            chain = " -> ".join(severities)
+            if any(_RANK[a] >= _RANK[b] for a, b in itertools.pairwise(severities)):
+                return grammar(
+                    f"{title}: Severity may be restated only strictly escalating (Minor < "
+                    f"Major < Critical), found {chain}",
+                    sub.line,
+                )
+            notes.append(
+                Finding(
+                    "P2-147",
+                    f"[SEVERITY-SUPERSEDED: {source}: {title}: {chain}]",
+                    sub.line,
+                    "review_body",
+                    "warning",
+                )
+            )
+        severity = severities[-1]
         anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in lines)
         anchors = [m.group("value") for t in lines for m in _ANCHOR.finditer(t)]
-        if severities[0] in ("Critical", "Major"):
+        if severity in ("Critical", "Major"):
             if anchors_declared != 1 or len(anchors) != 1:
                 return [
+                    *notes,
                     Finding(
                         "P2-122",
-                        f"[ANCHOR-MISSING: {source}: {title} {severities[0]} finding needs "
+                        f"[ANCHOR-MISSING: {source}: {title} {severity} finding needs "
                         "exactly one Evidence Anchor]",
                         sub.line,
                         "review_body",
-                    )
+                    ),
                 ]
         elif anchors_declared > 1 or len(anchors) != anchors_declared:
             return grammar(
@@ -747,9 +790,10 @@ def _findings(
                 tag, reason = problem
                 code = "P2-122" if tag == "ANCHOR-MISSING" else "P2-123"
                 return [
-                    Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body")
+                    *notes,
+                    Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body"),
                 ]
-    return []
+    return notes
 
 
 def da_critical_ids(text: str, *, max_bytes: int = MAX_INPUT_BYTES) -> tuple[str, ...] | None:
