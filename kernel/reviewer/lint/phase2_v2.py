@@ -10,14 +10,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
 import attrs
 
 from kernel.io import MAX_INPUT_BYTES
-from kernel.reviewer.lint import advisory
+from kernel.reviewer.lint import advisory, dissent_html
 from kernel.reviewer.lint.anchors import anchor_problem
 from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
@@ -212,7 +212,9 @@ def analyse_phase2_v2(
                 "warning",
             )
         )
-    dissent, dissent_findings = _dissent(r, found, by_title, scope, plans, source)
+    dissent, dissent_findings = _dissent(
+        r, found, by_title, scope, plans, source, html=chosen.dissent_html
+    )
     findings += dissent_findings
     if scores is not None and plans is not None:
         findings += _binding(scores, set(dissent), plans)
@@ -602,7 +604,11 @@ def _dissent(
     scope: RoleScope,
     plans: Mapping[str, Mapping[str, str]] | None,
     source: str,
+    *,
+    html: bool = False,
 ) -> tuple[list[str], list[Finding]]:
+    """The dissent (13.2 §F10, §F9 (1)-(3)); with ``html`` (later upstream main, ars-main
+    §5.2-§5.3) raw HTML in the section, and a field behind a comment, abort."""
     sections = by_title.get(DISSENT, [])
     if not sections:
         return [], []
@@ -616,12 +622,22 @@ def _dissent(
     lines = [f for f in lines if f.value is None or visible(r, f.line)]
     seen = {f.line for f in lines if f.value is not None}
     span = range(section.line + 1, min(end + 1, len(doc.lines) + 1))
+    if html:
+        lines_in = range(section.line + 1, end)
+        abort = dissent_html.scan(
+            ((n, doc.lines[n - 1]) for n in lines_in if not r.fenced_by_both(n)), _field_shaped
+        )
+        if abort is not None:
+            return [], [_HTML_ABORTS[abort[0]](abort[1])]
     shaped = [n for n in span if _field_shaped(doc.lines[n - 1])]
-    if any(n not in seen for n in shaped):
+    unseen = next((n for n in shaped if n not in seen), None)
+    if unseen is not None:
+        if html and _commented(r, unseen):
+            return [], [_HTML_ABORTS["hidden"](unseen)]
         return [], [
             _dissent_grammar(
                 "dissent fields must be canonical unbulleted dimension_id: and rationale: lines",
-                next(n for n in shaped if n not in seen),
+                unseen,
             )
         ]
     ids = [f.value for f in lines if f.key == "dimension_id" and f.value is not None]
@@ -677,6 +693,29 @@ def _dissent(
 
 def _dissent_grammar(what: str, line: int | None) -> Finding:
     return Finding("P2-117", f"[DISSENT-GRAMMAR: {what}]", line, "dissent")
+
+
+#: Later main's dissent aborts (ars-main §5.2, §5.3), by what the scan found.
+_HTML_ABORTS: Final[Mapping[str, Callable[[int], Finding]]] = {
+    "hidden": lambda n: Finding(
+        "P2-148",
+        f"[DISSENT-HIDDEN: a dissent field may not stand inside an HTML comment in ## {DISSENT}]",
+        n,
+        "dissent",
+    ),
+    "raw_html": lambda n: Finding(
+        "P2-149", f"[DISSENT-RAW-HTML: ## {DISSENT} may not hold raw HTML]", n, "dissent"
+    ),
+}
+
+
+def _commented(r: Readings, n: int) -> bool:
+    """Whether a comment hides line ``n`` for some reading: the page hides it, it sits in an
+    HTML block, or it holds comment markup."""
+    text = r.doc.lines[n - 1]
+    if n in r.hidden or "<!--" in text or "-->" in text:
+        return True
+    return any(b.kind == "html" and b.line <= n <= b.end for b in r.doc.blocks)
 
 
 def _failed(findings: Sequence[Finding]) -> bool:
