@@ -494,6 +494,7 @@ def _gate(
     section = _placement(lines, h2, blocks, source)
     receipts, attestations = _section(lines[section:], blocks, source)
     start = lines[section - 1].n
+    _agree(blocks, lines[section - 1], source, f"## {RECEIPTS}", 2)
     if not receipts:
         if len(attestations) != 1:
             raise _grammar(
@@ -611,12 +612,6 @@ def _placement(
                 and ln.n not in blocks.hidden
             ):
                 raise _grammar(source, f"{final} (CommonMark reads a heading here)", ln.n)
-    if blocks is not None:
-        why = blocks.why(head, heading=2)
-        if why is not None:
-            raise _grammar(
-                source, f"## {RECEIPTS} {why}; the readings must agree (R20)", head.n
-            )
     return index
 
 
