@@ -154,6 +154,8 @@ class _Line:
 def _fence_run(line: str, chars: str) -> tuple[str, int, str, int] | None:
     """(character, run length, rest, indent) for at most three spaces and a run of three or
     more of one of ``chars``."""
+    if line[:1] not in chars and line[:1] != " ":
+        return None
     body = line.lstrip(" ")
     indent = len(line) - len(body)
     if indent > 3 or not body or body[0] not in chars:
@@ -165,6 +167,8 @@ def _fence_run(line: str, chars: str) -> tuple[str, int, str, int] | None:
 
 def _columns(line: str) -> int:
     """The columns of ``line``'s leading spaces and tabs (tabs to 4-column stops)."""
+    if line[:1] not in " \t":
+        return 0
     col = 0
     for c in line:
         if c == " ":
@@ -178,6 +182,8 @@ def _columns(line: str) -> int:
 
 def _comment_start(line: str, para: bool) -> bool:
     """Whether ``line`` opens an HTML comment at a block position (13.2 §F10.3)."""
+    if "<!--" not in line:
+        return False
     if _columns(line) > 3:
         return False
     rest = line.lstrip(" \t")
@@ -194,6 +200,8 @@ def _comment_start(line: str, para: bool) -> bool:
 def _closes_paragraph(line: str, para: bool) -> bool:
     """An ATX heading, a thematic break, a lone ``-``, or (a paragraph open) a setext
     underline: no paragraph is open after it."""
+    if line.lstrip(" \t")[:1] not in "#*-_=":
+        return False
     if _ATX.match(line) is not None:
         return True
     if _columns(line) > 3:
