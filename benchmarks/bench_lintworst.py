@@ -219,7 +219,12 @@ CASES_RECEIPTS: dict[str, Callable[[], tuple[str, int]]] = {
     ),
     "1 MiB body line of cells '| **Arithmetic Receipt**: AR1 '": lambda: (
         _within(
-            METHODOLOGY_P2, _FINDING, _FINDING + "\n", "| **Arithmetic Receipt**: AR1 ", "\n", MIB - 100
+            METHODOLOGY_P2,
+            _FINDING,
+            _FINDING + "\n",
+            "| **Arithmetic Receipt**: AR1 ",
+            "\n",
+            MIB - 100,
         )
         + _SECTION
         + "no_recomputable_statistics: none\n",
