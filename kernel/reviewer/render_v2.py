@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from kernel.errors import KernelError
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.phase1_v2 import PARAGRAPH_SEPARATOR, analyse_phase1_v2
 from kernel.reviewer.roles import RoleScope, require_role
@@ -81,10 +82,12 @@ def render_phase1_v2(
     plans: Mapping[str, Mapping[str, str]] | None = None,
     *,
     paraphrase: Mapping[str, str] | None = None,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> str:
     """A 13.2 Phase 1 document for ``role``: one paraphrase paragraph per contract dimension
     (or ``paraphrase``: dimension id → paragraph), one plan subsection per eligible
-    dimension, the acknowledgement tag last."""
+    dimension, the acknowledgement tag last (alike under both ARS readings, ``ars``)."""
+    reading(ars)
     role = require_role(scope, role)
     plans = default_plan_v2(scope, role) if plans is None else plans
     out = ["## Contract Paraphrase", ""]
@@ -124,11 +127,14 @@ def render_phase2_v2(
     *,
     abstain_reasons: Mapping[str, str] | None = None,
     critical: int = 0,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> str:
     """A 13.2 Phase 2 report for ``role``. ``scores``: each dimension ``role`` is eligible
     for → its value (others are written ``not_assessed``); an eligible ``not_assessed``
     takes its reason from ``abstain_reasons``. Triggers are quoted from ``plans`` (the
-    seat's Phase 1). The DA's Review Body holds ``critical`` CRITICAL rows."""
+    seat's Phase 1). The DA's Review Body holds ``critical`` CRITICAL rows. The report
+    passes under the ARS reading ``ars``."""
+    reading(ars)
     role = require_role(scope, role)
     plans = default_plan_v2(scope, role) if plans is None else plans
     reasons = abstain_reasons or {}

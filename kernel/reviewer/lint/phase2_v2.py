@@ -18,6 +18,7 @@ import attrs
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
 from kernel.reviewer.lint.anchors import anchor_problem
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
     FieldLine,
@@ -113,10 +114,11 @@ def lint_phase2_v2(
     source: str = "document",
     phase1_source: str = "phase1",
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> LintReport:
     """Lint a 13.2 Phase 2 report. ``role`` is the seat it was dispatched as (the declared
     ``contract_role`` must equal it); ``phase1`` is the same seat's Phase 1, for trigger
-    binding (13.2 §F9) and the dissent's commitments."""
+    binding (13.2 §F9) and the dissent's commitments; ``ars`` the ARS reading."""
     report = analyse_phase2_v2(
         text,
         scope,
@@ -125,6 +127,7 @@ def lint_phase2_v2(
         source=source,
         phase1_source=phase1_source,
         max_bytes=max_bytes,
+        ars=ars,
     )
     return report.lint_report(bound=phase1 is not None)
 
@@ -138,7 +141,9 @@ def analyse_phase2_v2(
     source: str = "document",
     phase1_source: str = "phase1",
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> ReportV2:
+    reading(ars)
     if role is not None:
         role = require_role(scope, role)
     text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
