@@ -25,7 +25,12 @@ from kernel.reviewer.lint.receipts import (
 )
 from kernel.reviewer.lint.report import Finding
 
-EXAMPLE = (paths.ROOT / "examples" / "full-13.2" / "methodology.phase2.md").read_text("utf-8")
+#: The example methodology card without its receipts.
+EXAMPLE = (
+    (paths.ROOT / "examples" / "full-13.2" / "methodology.phase2.md")
+    .read_text("utf-8")
+    .split("\n## Arithmetic Receipts\n")[0]
+)
 
 #: W3 and its receipt: a GRIM mismatch, linked both ways.
 W3 = """

@@ -41,6 +41,7 @@ from kernel.reviewer.lint.readings import (
     readings,
     visible,
 )
+from kernel.reviewer.lint.receipts import receipt_findings
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
@@ -143,7 +144,7 @@ def analyse_phase2_v2(
     max_bytes: int = MAX_INPUT_BYTES,
     ars: str | Reading = DEFAULT_ARS,
 ) -> ReportV2:
-    reading(ars)
+    chosen = reading(ars)
     if role is not None:
         role = require_role(scope, role)
     text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
@@ -222,6 +223,8 @@ def analyse_phase2_v2(
         findings += _findings(doc, found, bodies, source, r.block_fenced) or _findings(
             doc, found, bodies, source, r.line_fenced
         )
+    if chosen.receipts and seat is not None:
+        findings += receipt_findings(text, role=seat, source=source, max_bytes=max_bytes)
     findings += advisory.phase2_findings(doc)
     shown = (
         MappingProxyType(
