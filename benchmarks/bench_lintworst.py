@@ -25,6 +25,7 @@ from kernel.contract.model import load_contract
 from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
 from kernel.reviewer.lint.phase1_v2 import lint_phase1_v2
 from kernel.reviewer.lint.phase2_v2 import lint_phase2_v2
+from kernel.reviewer.lint.receipts import receipt_findings
 from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
 from kernel.reviewer.roles import scope_of
 from kernel.text.markdown import MAX_STRUCTURE_UNITS, parse_normalised
@@ -174,6 +175,94 @@ def _v2_rows(quick: bool) -> list[Row]:
     return rows
 
 
+METHODOLOGY_P2 = render_phase2_v2(SCOPE_V2, "methodology", {"D1": "warn"})
+_RECEIPT = (
+    "procedure_id: grim\nevidence_anchor: table: Table 3\nreported_inputs: N=23\n"
+    "assumptions: one item\nderivation: 60/23\nderived_value_or_range: 2.6087\n"
+    "comparison_rule: rounds to 2.63\nrounding_interval: [2.625, 2.635)\n"
+    "nearest_achievable: 2.6087\nstatus: consistent\n"
+)
+_SECTION = "\n## Arithmetic Receipts\n\n"
+
+
+def _receipts(unit: str, head: str = "", tail: str = "", size: int = MIB) -> str:
+    """A methodology card whose receipts section is ``head``, ``unit`` repeated up to
+    ``size`` bytes, ``tail``."""
+    base = METHODOLOGY_P2 + _SECTION
+    return _within(base + "@", "@", head, unit, tail, size)
+
+
+def _entries(count: int, body: str) -> str:
+    return METHODOLOGY_P2 + _SECTION + "".join(f"### AR{k}\n{body}" for k in range(1, count + 1))
+
+
+#: (card, max_bytes): the receipts gate's worst cases (ars main §4).
+CASES_RECEIPTS: dict[str, Callable[[], tuple[str, int]]] = {
+    "1 MiB section of prose lines": lambda: (
+        _receipts("The sums bracket the mean.\n", "no_recomputable_statistics: none\n"),
+        MIB,
+    ),
+    "1 MiB fence in the section": lambda: (
+        _receipts("status: consistent\n", "```text\n", "```\n"),
+        MIB,
+    ),
+    "1 MiB section line of '|'": lambda: (_receipts("|", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '<'": lambda: (_receipts("<", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '`'": lambda: (_receipts("`", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '](('": lambda: (_receipts("](", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '&#58;'": lambda: (_receipts("&#58;", "### AR1\n", "\n"), MIB),
+    "1 MiB body line of '<!--'": lambda: (
+        _within(METHODOLOGY_P2, _FINDING, _FINDING + "\n", "<!--", "\n", MIB - 100)
+        + _SECTION
+        + "no_recomputable_statistics: none\n",
+        MIB,
+    ),
+    "1 MiB body line of cells '| **Arithmetic Receipt**: AR1 '": lambda: (
+        _within(
+            METHODOLOGY_P2,
+            _FINDING,
+            _FINDING + "\n",
+            "| **Arithmetic Receipt**: AR1 ",
+            "\n",
+            MIB - 100,
+        )
+        + _SECTION
+        + "no_recomputable_statistics: none\n",
+        MIB,
+    ),
+    "10,000 empty '### ARk' entries": lambda: (_entries(10_000, ""), MIB),
+    "10,000 full '### ARk' receipts (8 MiB allowed)": lambda: (
+        _entries(10_000, _RECEIPT),
+        8 * MIB,
+    ),
+}
+
+
+def _receipt_rows(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    for name, make in CASES_RECEIPTS.items():
+        text, limit = make()
+        times = []
+        for _ in range(1 if quick else 3):
+            parse_normalised.cache_clear()
+            start = time.perf_counter()
+            found = receipt_findings(text, role="methodology", max_bytes=limit)
+            times.append(time.perf_counter() - start)
+        codes = ",".join(sorted({f.code for f in found})) or "none"
+        note = f"{len(text.encode()) / 1024:.0f} KiB; codes {codes}"
+        rows.append(
+            row(
+                SECTION,
+                f"receipts: {name}, receipt_findings",
+                "kernel",
+                statistics.median(times) * 1e9,
+                note=note,
+                kernel=True,
+            )
+        )
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     contract = load_contract("reviewer/full")
     plan = documents.phase1(2_000)
@@ -197,7 +286,7 @@ def run(quick: bool) -> list[Row]:
             rows.append(
                 row(SECTION, case, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
             )
-    return rows + _v2_rows(quick)
+    return rows + _v2_rows(quick) + _receipt_rows(quick)
 
 
 if __name__ == "__main__":

@@ -42,6 +42,7 @@ from kernel.reviewer.lint.readings import (
     readings,
     visible,
 )
+from kernel.reviewer.lint.receipts import receipt_findings
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
@@ -230,6 +231,8 @@ def analyse_phase2_v2(
             else _findings(doc, found, bodies, source, r.line_fenced, escalation)
         )
         findings += lines if _failed(lines) else block
+    if chosen.receipts and seat is not None:
+        findings += receipt_findings(text, role=seat, source=source, max_bytes=max_bytes)
     findings += advisory.phase2_findings(doc)
     shown = (
         MappingProxyType(
