@@ -42,11 +42,16 @@ def blank_code_spans(line: str) -> tuple[str, int]:
     runs = _runs(line)
     if len(runs) < 2:
         return line, len(runs)
+    following: list[int | None] = [None] * len(runs)  # the next run of the same length
+    seen: dict[int, int] = {}
+    for k in range(len(runs) - 1, -1, -1):
+        following[k] = seen.get(runs[k][1])
+        seen[runs[k][1]] = k
     out = list(line)
     i = 0
     while i < len(runs):
         start, length = runs[i]
-        match = next((k for k in range(i + 1, len(runs)) if runs[k][1] == length), None)
+        match = following[i]
         if match is None:
             i += 1
             continue
