@@ -322,15 +322,15 @@ def _synthesis_rows(quick: bool) -> list[Row]:
             cases[f"synthesis: {name}, check_synthesis_v2 ars={ars}"] = functools.partial(
                 check_synthesis_v2, SCOPE_V2, _RECOMPUTED, text, ars=ars
             )
+    head, tail = "## Scoring Plan Dissent\n\ndimension_id: D3\n", "\n\n## Dimension Scores"
     for name, unit in CASES_DISSENT.items():
-        def text(size: int, unit: str = unit) -> str:
-            head, tail = "## Scoring Plan Dissent\n\ndimension_id: D3\n", "\n\n## Dimension Scores"
-            if not unit:
-                return EIC_P2.replace("## Dimension Scores", head + _growing_runs(MIB - 4096) + tail)
-            return _within(EIC_P2, "## Dimension Scores", head, unit, tail, size)
-
+        dissent = (
+            _within(EIC_P2, "## Dimension Scores", head, unit, tail, MIB - 100)
+            if unit
+            else EIC_P2.replace("## Dimension Scores", head + _growing_runs(MIB - 4096) + tail)
+        )
         cases[f"{name}, lint_phase2_v2 ars=main"] = functools.partial(
-            lint_phase2_v2, text(MIB - 100), SCOPE_V2, EIC_P1, role="eic", ars="main"
+            lint_phase2_v2, dissent, SCOPE_V2, EIC_P1, role="eic", ars="main"
         )
     for case, call in cases.items():
         times = []
