@@ -316,6 +316,39 @@ FAILING: list[tuple[str, str, str, str, tuple[str, int] | None]] = [
         ("not_computable_reason: tail_ambiguous", 0),
     ),
     (
+        "not_computable without its reason",
+        once(CARD, "not_computable_reason: analytic_n_ambiguous\n", ""),
+        "P2-142",
+        "AR3 expected exactly one canonical not_computable_reason: line, found 0",
+        ("### AR3", 0),
+    ),
+    (
+        "two reasons on a consistent receipt",
+        once(
+            CARD,
+            "status: consistent\n",
+            "status: consistent\nnot_computable_reason: tail_ambiguous\n"
+            "not_computable_reason: test_family_ambiguous\n",
+        ),
+        "P2-142",
+        "AR2 not_computable_reason is forbidden unless status is not_computable",
+        ("not_computable_reason: tail_ambiguous", 0),
+    ),
+    (
+        "fenced receipts beside an unfenced attestation",
+        once(CARD, "### AR1\n", "```text\n### AR1\n") + "```\n\nno_recomputable_statistics: x\n",
+        "P2-142",
+        "forbidden when",
+        ("no_recomputable_statistics: x", 0),
+    ),
+    (
+        "a zero-width space in the key",
+        once(CARD, "status: consistent", "sta\u200btus: consistent"),
+        "P2-142",
+        "decorated or non-canonical status",
+        ("sta\u200btus", 0),
+    ),
+    (
         "reason enum",
         once(CARD, "analytic_n_ambiguous", "the paper is unclear"),
         "P2-142",

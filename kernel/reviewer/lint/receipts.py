@@ -879,10 +879,10 @@ def _fields(receipt: _Receipt, source: str) -> tuple[int, str] | None:
             f"{t} status {status!r} is not in the closed status enum ({', '.join(STATUSES)})",
             line,
         )
-    reasons = _count(
-        receipt, "not_computable_reason", source, exactly=status == "not_computable"
-    )
-    if reasons and status != "not_computable":
+    reasons = receipt.fields.get("not_computable_reason", ())
+    if status == "not_computable":
+        _count(receipt, "not_computable_reason", source, exactly=True)
+    elif reasons:
         raise _grammar(
             source,
             f"{t} not_computable_reason is forbidden unless status is not_computable",
