@@ -606,6 +606,7 @@ PASSING: list[tuple[str, str]] = [
         "a code span holding a bar",
         once(CARD, "### AR2\n", "### AR2\nraw `|status: pending` token\n"),
     ),
+    ("an H4 note inside a receipt", once(CARD, "### AR2\n", "### AR2\n#### Note\nchecked twice\n")),
     ("fenced receipts", once(CARD, "### AR1\n", "```text\n### AR1\n") + "```\n"),
     (
         "a tilde fence indented by three",
