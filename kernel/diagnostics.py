@@ -397,6 +397,12 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "methodology (ars main)", "ars main §4.1", _P2),
     ("P2-146", "warning", "[RECEIPT-ATTESTATION]: the receipts section only attests that "
      "nothing is recomputable (ars main)", "ars main §4.5", _P2),
+    ("P2-147", "warning", "[SEVERITY-SUPERSEDED]: a finding restates its Severity upwards; the "
+     "last value counts (ARS main)", "ars-main §3", _P2),
+    ("P2-148", "error", "[DISSENT-HIDDEN]: a dissent field hidden by an HTML comment (ARS main)",
+     "ars-main §5.2", _P2),
+    ("P2-149", "error", "[DISSENT-RAW-HTML]: raw HTML in the Scoring Plan Dissent section "
+     "(ARS main)", "ars-main §5.3", _P2),
     # --- analyzer ----------------------------------------------------------------------
     ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
      "R5", _AN),
