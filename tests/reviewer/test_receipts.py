@@ -12,7 +12,9 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 from support import paths
 
+from kernel.contract.model import load_contract
 from kernel.errors import KernelError
+from kernel.reviewer.lint.dialects import lint_phase2
 from kernel.reviewer.lint.receipts import (
     NOT_COMPUTABLE_REASONS,
     PROCEDURES,
@@ -24,6 +26,9 @@ from kernel.reviewer.lint.receipts import (
     render_receipts,
 )
 from kernel.reviewer.lint.report import Finding
+from kernel.reviewer.render import render_phase1, render_phase2
+from kernel.reviewer.review import decide_documents
+from kernel.reviewer.round_v2 import RoundV2Outcome
 
 #: The example methodology card without its receipts.
 EXAMPLE = (
@@ -311,6 +316,39 @@ FAILING: list[tuple[str, str, str, str, tuple[str, int] | None]] = [
         ("not_computable_reason: tail_ambiguous", 0),
     ),
     (
+        "not_computable without its reason",
+        once(CARD, "not_computable_reason: analytic_n_ambiguous\n", ""),
+        "P2-142",
+        "AR3 expected exactly one canonical not_computable_reason: line, found 0",
+        ("### AR3", 0),
+    ),
+    (
+        "two reasons on a consistent receipt",
+        once(
+            CARD,
+            "status: consistent\n",
+            "status: consistent\nnot_computable_reason: tail_ambiguous\n"
+            "not_computable_reason: test_family_ambiguous\n",
+        ),
+        "P2-142",
+        "AR2 not_computable_reason is forbidden unless status is not_computable",
+        ("not_computable_reason: tail_ambiguous", 0),
+    ),
+    (
+        "fenced receipts beside an unfenced attestation",
+        once(CARD, "### AR1\n", "```text\n### AR1\n") + "```\n\nno_recomputable_statistics: x\n",
+        "P2-142",
+        "forbidden when",
+        ("no_recomputable_statistics: x", 0),
+    ),
+    (
+        "a zero-width space in the key",
+        once(CARD, "status: consistent", "sta\u200btus: consistent"),
+        "P2-142",
+        "decorated or non-canonical status",
+        ("sta\u200btus", 0),
+    ),
+    (
         "reason enum",
         once(CARD, "analytic_n_ambiguous", "the paper is unclear"),
         "P2-142",
@@ -568,6 +606,7 @@ PASSING: list[tuple[str, str]] = [
         "a code span holding a bar",
         once(CARD, "### AR2\n", "### AR2\nraw `|status: pending` token\n"),
     ),
+    ("an H4 note inside a receipt", once(CARD, "### AR2\n", "### AR2\n#### Note\nchecked twice\n")),
     ("fenced receipts", once(CARD, "### AR1\n", "```text\n### AR1\n") + "```\n"),
     (
         "a tilde fence indented by three",
@@ -824,3 +863,63 @@ def test_a_single_mutation_fails_with_its_tag(drawn: list[Receipt], i: int) -> N
     assume(mutated != card)
     found = errors(mutated)
     assert len(found) == 1 and found[0].message.startswith(f"[{tag}: "), (found, i)
+
+
+# --- wired into the 13.2 Phase 2 lint, the renderers and the round (ars main only) --------
+
+FULL = paths.ROOT / "examples" / "full-13.2"
+V2 = load_contract(str(FULL / "contract.json"))
+SEATS = ("eic", "methodology", "domain", "perspective", "da")
+
+
+def _phase(seat: str, n: int) -> str:
+    return (FULL / f"{seat}.phase{n}.md").read_text("utf-8")
+
+
+def test_lint_phase2_runs_the_gate_under_main_only() -> None:
+    p1 = _phase("methodology", 1)
+    assert lint_phase2(_phase("methodology", 2), V2, p1, role="methodology", ars="main").ok
+    bare = lint_phase2(EXAMPLE, V2, p1, role="methodology", ars="main")
+    assert [(f.code, f.check) for f in bare.errors] == [("P2-141", "receipts")]
+    assert bare.failed_checks == ("receipts",)
+    assert lint_phase2(EXAMPLE, V2, p1, role="methodology", ars="fork").findings == ()
+    broken = once(CARD, "### AR3", "### AR03")
+    assert [f.code for f in lint_phase2(broken, V2, p1, role="methodology").errors] == ["P2-142"]
+    assert lint_phase2(broken, V2, p1, role="methodology", ars="fork").ok
+    # Other seats: the section is forbidden under main, unread under the fork.
+    domain = _phase("domain", 2) + "\n## Arithmetic Receipts\n\nno_recomputable_statistics: x\n"
+    report = lint_phase2(domain, V2, _phase("domain", 1), role="domain", ars="main")
+    assert [f.code for f in report.errors] == ["P2-145"]
+    assert lint_phase2(domain, V2, _phase("domain", 1), role="domain", ars="fork").ok
+    for seat in SEATS:
+        assert lint_phase2(_phase(seat, 2), V2, _phase(seat, 1), role=seat, ars="main").ok
+
+
+def test_the_renderer_writes_a_card_that_passes_under_the_reading_asked_for() -> None:
+    main = render_phase2(V2, {"D1": "warn"}, role="methodology", ars="main")
+    fork = render_phase2(V2, {"D1": "warn"}, role="methodology", ars="fork")
+    assert "\n## Arithmetic Receipts\n\n### AR1\nprocedure_id: n_from_df\n" in main
+    assert "Arithmetic Receipts" not in fork
+    p1 = render_phase1(V2, role="methodology")
+    assert lint_phase2(main, V2, p1, role="methodology", ars="main").findings == ()
+    assert lint_phase2(fork, V2, p1, role="methodology", ars="fork").findings == ()
+    assert [f.code for f in lint_phase2(fork, V2, p1, role="methodology").errors] == ["P2-141"]
+    for seat in ("eic", "domain", "perspective", "da"):
+        text = render_phase2(V2, {}, role=seat, ars="main")
+        assert "Arithmetic Receipts" not in text
+        assert lint_phase2(text, V2, render_phase1(V2, role=seat), role=seat).ok
+
+
+def test_a_card_without_receipts_makes_the_seat_unusable_in_a_main_round() -> None:
+    reports = [(s, _phase(s, 2), _phase(s, 1)) for s in SEATS]
+    decided = decide_documents(V2, reports, ars="main")
+    assert isinstance(decided, RoundV2Outcome) and decided.decision is not None
+    fork_era = [(s, EXAMPLE if s == "methodology" else t, p) for s, t, p in reports]
+    aborted = decide_documents(V2, fork_era, ars="main")
+    assert isinstance(aborted, RoundV2Outcome) and aborted.decision is None
+    assert aborted.tags == (
+        "[RECEIPT-MISSING: methodology: the methodology card has no ## Arithmetic Receipts "
+        "section (write the receipts, or no_recomputable_statistics: <basis>) at its end]",
+    )
+    kept = decide_documents(V2, fork_era, ars="fork")
+    assert isinstance(kept, RoundV2Outcome) and kept.decision is not None

@@ -229,15 +229,15 @@ def _walk(lines: Sequence[str]) -> list[_Line]:
             shown = text[min(fence[3], len(text) - len(text.lstrip(" "))) :]
             out.append(_Line(n, shown, fenced=True))
             continue
+        opener = _fence_run(text, "`~")
+        if opener is not None and not (opener[0] == "`" and "`" in opener[2]):
+            fence = opener  # fences first (13.2 §E0.2), a comment around them or not
+            out.append(_Line(n, text, marker=True))
+            para = False
+            continue
         if comment:
             comment = _comment_open_after(text, True)
             out.append(_Line(n, text, hidden=True))
-            para = False
-            continue
-        opener = _fence_run(text, "`~")
-        if opener is not None and not (opener[0] == "`" and "`" in opener[2]):
-            fence = opener
-            out.append(_Line(n, text, marker=True))
             para = False
             continue
         if not text.strip(" \t"):
@@ -670,11 +670,16 @@ def _section(
             )
         if blocks is not None and not ln.fenced:
             block = blocks.at[ln.n]
-            if block is not None and block.kind == "heading" and block.line == ln.n:
+            if (
+                block is not None
+                and block.kind == "heading"
+                and block.level == 3
+                and block.line == ln.n
+            ):
                 raise _grammar(
                     source,
-                    "a line CommonMark reads as a heading is no '### ' heading at column 0 "
-                    "for the line reading; the readings must agree (R20)",
+                    "a line CommonMark reads as a level-3 heading is no '### ' heading at "
+                    "column 0 for the line reading; the readings must agree (R20)",
                     ln.n,
                 )
     seen: dict[str, int] = {}
@@ -879,10 +884,10 @@ def _fields(receipt: _Receipt, source: str) -> tuple[int, str] | None:
             f"{t} status {status!r} is not in the closed status enum ({', '.join(STATUSES)})",
             line,
         )
-    reasons = _count(
-        receipt, "not_computable_reason", source, exactly=status == "not_computable"
-    )
-    if reasons and status != "not_computable":
+    reasons = receipt.fields.get("not_computable_reason", ())
+    if status == "not_computable":
+        _count(receipt, "not_computable_reason", source, exactly=True)
+    elif reasons:
         raise _grammar(
             source,
             f"{t} not_computable_reason is forbidden unless status is not_computable",
