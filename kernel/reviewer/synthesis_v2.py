@@ -31,7 +31,7 @@ from typing import Any, Final
 
 import attrs
 
-from kernel.errors import InputError
+from kernel.errors import InputError, KernelError
 from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.display import block_fence_content, displayed, fence_content
 from kernel.reviewer.lint.fields import unfenced_lines
@@ -109,9 +109,15 @@ def check_synthesis_v2(
     """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5), under the ARS
     reading ``ars``. A consistency marker whose count has more than
     :data:`MAX_COUNT_DIGITS` significant digits raises :class:`~kernel.errors.InputError`
-    naming ``source`` and the line."""
+    naming ``source`` and the line; so does a text over the work bounds of
+    :func:`~kernel.text.markdown.parse_document`."""
     chosen = reading(ars)
-    doc = parse_document(text, source=source)
+    try:
+        doc = parse_document(text, source=source)
+    except InputError:
+        raise
+    except KernelError as exc:  # over a work bound: the synthesis cannot be read at all
+        raise InputError(exc.message, code="E-INPUT") from None
     r = readings(doc)
     audit = _AUDIT[chosen.display_forms](r, source)
     if isinstance(audit, SynthesisV2):

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support import paths
 
+from kernel.errors import InputError
 from kernel.reviewer.roles import scope_of
 from kernel.reviewer.synthesis_v2 import Recomputed, check_synthesis_v2
 
@@ -231,3 +232,11 @@ def test_ten_thousand_repeated_audit_lines_and_a_large_fence() -> None:
     assert "found 4]" in messages(synthesis(conflicting))[0]
     big = "```\n" + ("x" * 1000 + "\n") * 1000 + PLAIN  # unclosed: runs to the end
     assert messages(synthesis(big)) == []
+
+
+def test_a_synthesis_over_the_work_bound_is_an_input_error() -> None:
+    text = synthesis(PLAIN) + "```\n" + "x\n" * 25_000
+    for ars in ("main", "fork"):
+        with pytest.raises(InputError, match="synthesis: too large to read") as exc:
+            check_synthesis_v2(SCOPE, RIGHT, text, ars=ars)
+        assert exc.value.code == "E-INPUT"
