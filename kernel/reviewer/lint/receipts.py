@@ -507,8 +507,8 @@ def _gate(
         if len(attestations) != 1:
             raise _grammar(
                 source,
-                f"an empty ## {RECEIPTS} needs exactly one {ATTESTATION}: line, found "
-                f"{len(attestations)}",
+                f"## {RECEIPTS} without ### AR<n> receipts needs exactly one {ATTESTATION}: "
+                f"line, found {len(attestations)}",
                 attestations[1][0] if len(attestations) > 1 else start,
             )
         line, basis = attestations[0]
