@@ -177,7 +177,8 @@ def _v2_rows(quick: bool) -> list[Row]:
     return rows
 
 
-METHODOLOGY_P2 = render_phase2_v2(SCOPE_V2, "methodology", {"D1": "warn"})
+#: A methodology card with no receipts section yet (the fork reading renders none).
+METHODOLOGY_P2 = render_phase2_v2(SCOPE_V2, "methodology", {"D1": "warn"}, ars="fork")
 _RECEIPT = (
     "procedure_id: grim\nevidence_anchor: table: Table 3\nreported_inputs: N=23\n"
     "assumptions: one item\nderivation: 60/23\nderived_value_or_range: 2.6087\n"

@@ -923,3 +923,22 @@ def test_a_card_without_receipts_makes_the_seat_unusable_in_a_main_round() -> No
     )
     kept = decide_documents(V2, fork_era, ars="fork")
     assert isinstance(kept, RoundV2Outcome) and kept.decision is not None
+
+
+@given(
+    st.lists(receipts(), min_size=1, max_size=4),
+    st.integers(0, 3),
+    st.sampled_from(["```", "~~~", "````text"]),
+)
+def test_a_fenced_section_reads_as_the_fence_displays_it(
+    drawn: list[Receipt], indent: int, fence: str
+) -> None:
+    card = _card(drawn)
+    head, _, section = card.partition("## Arithmetic Receipts\n")
+    pad = " " * indent
+    body = "".join(pad + line if line else line for line in section.splitlines(keepends=True))
+    closer = fence.removesuffix("text")
+    fenced = f"{head}## Arithmetic Receipts\n{pad}{fence}\n{body}{pad}{closer}\n"
+    assert lint(fenced) == []
+    unclosed = f"{head}## Arithmetic Receipts\n{pad}{fence}\n{body}"
+    assert lint(unclosed) == []

@@ -17,7 +17,7 @@ import html
 import re
 import unicodedata
 from collections.abc import Iterator, Mapping, Sequence
-from typing import Final
+from typing import Final, NamedTuple
 
 import attrs
 
@@ -138,9 +138,9 @@ _ORDERED_ONE: Final = re.compile(r"1[.)][ \t]{1,4}")
 _ATX: Final = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
 
 
-@attrs.frozen
-class _Line:
-    """One line of the card as the receipt gate sees it (§4.2): ``text`` in display form."""
+class _Line(NamedTuple):
+    """One line of the card as the receipt gate sees it (§4.2): ``text`` in display form
+    (a tuple: a 1 MiB card has a hundred thousand of them)."""
 
     n: int
     text: str
@@ -259,7 +259,7 @@ def _walk(lines: Sequence[str]) -> list[_Line]:
 
 def _heading(text: str, prefix: str) -> str | None:
     """The title of a ``^## (.+?)\\s*$``-style heading line (13.2 §E0.3), else ``None``."""
-    if not text.startswith(prefix) or len(text) == len(prefix):
+    if text[:1] != "#" or not text.startswith(prefix) or len(text) == len(prefix):
         return None
     rest = text[len(prefix) :]
     return rest.rstrip() or rest[0]
@@ -507,8 +507,8 @@ def _gate(
         if len(attestations) != 1:
             raise _grammar(
                 source,
-                f"an empty ## {RECEIPTS} needs exactly one {ATTESTATION}: line, found "
-                f"{len(attestations)}",
+                f"## {RECEIPTS} without ### AR<n> receipts needs exactly one {ATTESTATION}: "
+                f"line, found {len(attestations)}",
                 attestations[1][0] if len(attestations) > 1 else start,
             )
         line, basis = attestations[0]
