@@ -147,3 +147,46 @@ def test_the_configuration_key_and_show_settings(
     (tmp_path / "pyproject.toml").write_text("[tool.sprint-kernel]\nars = 1\n", "utf-8")
     code, _, err = _run(["lint", "--contract", contract, doc, "--config", "pyproject.toml"], capsys)
     assert code == 2 and "ars: must be one of main, fork" in err
+
+
+LLM_SYNTHESIS = """# Editorial synthesis — round 1
+
+## Summary
+
+Five seats reported. The methodology seat flags underpowered subgroup analyses; the devil's
+advocate's objection about the comparison group's later start stands (a repairable block on
+D6). Attrition by arm (C2) is answered by Table 4.
+
+C2 rejection rationale: Table 4 reports attrition by arm and it does not differ.
+
+## Audit lines
+
+```text
+fired_conditions: [F2, F3, F4]
+dimension_verdicts: [D1=warn, D2=pass, D3=warn, D4=warn, D5=warn, D6=block]
+da_critical_adjudications: [C1=VALIDATED, C2=REJECTED]
+editorial_decision=major_revision
+```
+"""
+
+
+def test_decide_reads_a_fenced_synthesis_under_main_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    written = tmp_path / "synthesis.md"
+    written.write_text(LLM_SYNTHESIS, encoding="utf-8")
+    argv = ["decide", "--contract", str(EXAMPLE / "contract.json"), str(EXAMPLE), "--isolated"]
+    argv += ["--synthesis", str(written), "--format", "json"]
+    code, out, _ = _run(argv, capsys)
+    body = json.loads(out)
+    assert code == 0 and body["ars"] == "main" and body["synthesis"]["ok"]
+    code, out, _ = _run([*argv, "--ars", "fork"], capsys)
+    body = json.loads(out)
+    assert code == 1 and body["ars"] == "fork"
+    (finding,) = body["synthesis"]["findings"]
+    assert "expected exactly one fired_conditions line, found 0" in finding["message"]
+    conflicting = LLM_SYNTHESIS + "\nfired_conditions: [F2, F3]\n"
+    written.write_text(conflicting, encoding="utf-8")
+    code, out, _ = _run(argv, capsys)
+    (finding,) = json.loads(out)["synthesis"]["findings"]
+    assert code == 1 and finding["code"] == "SY-101" and "found 2" in finding["message"]
