@@ -22,11 +22,14 @@ from collections.abc import Callable
 from benchmarks import documents
 from benchmarks.timing import Row, row
 from kernel.contract.model import load_contract
+from kernel.errors import KernelError
 from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
 from kernel.reviewer.lint.phase1_v2 import lint_phase1_v2
 from kernel.reviewer.lint.phase2_v2 import lint_phase2_v2
+from kernel.reviewer.lint.receipts import receipt_findings
 from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
 from kernel.reviewer.roles import scope_of
+from kernel.reviewer.synthesis_v2 import Recomputed, check_synthesis_v2
 from kernel.text.markdown import MAX_STRUCTURE_UNITS, parse_normalised
 
 SECTION = "lintworst"
@@ -174,6 +177,182 @@ def _v2_rows(quick: bool) -> list[Row]:
     return rows
 
 
+#: A methodology card with no receipts section yet (the fork reading renders none).
+METHODOLOGY_P2 = render_phase2_v2(SCOPE_V2, "methodology", {"D1": "warn"}, ars="fork")
+_RECEIPT = (
+    "procedure_id: grim\nevidence_anchor: table: Table 3\nreported_inputs: N=23\n"
+    "assumptions: one item\nderivation: 60/23\nderived_value_or_range: 2.6087\n"
+    "comparison_rule: rounds to 2.63\nrounding_interval: [2.625, 2.635)\n"
+    "nearest_achievable: 2.6087\nstatus: consistent\n"
+)
+_SECTION = "\n## Arithmetic Receipts\n\n"
+
+
+def _receipts(unit: str, head: str = "", tail: str = "", size: int = MIB) -> str:
+    """A methodology card whose receipts section is ``head``, ``unit`` repeated up to
+    ``size`` bytes, ``tail``."""
+    base = METHODOLOGY_P2 + _SECTION
+    return _within(base + "@", "@", head, unit, tail, size)
+
+
+def _entries(count: int, body: str) -> str:
+    return METHODOLOGY_P2 + _SECTION + "".join(f"### AR{k}\n{body}" for k in range(1, count + 1))
+
+
+#: (card, max_bytes): the receipts gate's worst cases (ars main §4).
+CASES_RECEIPTS: dict[str, Callable[[], tuple[str, int]]] = {
+    "1 MiB section of prose lines": lambda: (
+        _receipts("The sums bracket the mean.\n", "no_recomputable_statistics: none\n"),
+        MIB,
+    ),
+    "1 MiB fence in the section": lambda: (
+        _receipts("status: consistent\n", "```text\n", "```\n"),
+        MIB,
+    ),
+    "1 MiB section line of '|'": lambda: (_receipts("|", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '<'": lambda: (_receipts("<", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '`'": lambda: (_receipts("`", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '](('": lambda: (_receipts("](", "### AR1\n", "\n"), MIB),
+    "1 MiB section line of '&#58;'": lambda: (_receipts("&#58;", "### AR1\n", "\n"), MIB),
+    "1 MiB body line of '<!--'": lambda: (
+        _within(METHODOLOGY_P2, _FINDING, _FINDING + "\n", "<!--", "\n", MIB - 100)
+        + _SECTION
+        + "no_recomputable_statistics: none\n",
+        MIB,
+    ),
+    "1 MiB body line of cells '| **Arithmetic Receipt**: AR1 '": lambda: (
+        _within(
+            METHODOLOGY_P2,
+            _FINDING,
+            _FINDING + "\n",
+            "| **Arithmetic Receipt**: AR1 ",
+            "\n",
+            MIB - 100,
+        )
+        + _SECTION
+        + "no_recomputable_statistics: none\n",
+        MIB,
+    ),
+    "10,000 empty '### ARk' entries": lambda: (_entries(10_000, ""), MIB),
+    "10,000 full '### ARk' receipts (8 MiB allowed)": lambda: (
+        _entries(10_000, _RECEIPT),
+        8 * MIB,
+    ),
+}
+
+
+def _receipt_rows(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    for name, make in CASES_RECEIPTS.items():
+        text, limit = make()
+        times = []
+        for _ in range(1 if quick else 3):
+            parse_normalised.cache_clear()
+            start = time.perf_counter()
+            found = receipt_findings(text, role="methodology", max_bytes=limit)
+            times.append(time.perf_counter() - start)
+        codes = ",".join(sorted({f.code for f in found})) or "none"
+        note = f"{len(text.encode()) / 1024:.0f} KiB; codes {codes}"
+        rows.append(
+            row(
+                SECTION,
+                f"receipts: {name}, receipt_findings",
+                "kernel",
+                statistics.median(times) * 1e9,
+                note=note,
+                kernel=True,
+            )
+        )
+    return rows
+
+
+_AUDIT = (
+    "fired_conditions: [F2, F3, F4]\n"
+    "dimension_verdicts: [D1=warn, D2=pass, D3=warn, D4=warn, D5=warn, D6=block]\n"
+    "da_critical_adjudications: [C1=VALIDATED]\n"
+    "editorial_decision=major_revision\n"
+)
+_RECOMPUTED = Recomputed(
+    ("F2", "F3", "F4"),
+    "editorial_decision=major_revision",
+    {"D1": "warn", "D2": "pass", "D3": "warn", "D4": "warn", "D5": "warn", "D6": "block"},
+    ("C1",),
+)
+
+
+def _growing_runs(size: int) -> str:
+    """Backtick runs of lengths 2, 3, … (none pairs), then single backticks: the code-span
+    pairing's worst case."""
+    out, length, used = [], 2, 0
+    while used < size // 4:
+        out.append("`" * length + " ")
+        used += length + 1
+        length += 1
+    return "".join(out) + "` " * ((size - used) // 2)
+
+
+#: (synthesis text, reading): the synthesis display forms' worst cases (ars main §2).
+CASES_SYNTHESIS: dict[str, Callable[[], str]] = {
+    "10,000 repeated audit lines": lambda: "# Synthesis\n\n" + _AUDIT * 2_500,
+    "1 MiB fence of long lines, audit lines last": lambda: _fill(
+        "# Synthesis\n\n```text\n", "x" * 199 + "\n", _AUDIT + "```\n"
+    ),
+    "10,000 distinct fired lines in a fence": lambda: (
+        "# Synthesis\n\n" + _AUDIT + "```\n"
+        + "".join(f"fired_conditions: [F{k}]\n" for k in range(10_000)) + "```\n"
+    ),
+    "1 MiB unclosed fence of long lines": lambda: _fill(_AUDIT + "\n~~~\n", "x" * 199 + "\n"),
+    "1 MiB line of backticks": lambda: _fill(_AUDIT + "\n", "`"),
+    "1 MiB of whole-line code spans": lambda: _fill(_AUDIT + "\n", "`" + "x" * 196 + "`\n\n"),
+}
+
+#: The dissent section's worst cases under later main's rules (ars main §5).
+CASES_DISSENT: dict[str, str] = {
+    "1 MiB dissent line of '<!--'": "<!--",
+    "1 MiB dissent line of '<a'": "<a",
+    "1 MiB dissent line of growing backtick runs": "",
+}
+
+
+def _synthesis_rows(quick: bool) -> list[Row]:
+    rows: list[Row] = []
+    cases: dict[str, Callable[[], object]] = {}
+    for name, make in CASES_SYNTHESIS.items():
+        text = make()
+        for ars in ("main", "fork"):
+            cases[f"synthesis: {name}, check_synthesis_v2 ars={ars}"] = functools.partial(
+                check_synthesis_v2, SCOPE_V2, _RECOMPUTED, text, ars=ars
+            )
+    head, tail = "## Scoring Plan Dissent\n\ndimension_id: D3\n", "\n\n## Dimension Scores"
+    for name, unit in CASES_DISSENT.items():
+        dissent = (
+            _within(EIC_P2, "## Dimension Scores", head, unit, tail, MIB - 100)
+            if unit
+            else EIC_P2.replace("## Dimension Scores", head + _growing_runs(MIB - 4096) + tail)
+        )
+        cases[f"{name}, lint_phase2_v2 ars=main"] = functools.partial(
+            lint_phase2_v2, dissent, SCOPE_V2, EIC_P1, role="eic", ars="main"
+        )
+    for case, call in cases.items():
+        times = []
+        note = ""
+        for _ in range(1 if quick else 3):
+            parse_normalised.cache_clear()
+            start = time.perf_counter()
+            try:
+                found = call()
+            except KernelError as exc:  # refused as a whole: over a work bound
+                note = f"refused ({exc.message[:60]})"
+            else:
+                codes = {f.code for f in getattr(found, "findings", ())}
+                note = f"codes {','.join(sorted(codes)) or 'none'}"
+            times.append(time.perf_counter() - start)
+        rows.append(
+            row(SECTION, case, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
+        )
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     contract = load_contract("reviewer/full")
     plan = documents.phase1(2_000)
@@ -197,7 +376,7 @@ def run(quick: bool) -> list[Row]:
             rows.append(
                 row(SECTION, case, "kernel", statistics.median(times) * 1e9, note=note, kernel=True)
             )
-    return rows + _v2_rows(quick)
+    return rows + _v2_rows(quick) + _receipt_rows(quick) + _synthesis_rows(quick)
 
 
 if __name__ == "__main__":

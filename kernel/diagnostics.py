@@ -385,6 +385,24 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "R20", _P2),
     ("P2-140", "error", "[PANEL-CARDINALITY]: two Phase 2 reports declare one "
      "contract_role", "13.2 §G6", _P2),
+    ("P2-141", "error", "[RECEIPT-MISSING]: a methodology card has no '## Arithmetic "
+     "Receipts' (ars main)", "ars main §4.3", _P2),
+    ("P2-142", "error", "[RECEIPT-GRAMMAR]: the '## Arithmetic Receipts' section is malformed "
+     "(ars main)", "ars main §4.4-§4.6", _P2),
+    ("P2-143", "error", "[RECEIPT-TAILS]: an unstated tail convention without both tails shown "
+     "(ars main)", "ars main §4.7", _P2),
+    ("P2-144", "error", "[RECEIPT-LINKAGE]: a mismatch receipt and its finding do not name "
+     "each other (ars main)", "ars main §4.8", _P2),
+    ("P2-145", "error", "[RECEIPT-SECTION-FORBIDDEN]: receipts on a seat other than "
+     "methodology (ars main)", "ars main §4.1", _P2),
+    ("P2-146", "warning", "[RECEIPT-ATTESTATION]: the receipts section only attests that "
+     "nothing is recomputable (ars main)", "ars main §4.5", _P2),
+    ("P2-147", "warning", "[SEVERITY-SUPERSEDED]: a finding restates its Severity upwards; the "
+     "last value counts (ARS main)", "ars-main §3", _P2),
+    ("P2-148", "error", "[DISSENT-HIDDEN]: a dissent field hidden by an HTML comment (ARS main)",
+     "ars-main §5.2", _P2),
+    ("P2-149", "error", "[DISSENT-RAW-HTML]: raw HTML in the Scoring Plan Dissent section "
+     "(ARS main)", "ars-main §5.3", _P2),
     # --- analyzer ----------------------------------------------------------------------
     ("AN-1", "warning", "some matrices fire no condition and fall back to the accept action",
      "R5", _AN),

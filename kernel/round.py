@@ -46,6 +46,7 @@ from kernel.errors import KernelError, MatrixError
 from kernel.io import InputError, loads_strict
 from kernel.reviewer import cycle
 from kernel.reviewer.duplicates import duplicate_of
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.report import LintReport
@@ -131,6 +132,8 @@ class RoundState:
     _reviewers: tuple[_Reviewer, ...] = attrs.field(repr=False, alias="reviewers")
     #: The events so far, each as one line of JSON (so the state holds no mutable value).
     _lines: tuple[str, ...] = attrs.field(repr=False, alias="lines")
+    #: The ARS reading of the round's 13.2 documents (``"main"`` or ``"fork"``).
+    ars: str = DEFAULT_ARS
 
     def next_phase(self, role: str) -> Literal[1, 2] | None:
         """The phase the reviewer submits next, or ``None`` once it is done or dropped."""
@@ -162,9 +165,16 @@ def _index(state: RoundState, role: object) -> int:
         ) from None
 
 
-def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) -> RoundState:
+def start(
+    contract: Contract | Mapping[str, Any] | str,
+    roles: Sequence[str],
+    *,
+    ars: str | Reading = DEFAULT_ARS,
+) -> RoundState:
     """Open a round. ``contract``: anything :func:`load_contract` takes; ``roles``: the
-    ``panel_size`` distinct reviewer roles, in reviewer order."""
+    ``panel_size`` distinct reviewer roles, in reviewer order; ``ars``: the ARS reading of
+    13.2 documents (``"main"``, the default, or ``"fork"``; a 13 round has one)."""
+    chosen = reading(ars)
     contract = load_contract(contract)
     if contract.panel_size < 1:  # a 13.2 writer or evaluator contract
         raise KernelError(
@@ -195,7 +205,8 @@ def start(contract: Contract | Mapping[str, Any] | str, roles: Sequence[str]) ->
     }
     if dialect_of(contract) != "13":  # 13 events are as they were before 13.2
         event["dialect"] = dialect_of(contract)
-    return RoundState(contract, roles, reviewers, (_dump(event),))
+        event["ars"] = chosen.name
+    return RoundState(contract, roles, reviewers, (_dump(event),), chosen.name)
 
 
 def submit(state: RoundState, role: str, phase: int, text: str) -> tuple[RoundState, Step]:
@@ -222,9 +233,9 @@ def submit(state: RoundState, role: str, phase: int, text: str) -> tuple[RoundSt
     contract = state.contract
     seat = role if LINTS[dialect_of(contract)].roles else None
     if phase == 1:
-        report = lint_phase1(text, contract, role=seat)
+        report = lint_phase1(text, contract, role=seat, ars=state.ars)
     else:
-        report = lint_phase2(text, contract, reviewer.phase1, role=seat)
+        report = lint_phase2(text, contract, reviewer.phase1, role=seat, ars=state.ars)
     after = cycle.step(reviewer.state, report)
     hint: str | None = None
     tags: tuple[str, ...] = ()
@@ -258,7 +269,9 @@ def submit(state: RoundState, role: str, phase: int, text: str) -> tuple[RoundSt
         "report": report.to_dict(),
     }
     reviewers = (*state._reviewers[:i], reviewer, *state._reviewers[i + 1 :])
-    new = RoundState(contract, state.roles, reviewers, (*state._lines, _dump(event)))
+    new = RoundState(
+        contract, state.roles, reviewers, (*state._lines, _dump(event)), state.ars
+    )
     return new, step
 
 

@@ -480,6 +480,8 @@ class RoundV2:
     matrix: Mapping[str, Mapping[str, str]]
     #: CRITICAL rows of the DA's report (``C1`` … ``Cn``).
     critical: int
+    #: The ARS reading the documents were rendered for (they pass under it).
+    ars: str = "main"
 
 
 def _seat_values(scope: RoleScope, role: str) -> st.SearchStrategy[dict[str, str]]:
@@ -491,27 +493,33 @@ def _seat_values(scope: RoleScope, role: str) -> st.SearchStrategy[dict[str, str
 
 
 @st.composite
-def _round_v2(draw: st.DrawFn, scope: RoleScope) -> RoundV2:
+def _round_v2(draw: st.DrawFn, scope: RoleScope, ars: str = "main") -> RoundV2:
     values = {role: draw(_seat_values(scope, role)) for role in scope.roles}
     for d in scope.dimensions:  # a dimension nobody assessed aborts the round: not valid
         seats = [r for r in scope.roles if r in d.eligible_roles]
         if all(values[r][d.id] == "not_assessed" for r in seats):
             values[draw(st.sampled_from(seats))][d.id] = "pass"
     critical = draw(st.integers(0, 3))
-    phase1 = {role: render_phase1_v2(scope, role) for role in scope.roles}
+    phase1 = {role: render_phase1_v2(scope, role, ars=ars) for role in scope.roles}
     phase2 = {
-        role: render_phase2_v2(scope, role, values[role], critical=critical) for role in scope.roles
+        role: render_phase2_v2(scope, role, values[role], critical=critical, ars=ars)
+        for role in scope.roles
     }
     matrix = {
         d.id: {r: values[r][d.id] for r in scope.roles if r in d.eligible_roles}
         for d in scope.dimensions
     }
-    return RoundV2(scope, phase1, phase2, matrix, critical)
+    return RoundV2(scope, phase1, phase2, matrix, critical, ars)
 
 
-def rounds_v2(contract: Contract | RoleScope | Mapping[str, Any]) -> st.SearchStrategy[RoundV2]:
+def rounds_v2(
+    contract: Contract | RoleScope | Mapping[str, Any], *, ars: str = "main"
+) -> st.SearchStrategy[RoundV2]:
     """Conforming 13.2 rounds of ``contract`` (a loaded 13.2 contract, its document, or a
     :class:`~kernel.reviewer.roles.RoleScope`): any value per eligible seat, abstentions
-    included, every dimension assessed by at least one seat."""
+    included, every dimension assessed by at least one seat; the documents are rendered for
+    the ARS reading ``ars`` (``"main"`` or ``"fork"``) and pass under it."""
+    from kernel.reviewer.lint.ars import reading
+
     scope = contract if isinstance(contract, RoleScope) else scope_of(contract)
-    return _round_v2(scope)
+    return _round_v2(scope, reading(ars).name)

@@ -72,6 +72,13 @@ _RUNS = {
         ["lint", "--contract", "contract.json", "--role", "eic", "{file}"],
         [f"examples/full-13.2/{n}" for n in ("contract.json", "eic.phase1.md", "eic.phase2.md")],
     ),
+    "lint13.2-methodology": (  # the same, dispatched as methodology (ars main: receipts)
+        ["lint", "--contract", "contract.json", "--role", "methodology", "{file}"],
+        [
+            f"examples/full-13.2/{n}"
+            for n in ("contract.json", "methodology.phase1.md", "methodology.phase2.md")
+        ],
+    ),
     "arena-verdict": (["arena", "verdict", "{file}"], []),
     "consensus-round": (["consensus", "round", "{file}"], []),
     "panel-resolve": (["panel", "resolve", "{file}"], []),

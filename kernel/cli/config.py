@@ -51,6 +51,7 @@ __all__ = [
 KEYS: Final = (
     "contract",
     "dialect",
+    "ars",
     "select",
     "ignore",
     "per-file-ignores",
@@ -79,6 +80,8 @@ class Config:
     root: str = "."
     contract: str | None = None
     dialect: str | None = None
+    #: The ARS reading of 13.2 reviewer documents (``main`` or ``fork``).
+    ars: str | None = None
     select: tuple[str, ...] | None = None
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -353,6 +356,8 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
             if value not in DIALECTS:
                 raise ConfigError(f"{where}: must be one of {', '.join(DIALECTS)}")
             fields["dialect"] = value
+        elif key == "ars":
+            fields["ars"] = _ars(value, where)
         elif key in ("select", "ignore"):
             fields[key] = parse_selectors(_codes(value, where), where, ignoring=key == "ignore")
         elif key == "per-file-ignores":
@@ -388,6 +393,15 @@ def _config(table: Mapping[str, Any], path: str, prefix: str) -> Config:
                 raise ConfigError(f"{where}: must be a whole number from 1 to {MAX_LIMIT}")
             fields["max_bytes"] = value
     return Config(**fields)
+
+
+def _ars(value: Any, where: str) -> str:
+    from kernel.reviewer.lint.ars import ARS
+
+    if not isinstance(value, str) or value not in ARS:
+        hint = did_you_mean(value, ARS) if isinstance(value, str) else ""
+        raise ConfigError(f"{where}: must be one of {', '.join(ARS)}{hint}")
+    return value
 
 
 def _contract_path(value: str, root: str) -> str:
@@ -429,8 +443,8 @@ def _split(values: Sequence[str] | None) -> list[str]:
 
 def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
     """Resolve the configuration and the command line into ``args.settings``, and fill
-    ``contract``, ``dialect`` and ``max_bytes`` from the configuration where the command line
-    left them out (flags win). ``inputs``: the paths the command was given (the run's
+    ``contract``, ``dialect``, ``ars`` and ``max_bytes`` from the configuration where the
+    command line left them out (flags win). ``inputs``: the paths the command was given (the run's
     configuration is the one nearest the first)."""
     _nearest.cache_clear()  # each run sees the files as they are now
     _read_found.cache_clear()
@@ -486,6 +500,13 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         origin("dialect", None, config.dialect)
     elif "dialect" in args:
         origin("dialect", "--dialect", None)
+    if getattr(args, "ars", "") is None:
+        from kernel.reviewer.lint.ars import DEFAULT_ARS
+
+        args.ars = config.ars or DEFAULT_ARS
+        origin("ars", None, config.ars)
+    elif "ars" in args:
+        origin("ars", "--ars", None)
     if getattr(args, "max_bytes", "") is None:
         args.max_bytes = config.max_bytes or MAX_INPUT_BYTES
         origin("max-bytes", None, config.max_bytes)
@@ -507,6 +528,7 @@ def shown_settings(args: argparse.Namespace, file: str | None) -> dict[str, Any]
     values: dict[str, Any] = {
         "contract": getattr(args, "contract", None),
         "dialect": getattr(args, "dialect", None),
+        "ars": getattr(args, "ars", None),
         "select": None if own.select is None else list(own.select),
         "ignore": list(own.ignore),
         "per-file-ignores": {glob: list(codes) for glob, codes in own.per_file_ignores},

@@ -86,9 +86,13 @@ def _same_keys(body: dict[str, Any]) -> dict[str, Any]:
     return {**_NO_DECISION, "dialect": None, **_ROUND_KEYS, **body}
 
 
-def _decision_body(decision: dict[str, Any] | None, dialect: str) -> dict[str, Any]:
-    """The decision's keys at the top level of the JSON output, in both dialects."""
-    return {**(decision if decision is not None else _NO_DECISION), "dialect": dialect}
+def _decision_body(
+    decision: dict[str, Any] | None, dialect: str, ars: str | None = None
+) -> dict[str, Any]:
+    """The decision's keys at the top level of the JSON output, in both dialects; ``ars``:
+    the ARS reading, when documents were read."""
+    body = {**(decision if decision is not None else _NO_DECISION), "dialect": dialect}
+    return body if ars is None else {**body, "ars": ars}
 
 
 def _aborted(
@@ -112,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "Decide an editorial round from a contract.",
         exit_codes=EXIT_CODES,
         dialect=True,
+        ars=True,
         walks=PHASE_FILES,
     )
     parser.add_contract_option("contract file, - or template name")
@@ -219,7 +224,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 return failure(args, exc, path)
         reviewers = [(Path(p2).stem, texts[p2], texts[p1]) for p2, p1 in pairs]
         try:
-            outcome = decide_documents(contract, reviewers, max_bytes=args.max_bytes)
+            outcome = decide_documents(
+                contract, reviewers, max_bytes=args.max_bytes, ars=args.ars
+            )
         except KernelError as exc:
             return _aborted(args, exc, args.contract, extra, found)
         assert isinstance(outcome, PanelOutcome)  # a Schema 13 round
@@ -231,7 +238,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 if report is not None:
                     found += report.diagnostics(path)
                     entry[key]["findings"] = finding_dicts(args, report.diagnostics(path))
-        extra = {"dialect": contract.dialect, "reviewers": body["reviewers"], "tags": body["tags"]}
+        extra = {
+            "dialect": contract.dialect,
+            "ars": args.ars,
+            "reviewers": body["reviewers"],
+            "tags": body["tags"],
+        }
         if outcome.decision is None:
             usable = sum(d.state.usable for d in outcome.details)
             shrunk = PanelShrunk(
@@ -256,10 +268,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from kernel.reviewer.synthesis import check_synthesis
 
         try:
-            synthesis = check_synthesis(contract, decision, reader.text(args.synthesis))
+            synthesis = check_synthesis(
+                contract, decision, reader.text(args.synthesis), ars=args.ars
+            )
         except KernelError as exc:
             return failure(args, exc, args.synthesis)
         found += [f.to_diagnostic(args.synthesis) for f in synthesis.findings]
+        out["ars"] = args.ars
         out["synthesis"] = {"file": args.synthesis, **synthesis.to_dict()}
         verdict = "agrees with" if synthesis.ok else "DISAGREES with"
         text.append(f"synthesis: {args.synthesis} {verdict} the decision")
@@ -357,6 +372,7 @@ def _decide_round_v2(
             synthesis=texts[args.synthesis] if args.synthesis is not None else None,
             synthesis_source=args.synthesis or "synthesis",
             max_bytes=args.max_bytes,
+            ars=args.ars,
         )
     except InputError as exc:  # --roles does not fit the reports, or the synthesis is unreadable
         synthesis = args.synthesis is not None and exc.message.startswith(f"{args.synthesis}:")
@@ -364,14 +380,16 @@ def _decide_round_v2(
         print(f"sprint-kernel decide: error: {where}{exc.message}", file=sys.stderr)
         return EXIT_USAGE
     except KernelError as exc:
-        return _aborted(args, exc, args.contract, {"dialect": contract.dialect}, [])
+        return _aborted(
+            args, exc, args.contract, {"dialect": contract.dialect, "ars": args.ars}, []
+        )
     found: list[Diagnostic] = []
     body = outcome.to_dict()
     for seat, entry, (p2, p1) in zip(outcome.seats, body["seats"], pairs, strict=True):
         found += seat.report.diagnostics(seat.name)
         entry["findings"] = finding_dicts(args, seat.report.diagnostics(seat.name))
         entry["phase1_file"], entry["phase1_from_disk"] = p1, p2 in paired.from_disk
-    body = {**_decision_body(body.pop("decision"), contract.dialect), **body}
+    body = {**_decision_body(body.pop("decision"), contract.dialect, args.ars), **body}
     text: list[str] = _told(args, pairs, paired)
     text += outcome.tags
     if outcome.decision is None:

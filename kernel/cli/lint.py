@@ -48,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "NAME.phase1.md beside it, given or not.",
         exit_codes=EXIT_CODES,
         dialect=True,
+        ars=True,
         walks=PHASE_FILES,
     )
     parser.add_argument(
@@ -151,6 +152,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.max_bytes,
             phase1_name=args.phase1,
             name_of=lambda d: (args.settings.stdin_filename or d) if d == "-" else d,
+            ars=args.ars,
         )
         if seated and args.role is None
         else None
@@ -197,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         files.append(entry)
         if args.verbose:
             told += paired.told(doc) + (seats.told(doc) if seats else [])
-    body = {"dialect": dialect_of(contract), "files": files}
+    body = {"dialect": dialect_of(contract), "ars": args.ars, "files": files}
     return emit(args, Result(worst, diagnostics, body, told))
 
 
@@ -231,6 +233,7 @@ def _lint(
             manuscript=manuscript,
             metadata=metadata,
             max_bytes=args.max_bytes,
+            ars=args.ars,
             **extra,
         )
         if phase == 1
@@ -240,6 +243,7 @@ def _lint(
             before,
             phase1_source=paired.of.get(doc, args.phase1) if role is not None else None,
             max_bytes=args.max_bytes,
+            ars=args.ars,
             **extra,
         )
     )

@@ -110,7 +110,7 @@ def _columns() -> int:
         return 80
 
 
-def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> None:
+def _configuration_options(parser: argparse.ArgumentParser, dialect: bool, ars: bool) -> None:
     """The options of a command that reads the project configuration (docs/cli.md)."""
     add = parser.add_argument
     add(
@@ -166,6 +166,27 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
             default=None,
             help="contract dialect (default: from config, else auto)",
         )
+    if ars:
+        from kernel.reviewer.lint.ars import ARS, DEFAULT_ARS
+
+        add(
+            "--ars",
+            type=_ars,
+            metavar="{" + ",".join(ARS) + "}",
+            default=None,
+            help="the ARS reading of 13.2 reviewer documents: upstream main or the fork "
+            f"(default: from config, else {DEFAULT_ARS})",
+        )
+
+
+def _ars(value: str) -> str:
+    """``--ars``: a reading's name; another word is a usage error naming the closest one."""
+    from kernel.reviewer.lint.ars import reading
+
+    try:
+        return reading(value).name
+    except KernelError as exc:
+        raise argparse.ArgumentTypeError(exc.message.removeprefix("ars: ")) from None
 
 
 def _output_options(parser: argparse.ArgumentParser) -> None:
@@ -231,7 +252,8 @@ class Parser(argparse.ArgumentParser):
 
     A command that reports findings (``formats`` and ``max_bytes``, unless ``configured``
     says otherwise) also reads the project configuration and takes the options that go with
-    it (:func:`_configuration_options`); ``dialect`` adds ``--dialect``. After parsing,
+    it (:func:`_configuration_options`); ``dialect`` adds ``--dialect`` and ``ars``
+    ``--ars`` (a command that reads 13.2 reviewer documents). After parsing,
     ``args.settings`` holds the resolved :class:`~kernel.cli.config.Settings` that
     :func:`emit` applies, and ``args.contract``, ``args.dialect`` and ``args.max_bytes`` are
     filled from the configuration where the command line left them out."""
@@ -246,6 +268,7 @@ class Parser(argparse.ArgumentParser):
         max_bytes: bool = True,
         configured: bool | None = None,
         dialect: bool = False,
+        ars: bool = False,
         walks: Sequence[str] = (),
         keep: Callable[[str], bool] | None = None,
         **kwargs: Any,
@@ -278,7 +301,7 @@ class Parser(argparse.ArgumentParser):
         #: Which files found in a directory the command reads (``None``: every one).
         self._keep = keep
         if self._configured:
-            _configuration_options(self, dialect)
+            _configuration_options(self, dialect, ars)
             _output_options(self)
 
     def commands(self) -> Callable[..., Parser]:

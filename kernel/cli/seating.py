@@ -98,11 +98,13 @@ def seat_documents(
     *,
     phase1_name: str | None = None,
     name_of: Callable[[str], str] = lambda path: path,
+    ars: str = "main",
 ) -> Seated:
     """Lint each Phase 2 document of ``read`` (path → phase, text, Phase 1 text) for the
     seat it declares (its report's ``role``), then seat every document. ``phase1_name``
     names a Phase 1 text that is not a partner (``--phase1``); ``name_of`` gives the name a
-    document has in the reports (``-`` may have a --stdin-filename)."""
+    document has in the reports (``-`` may have a --stdin-filename); ``ars``: the ARS
+    reading."""
     from kernel.reviewer.lint.dialects import lint_phase2
     from kernel.reviewer.lint.seating import Claim, seat
 
@@ -119,6 +121,7 @@ def seat_documents(
                 source=doc,
                 phase1_source=paired.of.get(doc, phase1_name or "phase1"),
                 max_bytes=max_bytes,
+                ars=ars,
             )
         except KernelError as exc:
             reports[doc], declared[doc] = exc, None

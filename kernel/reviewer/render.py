@@ -20,6 +20,7 @@ from kernel.errors import KernelError
 from kernel.expression.ast import SCORE_RANK
 from kernel.io import require_utf8
 from kernel.reviewer.lint._structure import Outline
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.placement import misplaced_key_lines
 from kernel.reviewer.render_v2 import render_phase1_v2, render_phase2_v2
@@ -113,6 +114,7 @@ def render_phase1(
     paraphrase: Mapping[str, str] | None = None,
     *,
     role: str | None = None,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> str:
     """A Phase 1 document: one paraphrase paragraph and one scoring-plan subsection per
     dimension (contract order), then the tag.
@@ -122,12 +124,14 @@ def render_phase1(
     ids to one-line paraphrases; each paragraph starts with the id and name.
 
     Under a 13.2 contract the document is the seat ``role``'s (13.2 §E): its eligible
-    dimensions only, ``what_triggers_fatal`` on mandatory ones (:mod:`kernel.reviewer.render_v2`).
+    dimensions only, ``what_triggers_fatal`` on mandatory ones (:mod:`kernel.reviewer.render_v2`),
+    passing under the ARS reading ``ars``.
     """
+    chosen = reading(ars)
     contract = _contract(contract)
     seat = _seat(contract, role)
     if seat is not None:
-        return render_phase1_v2(scope_of(contract), seat, plan, paraphrase=paraphrase)
+        return render_phase1_v2(scope_of(contract), seat, plan, paraphrase=paraphrase, ars=chosen)
     plan = default_plan(contract) if plan is None else _mapping(plan, "plan")
     paraphrase = {} if paraphrase is None else _mapping(paraphrase, "paraphrase")
     out = ["## Contract Paraphrase", ""]
@@ -205,6 +209,7 @@ def render_phase2(
     body: str | None = None,
     plan: Mapping[str, Mapping[str, str]] | None = None,
     role: str | None = None,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> str:
     """A Phase 2 document for one reviewer.
 
@@ -217,8 +222,11 @@ def render_phase2(
     Under a 13.2 contract the report is the seat ``role``'s (13.2 §F): ``scores`` maps the
     role's eligible dimensions to ``pass``, ``warn``, ``block`` (``block:fatal`` or
     ``block:repairable`` on mandatory ones) or ``not_assessed``; triggers are quoted from
-    ``plan``; ``fired``, ``decision``, ``dissent`` and ``body`` belong to 13 only.
+    ``plan``; ``fired``, ``decision``, ``dissent`` and ``body`` belong to 13 only. The report
+    passes under the ARS reading ``ars`` (under ``"main"`` a methodology card ends with its
+    ``## Arithmetic Receipts``).
     """
+    chosen = reading(ars)
     contract = _contract(contract)
     seat = _seat(contract, role)
     if seat is not None:
@@ -234,7 +242,7 @@ def render_phase2(
         ]
         if extra:
             raise KernelError(f"{', '.join(extra)}: not part of a 13.2 report")
-        return render_phase2_v2(scope_of(contract), seat, scores, plan)
+        return render_phase2_v2(scope_of(contract), seat, scores, plan, ars=chosen)
     _scores(contract, scores)
     fired = expected_fired(contract, scores) if fired is None else fired
     _flags(contract, fired)

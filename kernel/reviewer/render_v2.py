@@ -13,8 +13,10 @@ from collections.abc import Mapping
 from typing import Final
 
 from kernel.errors import KernelError
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.phase1 import TAG
 from kernel.reviewer.lint.phase1_v2 import PARAGRAPH_SEPARATOR, analyse_phase1_v2
+from kernel.reviewer.lint.receipts import Receipt, render_receipts
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import parse_document
 
@@ -25,6 +27,19 @@ __all__ = ["SeatScore", "default_plan_v2", "render_phase1_v2", "render_phase2_v2
 SeatScore = str
 _VALUE: Final = re.compile(r"\S(?:[^\n\r\x00]*\S)?")
 #: A line that opens a fence for a line reader (13.2 §E0.2).
+#: The receipt a rendered methodology card carries under ars main (§4), a placeholder as
+#: its finding is: a consistent receipt needs no link to a finding.
+SKELETON_RECEIPT: Final = Receipt(
+    procedure_id="n_from_df",
+    evidence_anchor='text: "the central claim of the abstract"',
+    reported_inputs="the degrees of freedom and the sample size the paper reports",
+    assumptions="the design the methods section states",
+    derivation="N from the error degrees of freedom and the number of groups",
+    derived_value_or_range="the sample size the degrees of freedom imply",
+    comparison_rule="the implied N must equal the reported N",
+    status="consistent",
+    own={"df_identity": "N = df_error + number of groups"},
+)
 _FENCE: Final = re.compile(r" {0,3}(?:`{3}|~{3})")
 
 
@@ -81,10 +96,12 @@ def render_phase1_v2(
     plans: Mapping[str, Mapping[str, str]] | None = None,
     *,
     paraphrase: Mapping[str, str] | None = None,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> str:
     """A 13.2 Phase 1 document for ``role``: one paraphrase paragraph per contract dimension
     (or ``paraphrase``: dimension id → paragraph), one plan subsection per eligible
-    dimension, the acknowledgement tag last."""
+    dimension, the acknowledgement tag last (alike under both ARS readings, ``ars``)."""
+    reading(ars)
     role = require_role(scope, role)
     plans = default_plan_v2(scope, role) if plans is None else plans
     out = ["## Contract Paraphrase", ""]
@@ -124,11 +141,14 @@ def render_phase2_v2(
     *,
     abstain_reasons: Mapping[str, str] | None = None,
     critical: int = 0,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> str:
     """A 13.2 Phase 2 report for ``role``. ``scores``: each dimension ``role`` is eligible
     for → its value (others are written ``not_assessed``); an eligible ``not_assessed``
     takes its reason from ``abstain_reasons``. Triggers are quoted from ``plans`` (the
-    seat's Phase 1). The DA's Review Body holds ``critical`` CRITICAL rows."""
+    seat's Phase 1). The DA's Review Body holds ``critical`` CRITICAL rows. The report
+    passes under the ARS reading ``ars``."""
+    chosen = reading(ars)
     role = require_role(scope, role)
     plans = default_plan_v2(scope, role) if plans is None else plans
     reasons = abstain_reasons or {}
@@ -171,4 +191,6 @@ def render_phase2_v2(
             "",
             '**Evidence Anchor**: text: "the central claim of the abstract"',
         ]
+    if chosen.receipts and role == "methodology":
+        out += ["", render_receipts([SKELETON_RECEIPT]).rstrip("\n")]
     return "\n".join(out) + "\n"

@@ -26,6 +26,7 @@ from kernel.errors import KernelError, MatrixError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.cycle import ReviewerState, duplicate, exhaust, panel_tags, start, step
 from kernel.reviewer.duplicates import duplicate_of
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
@@ -166,6 +167,7 @@ def decide_documents(
     *,
     synthesis: str | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> PanelOutcome | RoundV2Outcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort, in the
     contract's dialect.
@@ -186,13 +188,15 @@ def decide_documents(
     it (``[ROLE-BINDING: …]``); the seats must be exactly the mode's roles
     (``[PANEL-CARDINALITY: …]``). A round that cannot be decided has no decision and its
     tags say why. Both outcomes have ``decision``, ``tags``, ``reviewers`` ((role, the
-    report that decided the seat)), ``matrix``, ``aborted`` and ``to_dict()``.
+    report that decided the seat)), ``matrix``, ``aborted`` and ``to_dict()``. ``ars`` is
+    the ARS reading of 13.2 documents (``"main"``, the default, or ``"fork"``).
     """
+    chosen = reading(ars)
     loaded = load_contract(contract)
     if synthesis is not None and not isinstance(synthesis, str):
         raise KernelError(f"synthesis must be a str or None, got {type(synthesis).__name__}")
     entries = _entries(reviewers, loaded.panel_size, cap=_DOORS[loaded.dialect].cap)
-    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes)
+    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes, chosen)
 
 
 def _decide_13(
@@ -200,6 +204,7 @@ def _decide_13(
     reviewers: list[tuple[str, str, str | None]],
     synthesis: str | None,
     max_bytes: int,
+    ars: Reading,
 ) -> PanelOutcome:
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
@@ -230,19 +235,20 @@ def _decide_13_2(
     reviewers: list[tuple[str, str, str | None]],
     synthesis: str | None,
     max_bytes: int,
+    ars: Reading,
 ) -> RoundV2Outcome:
     from kernel.reviewer.round_v2 import decide_reports_v2
 
     roles = [r[0] for r in reviewers]
     return decide_reports_v2(
-        contract, reviewers, roles=roles, synthesis=synthesis, max_bytes=max_bytes
+        contract, reviewers, roles=roles, synthesis=synthesis, max_bytes=max_bytes, ars=ars
     )
 
 
 @attrs.frozen
 class _Door:
     decide: Callable[
-        [Contract, list[tuple[str, str, str | None]], str | None, int],
+        [Contract, list[tuple[str, str, str | None]], str | None, int, Reading],
         PanelOutcome | RoundV2Outcome,
     ]
     #: Whether more reviewers than ``panel_size`` are refused on reading (13), rather than

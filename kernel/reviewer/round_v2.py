@@ -21,6 +21,7 @@ from kernel.decision.decision import decide
 from kernel.decision.value import Decision
 from kernel.errors import InputError, KernelError
 from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.phase2_v2 import analyse_phase2_v2, da_critical_ids
 from kernel.reviewer.lint.report import LintReport
 from kernel.reviewer.roles import RoleScope, require_role, scope_of
@@ -49,6 +50,8 @@ class RoundV2Outcome:
     decision: Decision | None = None
     recomputed: Recomputed | None = None
     synthesis: SynthesisV2 | None = None
+    #: The ARS reading the documents were read under.
+    ars: str = DEFAULT_ARS
 
     @property
     def aborted(self) -> bool:
@@ -63,6 +66,7 @@ class RoundV2Outcome:
     def to_dict(self) -> dict[str, Any]:
         return {
             "dialect": "13.2",
+            "ars": self.ars,
             "seats": [{"name": s.name, "role": s.role, **s.report.to_dict()} for s in self.seats],
             "tags": list(self.tags),
             "matrix": (
@@ -146,6 +150,7 @@ def decide_reports_v2(
     synthesis: str | None = None,
     synthesis_source: str = "synthesis",
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> RoundV2Outcome:
     """Lint each report (with its seat's Phase 1 when given), check the panel, decide, and
     check ``synthesis`` against the recomputation. A round that cannot be decided has no
@@ -153,7 +158,9 @@ def decide_reports_v2(
 
     ``roles``, when given, are the roles the reports were dispatched as, in report order:
     another count is an :class:`~kernel.errors.InputError`, and a report declaring another
-    role is ``[ROLE-BINDING: report[<i>] declares <r>, dispatched as <e>]`` (13.2 §G6)."""
+    role is ``[ROLE-BINDING: report[<i>] declares <r>, dispatched as <e>]`` (13.2 §G6).
+    ``ars`` is the ARS reading of every document (``"main"`` or ``"fork"``)."""
+    chosen = reading(ars)
     scope = scope_of(contract)
     entries = _entries(reports)
     dispatched = _dispatched(roles, len(entries), scope)
@@ -161,7 +168,13 @@ def decide_reports_v2(
     seats: list[SeatV2] = []
     for name, text, phase1 in entries:
         analysed = analyse_phase2_v2(
-            text, scope, phase1, source=name, phase1_source=f"{name} (Phase 1)", max_bytes=max_bytes
+            text,
+            scope,
+            phase1,
+            source=name,
+            phase1_source=f"{name} (Phase 1)",
+            max_bytes=max_bytes,
+            ars=chosen,
         )
         seats.append(SeatV2(name, analysed.role, analysed.lint_report(bound=phase1 is not None)))
     unusable = [s for s in seats if not s.report.ok]
@@ -178,7 +191,7 @@ def decide_reports_v2(
                 f"[PANEL-CARDINALITY: roles {declared!r} != required {sorted(scope.roles)!r}]"
             )
     if tags:
-        return RoundV2Outcome(tuple(seats), tuple(tags))
+        return RoundV2Outcome(tuple(seats), tuple(tags), ars=chosen.name)
     by_role = {s.role: s for s in seats}
     matrix = {
         d.id: {
@@ -192,7 +205,7 @@ def decide_reports_v2(
     try:
         decision = decide(contract, matrix)
     except KernelError as exc:
-        return RoundV2Outcome(tuple(seats), (exc.tag or exc.message,), frozen)
+        return RoundV2Outcome(tuple(seats), (exc.tag or exc.message,), frozen, ars=chosen.name)
     critical: tuple[str, ...] = ()
     if "da" in by_role:
         da_text = next(text for name, text, _ in entries if name == by_role["da"].name)
@@ -205,8 +218,10 @@ def decide_reports_v2(
         critical,
     )
     checked = (
-        check_synthesis_v2(scope, recomputed, synthesis, source=synthesis_source)
+        check_synthesis_v2(scope, recomputed, synthesis, source=synthesis_source, ars=chosen)
         if synthesis is not None
         else None
     )
-    return RoundV2Outcome(tuple(seats), (), frozen, decision, recomputed, checked)
+    return RoundV2Outcome(
+        tuple(seats), (), frozen, decision, recomputed, checked, ars=chosen.name
+    )

@@ -31,6 +31,7 @@ import attrs
 from kernel.contract.model import Contract, load_contract
 from kernel.decision.value import Decision
 from kernel.errors import KernelError
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.phase2_v2 import da_critical_ids
 from kernel.reviewer.lint.report import Finding
 from kernel.reviewer.roles import scope_of
@@ -133,6 +134,7 @@ def check_synthesis(
     *,
     da_report: str | None = None,
     source: str = "synthesis",
+    ars: str | Reading = DEFAULT_ARS,
 ) -> SynthesisReport | SynthesisV2:
     """Check a written synthesis ``text`` against ``decision`` (the kernel's decision over
     the usable reports) under ``contract``, of either dialect: R17 for Schema 13 (a
@@ -142,18 +144,25 @@ def check_synthesis(
     ``findings`` and ``to_dict()``. Never raises for what the text says; raises
     :class:`KernelError` when ``text`` is not a str or is over the size limit, when
     ``decision`` is not a decision of this contract, or when a 13.2 DA report is missing or
-    its issue tables do not parse."""
+    its issue tables do not parse. ``ars`` is the ARS reading of a 13.2 synthesis
+    (``"main"`` or ``"fork"``; Schema 13 has one)."""
+    chosen = reading(ars)
     contract = load_contract(contract)
     ids = [c.condition_id for c in contract.conditions]
     if not isinstance(decision, Decision) or list(decision.fired) != ids:
         raise KernelError(
             f"decision must be a Decision of {contract.contract_id} (conditions {', '.join(ids)})"
         )
-    return _BY_DIALECT[contract.dialect](contract, decision, text, da_report, source)
+    return _BY_DIALECT[contract.dialect](contract, decision, text, da_report, source, chosen)
 
 
 def _check_13(
-    contract: Contract, decision: Decision, text: str, da_report: str | None, source: str
+    contract: Contract,
+    decision: Decision,
+    text: str,
+    da_report: str | None,
+    source: str,
+    ars: Reading,
 ) -> SynthesisReport:
     """R17: the fired line and the decision line."""
     if da_report is not None:
@@ -234,7 +243,12 @@ def _check_13(
 
 
 def _check_13_2(
-    contract: Contract, decision: Decision, text: str, da_report: str | None, source: str
+    contract: Contract,
+    decision: Decision,
+    text: str,
+    da_report: str | None,
+    source: str,
+    ars: Reading,
 ) -> SynthesisV2:
     """13.2 §G: the synthesis against the recomputed round, the DA gate included."""
     if not isinstance(text, str):
@@ -259,7 +273,7 @@ def _check_13_2(
         MappingProxyType(dict(decision.verdicts or {})),
         critical,
     )
-    return check_synthesis_v2(scope, recomputed, text, source=source)
+    return check_synthesis_v2(scope, recomputed, text, source=source, ars=ars)
 
 
 #: Each dialect's synthesis check.

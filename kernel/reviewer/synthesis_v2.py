@@ -10,8 +10,13 @@ allowed, anywhere in the file, in any order):
 * ``Cn rejection rationale: <text>``, at most one per id, and at most one
   ``[DA-CRITICAL-VS-ACCEPT: <n> validated/unresolved]`` marker.
 
-An audit line inside fenced code for one reading only (CommonMark, or upstream's line
-reading: a fence opened in a list item) is ``SYNTHESIS-PARSE`` (R20). Parsing stops at the
+That is the fork's reading (``ars="fork"``). Upstream main's (``ars="main"``, the
+default; ars-main §2) also reads the four audit lines inside code fences (in display form)
+and whole-line code spans; copies with one value collapse, different values abort with the
+number of distinct values; rationales and the marker are read as before. A line holding an
+audit line that CommonMark reads otherwise (in a quote, a list item, an HTML block, a
+heading, fenced for one reading only, hidden on the page) is ``SYNTHESIS-PARSE`` (R20);
+under the fork, an audit line inside fenced code for one reading only. Parsing stops at the
 first malformed line (``SYNTHESIS-PARSE``). Then the stated fired list
 (in contract order), verdicts and decision are compared with the recomputation, and the DA's
 CRITICAL rows with the adjudications; every mismatch is named.
@@ -20,14 +25,17 @@ CRITICAL rows with the adjudications; every mismatch is named.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import attrs
 
-from kernel.errors import InputError
+from kernel.errors import InputError, KernelError
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
+from kernel.reviewer.lint.display import block_fence_content, displayed, fence_content
 from kernel.reviewer.lint.fields import unfenced_lines
-from kernel.reviewer.lint.readings import readings
+from kernel.reviewer.lint.readings import Readings, readings
 from kernel.reviewer.lint.report import Finding
 from kernel.reviewer.roles import RoleScope
 from kernel.text.markdown import parse_document
@@ -91,31 +99,32 @@ def _parse_error(source: str, what: str, line: int | None) -> SynthesisV2:
 
 
 def check_synthesis_v2(
-    scope: RoleScope, recomputed: Recomputed, text: str, *, source: str = "synthesis"
+    scope: RoleScope,
+    recomputed: Recomputed,
+    text: str,
+    *,
+    source: str = "synthesis",
+    ars: str | Reading = DEFAULT_ARS,
 ) -> SynthesisV2:
-    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5). A consistency
-    marker whose count has more than :data:`MAX_COUNT_DIGITS` significant digits raises
-    :class:`~kernel.errors.InputError` naming ``source`` and the line."""
-    doc = parse_document(text, source=source)
+    """Check a 13.2 synthesis document against ``recomputed`` (13.2 §G2-§G5), under the ARS
+    reading ``ars``. A consistency marker whose count has more than
+    :data:`MAX_COUNT_DIGITS` significant digits raises :class:`~kernel.errors.InputError`
+    naming ``source`` and the line; so does a text over the work bounds of
+    :func:`~kernel.text.markdown.parse_document`."""
+    chosen = reading(ars)
+    try:
+        doc = parse_document(text, source=source)
+    except InputError:
+        raise
+    except KernelError as exc:  # over a work bound: the synthesis cannot be read at all
+        raise InputError(exc.message, code="E-INPUT") from None
     r = readings(doc)
-    audit = (*_LIST.values(), _DECISION, _RATIONALE, _MARKER)
-    for n, line in enumerate(doc.lines, start=1):
-        if (n in r.block_fenced) != (n in r.line_fenced) and any(p.fullmatch(line) for p in audit):
-            return _parse_error(
-                source,
-                f"line {n} is inside fenced code for one reading only (CommonMark or the "
-                "line reading of 13.2 §E0.2); the readings must agree (R20)",
-                n,
-            )
+    audit = _AUDIT[chosen.display_forms](r, source)
+    if isinstance(audit, SynthesisV2):
+        return audit
     lines = list(unfenced_lines(doc))
-    found: dict[str, list[tuple[int, str]]] = {label: [] for label in _LIST}
-    for n, line in lines:
-        for label, pattern in _LIST.items():
-            m = pattern.fullmatch(line)
-            if m is not None:
-                found[label].append((n, m.group("body")))
     single: dict[str, tuple[int, str]] = {}
-    for label, hits in found.items():
+    for label, hits in audit.lists.items():
         if len(hits) != 1:
             return _parse_error(
                 source,
@@ -150,7 +159,7 @@ def check_synthesis_v2(
                 at["da_critical_adjudications"],
             )
         adjudications[m.group("id")] = m.group("state")
-    decisions = [(n, m.group("action")) for n, t in lines if (m := _DECISION.fullmatch(t))]
+    decisions = audit.decisions
     if len(decisions) != 1 or decisions[0][1] not in REVIEWER_ACTIONS:
         return _parse_error(
             source, "expected exactly one valid decision", decisions[0][0] if decisions else None
@@ -171,6 +180,115 @@ def check_synthesis_v2(
     findings = _mismatch(recomputed, tuple(fired), action, verdicts)
     findings += _da_gate(recomputed, action, adjudications, rationales, markers)
     return SynthesisV2(tuple(findings), tuple(fired), action, verdicts, adjudications)
+
+
+@attrs.frozen
+class _Audit:
+    """The audit lines as counted: per list label its (line, body) hits, and the decision
+    lines' (line, action)."""
+
+    lists: Mapping[str, list[tuple[int, str]]]
+    decisions: list[tuple[int, str]]
+
+
+def _one_reading(r: Readings, source: str, patterns: Sequence[re.Pattern[str]]) -> Finding | None:
+    """A line matching one of ``patterns`` inside fenced code for one reading only (R20)."""
+    for n, line in enumerate(r.doc.lines, start=1):
+        if (n in r.block_fenced) != (n in r.line_fenced) and any(
+            p.fullmatch(line) for p in patterns
+        ):
+            return _parse_error(
+                source,
+                f"line {n} is inside fenced code for one reading only (CommonMark or the "
+                "line reading of 13.2 §E0.2); the readings must agree (R20)",
+                n,
+            ).findings[0]
+    return None
+
+
+def _written(r: Readings, source: str) -> _Audit | SynthesisV2:
+    """The fork's reading (13.2 §G1-§G3): audit lines outside fenced code, as written, each
+    one counted."""
+    problem = _one_reading(r, source, (*_LIST.values(), _DECISION, _RATIONALE, _MARKER))
+    if problem is not None:
+        return SynthesisV2((problem,))
+    lists: dict[str, list[tuple[int, str]]] = {label: [] for label in _LIST}
+    decisions: list[tuple[int, str]] = []
+    for n, line in unfenced_lines(r.doc):
+        for label, pattern in _LIST.items():
+            m = pattern.fullmatch(line)
+            if m is not None:
+                lists[label].append((n, m.group("body")))
+        m = _DECISION.fullmatch(line)
+        if m is not None:
+            decisions.append((n, m.group("action")))
+    return _Audit(lists, decisions)
+
+
+def _displayed(r: Readings, source: str) -> _Audit | SynthesisV2:
+    """Upstream main's reading (ars-main §2): audit lines also in fenced code (display form)
+    and whole-line code spans; equal values collapse, so each label counts its distinct
+    trimmed bodies. Every source line that gives an audit line must be read alike by
+    CommonMark (R20, ars-main §2.3.2); rationales and the marker keep the fork's rule."""
+    problem = _one_reading(r, source, (_RATIONALE, _MARKER))
+    if problem is not None:
+        return SynthesisV2((problem,))
+    doc = r.doc
+    content = fence_content(doc.lines)
+    block_content = block_fence_content(doc)
+    starts = [b.line for b in doc.blocks]
+    lists: dict[str, dict[str, int]] = {label: {} for label in _LIST}
+    decisions: dict[str, int] = {}
+    for d in displayed(doc, content):
+        if ":" not in d.text and "=" not in d.text:
+            continue
+        hit = False
+        for label, pattern in _LIST.items():
+            m = pattern.fullmatch(d.text)
+            if m is not None:
+                lists[label].setdefault(m.group("body").strip(), d.line)
+                hit = True
+        m = _DECISION.fullmatch(d.text)
+        if m is not None:
+            decisions.setdefault(m.group("action"), d.line)
+            hit = True
+        if hit:
+            why = _unlike(r, starts, block_content, d.line, d.line in content)
+            if why is not None:
+                return _parse_error(
+                    source,
+                    f"line {d.line} is an audit line that {why}; the readings must agree (R20)",
+                    d.line,
+                )
+    return _Audit(
+        {label: [(n, body) for body, n in hits.items()] for label, hits in lists.items()},
+        [(n, action) for action, n in decisions.items()],
+    )
+
+
+def _unlike(
+    r: Readings, starts: Sequence[int], block_content: frozenset[int], n: int, fenced: bool
+) -> str | None:
+    """Why CommonMark does not read line ``n`` as main does (top level, fenced content in
+    both readings or in neither, visible on the page), or ``None``."""
+    i = bisect_right(starts, n) - 1
+    block = r.doc.blocks[i] if i >= 0 and r.doc.blocks[i].end >= n else None
+    if block is not None and block.quoted:
+        return "sits in a block quote for CommonMark (a line continuing a quote is part of it)"
+    if block is not None and block.listed:
+        return "sits in a list item for CommonMark (a line continuing an item is part of it)"
+    if block is not None and block.kind == "html":
+        return "sits in an HTML block or comment for CommonMark"
+    if block is not None and block.kind == "heading":
+        return "is a heading for CommonMark (a setext underline follows it)"
+    if (n in block_content) != fenced:
+        inside = "CommonMark" if fenced else "the line reading (13.2 §E0.2)"
+        return f"is fenced code content for one reading only (not for {inside})"
+    if block is not None and block.kind == "code" and not block.fenced:
+        return "sits in indented code for CommonMark"
+    if n in r.hidden:
+        return "is hidden on the rendered page by an HTML comment left open before it"
+    return None
 
 
 #: The most digits a consistency marker's count may have: Python reads at most 4,300 digits
@@ -260,3 +378,7 @@ def _da_gate(
             )
         )
     return findings
+
+
+#: How each reading counts the audit lines, by whether it reads their display forms.
+_AUDIT: Final = {False: _written, True: _displayed}

@@ -35,13 +35,15 @@ FATAL = (
 )
 
 
-def round_with(role: str, text: str) -> RoundV2Outcome:
+def round_with(role: str, text: str, ars: str = "main") -> RoundV2Outcome:
     phase2 = {**PHASE2, role: text}
-    return decide_reports_v2(CONTRACT, [(f"{r}.md", phase2[r], PHASE1[r]) for r in SCOPE.roles])
+    return decide_reports_v2(
+        CONTRACT, [(f"{r}.md", phase2[r], PHASE1[r]) for r in SCOPE.roles], ars=ars
+    )
 
 
-def codes(role: str, text: str) -> list[str]:
-    return [f.code for f in lint_phase2_v2(text, SCOPE, PHASE1[role], role=role).errors]
+def codes(role: str, text: str, ars: str = "main") -> list[str]:
+    return [f.code for f in lint_phase2_v2(text, SCOPE, PHASE1[role], role=role, ars=ars).errors]
 
 
 def da_with_d6(body: str) -> str:
@@ -143,19 +145,24 @@ def test_a_canonical_dissent_is_credited() -> None:
 
 
 def test_a_one_line_comment_hides_no_dissent_field() -> None:
+    """The fork reads a commented field as a decorated one (13.2 §F10.3); later upstream main
+    aborts it as hidden (ars-main §5.2)."""
     text = methodology_dissent("<!-- dimension_id: D1 -->\n<!-- rationale: x -->")
+    p1 = PHASE1["methodology"]
     assert [
-        f.message
-        for f in lint_phase2_v2(text, SCOPE, PHASE1["methodology"], role="methodology").errors
+        f.message for f in lint_phase2_v2(text, SCOPE, p1, role="methodology", ars="fork").errors
     ] == [
         "[DISSENT-GRAMMAR: dissent fields must be canonical unbulleted dimension_id: and "
         "rationale: lines]"
     ]
+    assert codes("methodology", text) == ["P2-148"]
 
 
 def test_a_commented_second_dissent_aborts_the_round() -> None:
     text = methodology_dissent(CANONICAL + "\n<!-- dimension_id: D3 -->\n<!-- rationale: y -->")
-    assert codes("methodology", text) == ["P2-117"]
+    assert codes("methodology", text, "fork") == ["P2-117"]
+    assert codes("methodology", text) == ["P2-148"]
+    assert round_with("methodology", text, "fork").decision is None
     assert round_with("methodology", text).decision is None
 
 
@@ -166,9 +173,10 @@ OPENERS = ["- <!--", "* <!--", "> <!--", "2. <!--", "1) <!--", "<!-- a --> <!--"
 @pytest.mark.parametrize("closer", ["", "\n-->"])
 def test_a_comment_left_open_behind_a_marker_credits_no_dissent(opener: str, closer: str) -> None:
     text = methodology_dissent(f"{opener}\n\n{CANONICAL}{closer}")
-    report = analyse_phase2_v2(text, SCOPE, PHASE1["methodology"], role="methodology")
-    assert any(f.code == "P2-117" for f in report.findings)
-    assert round_with("methodology", text).decision is None
+    for ars, code in (("fork", "P2-117"), ("main", "P2-148")):
+        report = analyse_phase2_v2(text, SCOPE, PHASE1["methodology"], role="methodology", ars=ars)
+        assert any(f.code == code for f in report.findings)
+        assert round_with("methodology", text, ars).decision is None
 
 
 def test_a_closed_comment_before_a_dissent_hides_nothing() -> None:

@@ -18,6 +18,7 @@ from kernel.contract.model import Contract
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import phase1 as _v1_phase1
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.report import LintReport
 
 __all__ = ["LINTS", "DocumentLints", "dialect_of", "lint_phase1", "lint_phase2"]
@@ -49,7 +50,7 @@ class DocumentLints:
 
 
 #: Options a Schema 13 lint takes and does not need (names for a 13.2 document's tags).
-_NAMES: Final = frozenset({"max_bytes", "source", "phase1_source"})
+_NAMES: Final = frozenset({"max_bytes", "source", "phase1_source", "ars"})
 
 
 def _check_names(role: str | None, options: Mapping[str, Any]) -> None:
@@ -98,6 +99,7 @@ def _v2_p1(
         manuscript=options.get("manuscript"),
         metadata=options.get("metadata"),
         max_bytes=options["max_bytes"],
+        ars=options["ars"],
     )
 
 
@@ -115,6 +117,7 @@ def _v2_p2(
         source=options.get("source") or "document",
         phase1_source=options.get("phase1_source") or "phase1",
         max_bytes=options["max_bytes"],
+        ars=options["ars"],
     )
 
 
@@ -148,20 +151,24 @@ def lint_phase1(
     metadata: Mapping[str, Any] | None = None,
     source: str | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> LintReport:
     """Lint one reviewer's Phase 1 output against ``contract``, by the contract's dialect.
 
     Dialect 13.2 needs the seat's ``role`` (Schema 13 takes it as the reviewer's name);
     ``manuscript`` and ``metadata`` (both or neither) add the 13.2 manuscript-leak check;
-    ``source`` names the document in the tags.
+    ``source`` names the document in the tags; ``ars`` is the reading of 13.2 documents
+    (``"main"`` or ``"fork"``, :mod:`kernel.reviewer.lint.ars`; Schema 13 has one).
     ``contract`` is a :class:`Contract` or anything :func:`load_contract` takes.
     """
+    chosen = reading(ars)
     loaded = _v1_phase1._require_contract(contract)
     options = {
         "manuscript": manuscript,
         "metadata": metadata,
         "source": source,
         "max_bytes": max_bytes,
+        "ars": chosen,
     }
     return _lints(loaded).phase1(text, loaded, role, options)
 
@@ -175,10 +182,17 @@ def lint_phase2(
     source: str | None = None,
     phase1_source: str | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> LintReport:
     """Lint one reviewer's Phase 2 output (and, when given, against that reviewer's Phase 1),
     by the contract's dialect. Under 13.2 ``role`` is the seat the report was dispatched as
-    (its ``contract_role:`` must match)."""
+    (its ``contract_role:`` must match) and ``ars`` the reading (``"main"`` or ``"fork"``)."""
+    chosen = reading(ars)
     loaded = _v1_phase1._require_contract(contract)
-    options = {"source": source, "phase1_source": phase1_source, "max_bytes": max_bytes}
+    options = {
+        "source": source,
+        "phase1_source": phase1_source,
+        "max_bytes": max_bytes,
+        "ars": chosen,
+    }
     return _lints(loaded).phase2(text, loaded, phase1, role, options)

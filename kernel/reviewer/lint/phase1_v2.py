@@ -16,6 +16,7 @@ import attrs
 from kernel.errors import InputError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.fields import (
     decorated,
     field_lines,
@@ -77,11 +78,15 @@ def lint_phase1_v2(
     manuscript: str | None = None,
     metadata: Mapping[str, Any] | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> LintReport:
     """Lint a 13.2 Phase 1 document of the seat ``role``. With ``manuscript`` (its text)
     and ``metadata`` (the ``title``/``field``/``word_count`` envelope), also the manuscript
     leak check (13.2 §E9). A role outside the mode's set or a bad envelope raises
-    :class:`~kernel.errors.InputError` carrying upstream's tag."""
+    :class:`~kernel.errors.InputError` carrying upstream's tag. Both ARS readings
+    (``ars``) read a Phase 1 alike: later main's criteria-binding lines and prose are
+    tolerated by each."""
+    reading(ars)
     role = require_role(scope, role)
     if (manuscript is None) != (metadata is None):
         raise InputError(

@@ -8,16 +8,18 @@ the document's ``source`` name as the path.
 
 from __future__ import annotations
 
+import itertools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Final
 
 import attrs
 
 from kernel.io import MAX_INPUT_BYTES
-from kernel.reviewer.lint import advisory
+from kernel.reviewer.lint import advisory, dissent_html
 from kernel.reviewer.lint.anchors import anchor_problem
+from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
     FieldLine,
@@ -40,6 +42,7 @@ from kernel.reviewer.lint.readings import (
     readings,
     visible,
 )
+from kernel.reviewer.lint.receipts import receipt_findings
 from kernel.reviewer.lint.report import Finding, LintReport
 from kernel.reviewer.roles import RoleScope, require_role
 from kernel.text.markdown import Document, Section, check_structure, parse_normalised, readable
@@ -113,10 +116,11 @@ def lint_phase2_v2(
     source: str = "document",
     phase1_source: str = "phase1",
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> LintReport:
     """Lint a 13.2 Phase 2 report. ``role`` is the seat it was dispatched as (the declared
     ``contract_role`` must equal it); ``phase1`` is the same seat's Phase 1, for trigger
-    binding (13.2 §F9) and the dissent's commitments."""
+    binding (13.2 §F9) and the dissent's commitments; ``ars`` the ARS reading."""
     report = analyse_phase2_v2(
         text,
         scope,
@@ -125,6 +129,7 @@ def lint_phase2_v2(
         source=source,
         phase1_source=phase1_source,
         max_bytes=max_bytes,
+        ars=ars,
     )
     return report.lint_report(bound=phase1 is not None)
 
@@ -138,7 +143,9 @@ def analyse_phase2_v2(
     source: str = "document",
     phase1_source: str = "phase1",
     max_bytes: int = MAX_INPUT_BYTES,
+    ars: str | Reading = DEFAULT_ARS,
 ) -> ReportV2:
+    chosen = reading(ars)
     if role is not None:
         role = require_role(scope, role)
     text = readable(text, source="Phase 2 document", max_bytes=max_bytes)
@@ -206,7 +213,9 @@ def analyse_phase2_v2(
                 "warning",
             )
         )
-    dissent, dissent_findings = _dissent(r, found, by_title, scope, plans, source)
+    dissent, dissent_findings = _dissent(
+        r, found, by_title, scope, plans, source, html=chosen.dissent_html
+    )
     findings += dissent_findings
     if scores is not None and plans is not None:
         findings += _binding(scores, set(dissent), plans)
@@ -214,9 +223,16 @@ def analyse_phase2_v2(
         findings += da_findings(r, by_title.get(BODY, []), source)
     elif seat is not None:
         bodies = by_title.get(BODY, [])
-        findings += _findings(doc, found, bodies, source, r.block_fenced) or _findings(
-            doc, found, bodies, source, r.line_fenced
+        escalation = chosen.severity_escalation
+        block = _findings(doc, found, bodies, source, r.block_fenced, escalation)
+        lines = (
+            []
+            if _failed(block)
+            else _findings(doc, found, bodies, source, r.line_fenced, escalation)
         )
+        findings += lines if _failed(lines) else block
+    if chosen.receipts and seat is not None:
+        findings += receipt_findings(text, role=seat, source=source, max_bytes=max_bytes)
     findings += advisory.phase2_findings(doc)
     shown = (
         MappingProxyType(
@@ -591,7 +607,11 @@ def _dissent(
     scope: RoleScope,
     plans: Mapping[str, Mapping[str, str]] | None,
     source: str,
+    *,
+    html: bool = False,
 ) -> tuple[list[str], list[Finding]]:
+    """The dissent (13.2 §F10, §F9 (1)-(3)); with ``html`` (later upstream main, ars-main
+    §5.2-§5.3) raw HTML in the section, and a field behind a comment, abort."""
     sections = by_title.get(DISSENT, [])
     if not sections:
         return [], []
@@ -605,12 +625,22 @@ def _dissent(
     lines = [f for f in lines if f.value is None or visible(r, f.line)]
     seen = {f.line for f in lines if f.value is not None}
     span = range(section.line + 1, min(end + 1, len(doc.lines) + 1))
+    if html:
+        lines_in = range(section.line + 1, end)
+        abort = dissent_html.scan(
+            ((n, doc.lines[n - 1]) for n in lines_in if not r.fenced_by_both(n)), _field_shaped
+        )
+        if abort is not None:
+            return [], [_HTML_ABORTS[abort[0]](abort[1])]
     shaped = [n for n in span if _field_shaped(doc.lines[n - 1])]
-    if any(n not in seen for n in shaped):
+    unseen = next((n for n in shaped if n not in seen), None)
+    if unseen is not None:
+        if html and _commented(r, unseen):
+            return [], [_HTML_ABORTS["hidden"](unseen)]
         return [], [
             _dissent_grammar(
                 "dissent fields must be canonical unbulleted dimension_id: and rationale: lines",
-                next(n for n in shaped if n not in seen),
+                unseen,
             )
         ]
     ids = [f.value for f in lines if f.key == "dimension_id" and f.value is not None]
@@ -668,15 +698,49 @@ def _dissent_grammar(what: str, line: int | None) -> Finding:
     return Finding("P2-117", f"[DISSENT-GRAMMAR: {what}]", line, "dissent")
 
 
+#: Later main's dissent aborts (ars-main §5.2, §5.3), by what the scan found.
+_HTML_ABORTS: Final[Mapping[str, Callable[[int], Finding]]] = {
+    "hidden": lambda n: Finding(
+        "P2-148",
+        f"[DISSENT-HIDDEN: a dissent field may not stand inside an HTML comment in ## {DISSENT}]",
+        n,
+        "dissent",
+    ),
+    "raw_html": lambda n: Finding(
+        "P2-149", f"[DISSENT-RAW-HTML: ## {DISSENT} may not hold raw HTML]", n, "dissent"
+    ),
+}
+
+
+def _commented(r: Readings, n: int) -> bool:
+    """Whether a comment hides line ``n`` for some reading: the page hides it, it sits in an
+    HTML block, or it holds comment markup."""
+    text = r.doc.lines[n - 1]
+    if n in r.hidden or "<!--" in text or "-->" in text:
+        return True
+    return any(b.kind == "html" and b.line <= n <= b.end for b in r.doc.blocks)
+
+
+def _failed(findings: Sequence[Finding]) -> bool:
+    return any(f.severity == "error" for f in findings)
+
+
+#: Severities in rising order (ars-main §3).
+_RANK: Final = {"Minor": 0, "Major": 1, "Critical": 2}
+
+
 def _findings(
     doc: Document,
     found: Sequence[Section],
     bodies: Sequence[Section],
     source: str,
     hidden: frozenset[int],
+    escalation: bool = False,
 ) -> list[Finding]:
     """Review Body findings of a scoring seat (13.2 §F11.1), first failure; ``hidden``: the
-    fenced lines of one reading."""
+    fenced lines of one reading. With ``escalation`` (upstream main, ars-main §3) a finding
+    may restate its Severity strictly upwards: the last value is the operative one, and each
+    such chain is a ``SEVERITY-SUPERSEDED`` warning, given before the first failure."""
     if len(bodies) != 1:
         return [Finding("P2-120", f"[REVIEW-BODY-MISSING: {source}]", None, "review_body")]
     body = bodies[0]
@@ -684,8 +748,13 @@ def _findings(
     end = following[0] if following else len(doc.lines) + 1
     declared_at = [n for n in match_lines(doc, _SEVERITY_DECLARED) if n not in hidden]
 
+    notes: list[Finding] = []
+
     def grammar(what: str, line: int | None) -> list[Finding]:
-        return [Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body")]
+        return [
+            *notes,
+            Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body"),
+        ]
 
     outside = next((n for n in declared_at if not body.line <= n < end), None)
     if outside is not None:
@@ -713,23 +782,44 @@ def _findings(
             continue
         if any(b.structural and b.atx and b.level == 4 for b in sub.blocks):
             return grammar(f"{title} may not nest a Severity finding under H4", sub.line)
-        severities = [m.group("severity") for t in lines for m in _SEVERITY.finditer(t)]
-        if declared != 1 or len(severities) != 1:
+        per_line = [[m.group("severity") for m in _SEVERITY.finditer(t)] for t in lines]
+        severities = [v for values in per_line for v in values]
+        several = escalation and not any(len(values) > 1 for values in per_line)
+        if declared != len(severities) or not severities or (len(severities) > 1 and not several):
             return grammar(
                 f"{title} must contain exactly one parseable Severity declaration", sub.line
             )
+        if len(severities) > 1:
+            chain = " -> ".join(severities)
+            if any(_RANK[a] >= _RANK[b] for a, b in itertools.pairwise(severities)):
+                return grammar(
+                    f"{title}: Severity may be restated only strictly escalating (Minor < "
+                    f"Major < Critical), found {chain}",
+                    sub.line,
+                )
+            notes.append(
+                Finding(
+                    "P2-147",
+                    f"[SEVERITY-SUPERSEDED: {source}: {title}: {chain}]",
+                    sub.line,
+                    "review_body",
+                    "warning",
+                )
+            )
+        severity = severities[-1]
         anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in lines)
         anchors = [m.group("value") for t in lines for m in _ANCHOR.finditer(t)]
-        if severities[0] in ("Critical", "Major"):
+        if severity in ("Critical", "Major"):
             if anchors_declared != 1 or len(anchors) != 1:
                 return [
+                    *notes,
                     Finding(
                         "P2-122",
-                        f"[ANCHOR-MISSING: {source}: {title} {severities[0]} finding needs "
+                        f"[ANCHOR-MISSING: {source}: {title} {severity} finding needs "
                         "exactly one Evidence Anchor]",
                         sub.line,
                         "review_body",
-                    )
+                    ),
                 ]
         elif anchors_declared > 1 or len(anchors) != anchors_declared:
             return grammar(
@@ -742,9 +832,10 @@ def _findings(
                 tag, reason = problem
                 code = "P2-122" if tag == "ANCHOR-MISSING" else "P2-123"
                 return [
-                    Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body")
+                    *notes,
+                    Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body"),
                 ]
-    return []
+    return notes
 
 
 def da_critical_ids(text: str, *, max_bytes: int = MAX_INPUT_BYTES) -> tuple[str, ...] | None:
