@@ -1,23 +1,28 @@
-"""``sprint-kernel init [--template NAME] [--contract-file PATH] [DIR]``: start a project.
+"""``sprint-kernel init [--template NAME] [--contract-file PATH] [--reviews [DIR]]
+[--pre-commit] [--ars READING] [DIR]``: start a project.
 
 Writes a shipped template as the project's contract (``contracts/sprint.json`` unless
 ``--contract-file`` says otherwise) and names it in the project's configuration: a
 ``[tool.sprint-kernel]`` table added to ``DIR/pyproject.toml`` when there is one, else a new
-``DIR/sprint-kernel.toml``. It overwrites nothing: an existing contract file, a
-``sprint-kernel.toml``, or a ``pyproject.toml`` that has the table already is refused before
-anything is written.
+``DIR/sprint-kernel.toml``. ``--reviews`` also writes a starter round (each seat's Phase 1 and
+Phase 2 and the synthesis, as the lints expect them: the round lints clean and decides), and
+``--pre-commit`` a ``.pre-commit-config.yaml`` that runs the package's two hooks. It
+overwrites nothing: a file it would write that exists, or a ``pyproject.toml`` that has the
+table already, is refused before anything is written.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from kernel.cli.atomic import same_file, write_text
 from kernel.cli.config import OWN_FILE, PYPROJECT, TABLE
-from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, dump_json
+from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, add_ars_option, dump_json
 from kernel.contract.dialects import detect
 from kernel.contract.templates import shipped_template, template_text
 from kernel.errors import ContractError
@@ -99,6 +104,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         metavar="PATH",
         help=f"where the contract goes, from DIR (default {DEFAULT_CONTRACT_FILE})",
     )
+    parser.add_argument(
+        "--reviews",
+        nargs="?",
+        const="reviews",
+        default=None,
+        metavar="DIR",
+        help="also write a starter round into DIR (default reviews, from the project): "
+        "every seat's Phase 1 and Phase 2 and the synthesis, which lint clean and decide",
+    )
+    parser.add_argument(
+        "--pre-commit",
+        action="store_true",
+        help=f"also write {PRE_COMMIT_CONFIG}: this package's check and lint hooks, run by "
+        "the installed sprint-kernel",
+    )
+    add_ars_option(parser.add_argument)
     args = parser.parse_args(argv)
     try:
         text = template_text(args.template)
@@ -118,13 +139,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         if config.endswith(PYPROJECT):
             gap = "" if not before else "\n" if before.endswith("\n") else "\n\n"
             table = f"{gap}[tool.{TABLE}]\n{table}"
+        if args.ars is not None:
+            table += f"ars = {json.dumps(args.ars)}\n"
+        extra = _extra_files(args)
+        for path, _ in extra:
+            if os.path.lexists(path):
+                raise _Refused(f"{path} exists")
         os.makedirs(args.directory, exist_ok=True)
-        os.makedirs(os.path.dirname(contract) or ".", exist_ok=True)
-        write_text(contract, text, exclusive=True)
-        try:  # the whole configuration file, replaced in one step
+        written: list[str] = []
+        try:
+            for path, body in [(contract, text), *extra]:
+                os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+                write_text(path, body, exclusive=True)
+                written.append(path)
+            # the whole configuration file, replaced in one step, last
             write_text(config, before + table, exclusive=config.endswith(OWN_FILE))
         except BaseException:
-            os.unlink(contract)  # no contract without its configuration
+            for path in written:  # nothing of the project without its configuration
+                os.unlink(path)
             raise
     except _Refused as exc:
         print(f"{parser.prog}: error: {exc}; init overwrites nothing", file=sys.stderr)
@@ -134,10 +166,72 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     data = shipped_template(args.template)
     if args.format == "json":
-        written = {"contract_file": contract, "config_file": config, "contract": relative}
-        dump_json({"template": args.template, "dialect": detect(data), **written})
+        files = {"contract_file": contract, "config_file": config, "contract": relative}
+        files["files"] = [path for path, _ in extra]
+        dump_json({"template": args.template, "dialect": detect(data), **files})
         return EXIT_OK
     print(f"wrote {contract}: {args.template} (dialect {detect(data)}, {data['mode']})")
     where = f"[tool.{TABLE}] to {config}" if config.endswith(PYPROJECT) else config
-    print(f"wrote {where}: contract = {json.dumps(relative)}")
+    print(f"wrote {where}: " + ", ".join(table.strip().splitlines()[-2 if args.ars else -1 :]))
+    for path, _ in extra:
+        print(f"wrote {path}")
     return EXIT_OK
+
+
+#: The pre-commit configuration ``init --pre-commit`` writes: this package's two hooks as
+#: local hooks (the same ids, entries and files as its .pre-commit-hooks.yaml), so that it
+#: runs the installed sprint-kernel and needs no repository URL or network.
+PRE_COMMIT_CONFIG = ".pre-commit-config.yaml"
+PRE_COMMIT_TEXT = """\
+# The sprint contract kernel's hooks, run by the installed sprint-kernel (pip install it in
+# the environment that runs pre-commit). Both read the project's configuration.
+repos:
+  - repo: local
+    hooks:
+      - id: sprint-contract-check
+        name: sprint contract check
+        entry: sprint-kernel check --force-exclude
+        language: system
+        types: [json]
+        files: (^|/)(contracts?/.*|.*\\.contract)\\.json$
+      - id: sprint-contract-lint
+        name: sprint contract lint
+        entry: sprint-kernel lint --force-exclude
+        language: system
+        files: \\.phase[12]\\.md$
+        require_serial: true
+"""
+
+
+def _extra_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """The files ``--reviews`` and ``--pre-commit`` add: (path, text)."""
+    out: list[tuple[str, str]] = []
+    if args.reviews is not None:
+        from kernel.contract.model import load_contract
+        from kernel.reviewer.starters import starter
+
+        contract = load_contract(args.template)
+        if not contract.panel_size:
+            raise _Refused(f"--reviews: {args.template} ({contract.mode}) seats no reviewers")
+        folder = os.path.join(args.directory, args.reviews)
+        ars = args.ars or "main"
+        if contract.dialect == "13.2":
+            seats: list[tuple[str, str | None]] = [(r, r) for r in _roles(contract)]
+        else:
+            seats = [(f"reviewer{j}", None) for j in range(1, contract.panel_size + 1)]
+        for name, role in seats:
+            for document in ("phase1", "phase2"):
+                body = starter(contract, document, role, ars=ars)
+                if role is None and document == "phase2":  # Schema 13: each its own report
+                    body = body.replace("## Review Body\n", f"## Review Body\n\n{name}.\n", 1)
+                out.append((os.path.join(folder, f"{name}.{document}.md"), body))
+        out.append((os.path.join(folder, "synthesis.md"), starter(contract, "synthesis", ars=ars)))
+    if args.pre_commit:
+        out.append((os.path.join(args.directory, PRE_COMMIT_CONFIG), PRE_COMMIT_TEXT))
+    return [(os.path.normpath(path), text) for path, text in out]
+
+
+def _roles(contract: Any) -> tuple[str, ...]:
+    from kernel.reviewer.roles import scope_of
+
+    return scope_of(contract).roles

@@ -50,6 +50,7 @@ __all__ = [
     "Parser",
     "Reader",
     "Result",
+    "add_ars_option",
     "dump_json",
     "emit",
     "error_diagnostics",
@@ -167,16 +168,22 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool, ars: 
             help="contract dialect (default: from config, else auto)",
         )
     if ars:
-        from kernel.reviewer.lint.ars import ARS, DEFAULT_ARS
+        add_ars_option(add)
 
-        add(
-            "--ars",
-            type=_ars,
-            metavar="{" + ",".join(ARS) + "}",
-            default=None,
-            help="the ARS reading of 13.2 reviewer documents: upstream main or the fork "
-            f"(default: from config, else {DEFAULT_ARS})",
-        )
+
+def add_ars_option(add: Callable[..., Any]) -> None:
+    """``--ars main|fork`` (``None`` when not given): the ARS reading of 13.2 reviewer
+    documents; ``add`` is a parser's or an argument group's ``add_argument``."""
+    from kernel.reviewer.lint.ars import ARS, DEFAULT_ARS
+
+    add(
+        "--ars",
+        type=_ars,
+        metavar="{" + ",".join(ARS) + "}",
+        default=None,
+        help="the ARS reading of 13.2 reviewer documents: upstream main or the fork "
+        f"(default: from config, else {DEFAULT_ARS})",
+    )
 
 
 def _ars(value: str) -> str:

@@ -13,7 +13,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, dump_json
+from kernel.cli.scaffold import EXIT_OK, EXIT_USAGE, Parser, add_ars_option, dump_json
 from kernel.contract.dialects import detect
 from kernel.contract.templates import TEMPLATE_NAMES, shipped_template, template_text
 from kernel.errors import KernelError
@@ -80,7 +80,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     show = sub.add_parser(
         "show",
         help="print a template's JSON",
-        description="Print a shipped template's JSON, as it ships (in either format).",
+        description="Print a shipped template's JSON, as it ships (in either format); with "
+        "--document, a starter document of it instead.",
         exit_codes=EXIT_CODES,
         formats=None,
         max_bytes=False,
@@ -94,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(13.2: with --role), or the editor's synthesis, each as the lints expect it",
     )
     show.add_argument("--role", help="the seat's role, for a 13.2 phase1 or phase2 document")
+    add_ars_option(show.add_argument)
     args = parser.parse_args(argv)
     if args.command == "show":
         if args.role is not None and args.document is None:
@@ -111,13 +113,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _document(args: argparse.Namespace) -> int:
+    from kernel.reviewer.lint.ars import DEFAULT_ARS
     from kernel.reviewer.starters import starter
 
     template_text(args.name)  # an unknown name is refused with the closest ones
-    text = starter(args.name, args.document, args.role)
+    ars = args.ars or DEFAULT_ARS
+    text = starter(args.name, args.document, args.role, ars=ars)
     if args.format == "json":
         dump_json(
-            {"name": args.name, "document": args.document, "role": args.role, "text": text}
+            {
+                "name": args.name,
+                "document": args.document,
+                "role": args.role,
+                "ars": ars,
+                "text": text,
+            }
         )
     else:
         sys.stdout.write(text)

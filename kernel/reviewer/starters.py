@@ -48,16 +48,23 @@ def _role(contract: Contract, document: str, role: str | None) -> str | None:
 
 
 def starter(
-    contract: Contract | Mapping[str, Any] | str, document: str, role: str | None = None
+    contract: Contract | Mapping[str, Any] | str,
+    document: str,
+    role: str | None = None,
+    *,
+    ars: str = "main",
 ) -> str:
     """The starter ``document`` (``phase1``, ``phase2`` or ``synthesis``) of ``contract``,
-    for the seat of ``role`` under 13.2 (a Phase 1 or Phase 2 document is a seat's)."""
+    for the seat of ``role`` under 13.2 (a Phase 1 or Phase 2 document is a seat's), as the
+    ARS reading ``ars`` reads it (under ``main`` a methodology card carries a receipt)."""
     from kernel.contract.model import load_contract
     from kernel.decision.decision import decide
+    from kernel.reviewer.lint.ars import reading
     from kernel.reviewer.render import render_phase1, render_phase2
     from kernel.reviewer.render_synthesis import render_synthesis
 
     contract = load_contract(contract)
+    reading(ars)  # an unknown reading is refused, with the closest name
     if document not in DOCUMENTS:
         raise KernelError(f"document {shown(document)}: expected {', '.join(DOCUMENTS)}")
     if not contract.panel_size:
@@ -66,10 +73,11 @@ def starter(
         )
     seat = _role(contract, document, role)
     if document == "phase1":
-        return render_phase1(contract, role=seat)
+        return render_phase1(contract, role=seat, ars=ars)
     if document == "phase2":
         if seat is None:
-            return render_phase2(contract, dict.fromkeys(contract.dimension_ids, "pass"))
+            scores = dict.fromkeys(contract.dimension_ids, "pass")
+            return render_phase2(contract, scores, ars=ars)
         eligible = [d.id for d in contract.dimensions if seat in d.eligible_roles]
-        return render_phase2(contract, dict.fromkeys(eligible, "pass"), role=seat)
+        return render_phase2(contract, dict.fromkeys(eligible, "pass"), role=seat, ars=ars)
     return render_synthesis(contract, decide(contract, all_pass(contract)))

@@ -153,3 +153,74 @@ def test_init_refuses_an_unknown_template(
     assert exc.value.code == 2
     assert "did you mean '13.2/writer/full'" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+# --- init --reviews / --pre-commit -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("template", "ars", "names"),
+    [
+        ("13.2/reviewer/full", None, ["eic", "methodology", "domain", "perspective", "da"]),
+        ("13.2/reviewer/methodology_focus", "fork", ["eic", "methodology"]),
+        ("reviewer/full", None, [f"reviewer{j}" for j in range(1, 6)]),
+    ],
+)
+def test_init_writes_a_starter_round_that_lints_and_decides(
+    template: str,
+    ars: str | None,
+    names: list[str],
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from kernel.cli.decide import main as decide_main
+    from kernel.cli.lint import main as lint_main
+
+    monkeypatch.chdir(tmp_path)
+    assert init("--template", template, "--reviews", *(("--ars", ars) if ars else ())) == 0
+    expected = [f"{n}.phase{k}.md" for n in names for k in (1, 2)] + ["synthesis.md"]
+    assert sorted(p.name for p in (tmp_path / "reviews").iterdir()) == sorted(expected)
+    out = capsys.readouterr().out
+    assert out.endswith("wrote reviews/synthesis.md\n")
+    config = tomllib.loads((tmp_path / "sprint-kernel.toml").read_text("utf-8"))
+    assert config == {"contract": "contracts/sprint.json", **({"ars": ars} if ars else {})}
+    assert run(lint_main, ["reviews", "--strict"]) == 0
+    assert capsys.readouterr().out == "All checks passed.\n"
+    assert run(decide_main, ["reviews", "--synthesis", "reviews/synthesis.md"]) == 0
+    assert capsys.readouterr().out.startswith("decision: editorial_decision=accept")
+
+
+def test_init_writes_a_pre_commit_configuration_of_the_package_hooks(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import yaml  # pre-commit's own dependency (the test extra)
+
+    assert init(str(tmp_path), "--pre-commit", "--format", "json") == 0
+    body = json.loads(capsys.readouterr().out)
+    assert body["files"] == [str(tmp_path / ".pre-commit-config.yaml")]
+    written = yaml.safe_load((tmp_path / ".pre-commit-config.yaml").read_text("utf-8"))
+    offered = yaml.safe_load((paths.ROOT / ".pre-commit-hooks.yaml").read_text("utf-8"))
+    (repo,) = written["repos"]
+    assert repo["repo"] == "local"
+    keys = ("id", "entry", "files", "types", "require_serial")
+    assert [{k: h.get(k) for k in keys} for h in repo["hooks"]] == [
+        {k: h.get(k) for k in keys} for h in offered
+    ]
+    assert {h["language"] for h in repo["hooks"]} == {"system"}
+
+
+def test_init_refuses_a_starter_file_that_exists_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "reviews").mkdir()
+    (tmp_path / "reviews" / "da.phase2.md").write_text("mine", "utf-8")
+    assert init(str(tmp_path), "--reviews", "--pre-commit") == 2
+    assert "reviews/da.phase2.md exists; init overwrites nothing" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.rglob("*")) == ["da.phase2.md", "reviews"]
+    (tmp_path / ".pre-commit-config.yaml").write_text("repos: []\n", "utf-8")
+    assert init(str(tmp_path), "--pre-commit") == 2
+    assert ".pre-commit-config.yaml exists" in capsys.readouterr().err
+    assert not (tmp_path / "contracts").exists()
+    assert init(str(tmp_path), "--template", "13.2/writer/full", "--reviews", "r") == 2
+    assert "13.2/writer/full (writer_full) seats no reviewers" in capsys.readouterr().err
