@@ -68,7 +68,8 @@ _NO_DECISION: dict[str, Any] = {
 
 #: The keys a round's JSON output has besides the decision's, in both dialects (``null`` where
 #: the dialect or the input has none): Schema 13 documents give ``reviewers``, 13.2 reports
-#: ``seats``, ``matrix`` and ``recomputed``; 13.2 decisions ``trace`` and ``verdicts``.
+#: ``seats``, ``matrix`` and ``recomputed``; 13.2 decisions ``trace`` and ``verdicts``; read
+#: documents ``ars``.
 _ROUND_KEYS: dict[str, Any] = {
     "tags": [],
     "reviewers": None,
@@ -78,6 +79,7 @@ _ROUND_KEYS: dict[str, Any] = {
     "synthesis": None,
     "trace": None,
     "verdicts": None,
+    "ars": None,
 }
 
 
