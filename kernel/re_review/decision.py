@@ -1,8 +1,8 @@
 """The re-review decision (design/re-review.md §5): operands from the raw records, the gates
-G0/G1/G2, the base rules B1–B6, the escalation floors and the ``reject_recommended`` flag.
+G0/G1/G2, the base rules B1-B6, the escalation floors and the ``reject_recommended`` flag.
 
 Everything here is a pure function over parsed records (plain mappings that passed the
-document layers L1–L7); :func:`decide_re_review` adds the layers in front.
+document layers L1-L7); :func:`decide_re_review` adds the layers in front.
 """
 
 from __future__ import annotations
@@ -12,10 +12,17 @@ from typing import Any, Final
 
 import attrs
 
-from kernel.re_review.errors import ReReviewError
+from kernel.re_review.model import (
+    ESCALATION_CLASSES,
+    MAGNITUDES,
+    PRIORITIES,
+    SEVERITIES,
+    VERDICTS,
+    ReReviewError,
+    abort_tag,
+)
 
 __all__ = [
-    "ABORT_TAG",
     "DECISION_ORDER",
     "EscalationOperand",
     "Gates",
@@ -23,8 +30,8 @@ __all__ = [
     "P1Operand",
     "ReReviewDecision",
     "aborted",
-    "decide_records",
     "decide_re_review",
+    "decide_records",
     "decision_inputs",
     "derive",
     "gates",
@@ -32,16 +39,6 @@ __all__ = [
     "verdict_rank",
 ]
 
-VERDICTS: Final = (
-    "FULLY_ADDRESSED",
-    "PARTIALLY_ADDRESSED",
-    "NOT_ADDRESSED",
-    "MADE_WORSE",
-    "CANNOT_VERIFY",
-)
-PRIORITIES: Final = ("must_fix", "should_fix", "consider")
-MAGNITUDES: Final = ("must_fix", "should_fix", "consider")
-SEVERITIES: Final = ("critical", "major", "minor")
 #: Accept < Minor Revision < Major Revision (the floors take the larger).
 DECISION_ORDER: Final = {"Accept": 0, "Minor Revision": 1, "Major Revision": 2}
 _BASE: Final = {
@@ -60,11 +57,6 @@ _RANK: Final = {
     "FULLY_ADDRESSED": 3,
 }
 _SHORT: Final = {"Major Revision": "Major", "Minor Revision": "Minor", "Accept": "Accept"}
-
-
-def ABORT_TAG(reason: str) -> str:  # noqa: N802 - reads as the tag it builds
-    """``[RE-REVIEW-ABORT: <reason>]``."""
-    return f"[RE-REVIEW-ABORT: {reason}]"
 
 
 def verdict_rank(verdict: str) -> int:
@@ -115,11 +107,7 @@ class EscalationOperand:
         )
     )
     escalation_class: str = attrs.field(
-        validator=lambda _s, _a, v: _choice(
-            v,
-            ("research_integrity", "ethics", "safety", "legal_compliance", "fatal_validity"),
-            "escalation_class",
-        )
+        validator=lambda _s, _a, v: _choice(v, ESCALATION_CLASSES, "escalation_class")
     )
     mechanical_decision_impact: str = attrs.field(
         validator=lambda _s, _a, v: _choice(
@@ -135,7 +123,7 @@ def _strings(value: Iterable[Any]) -> tuple[Any, ...]:
 
 @attrs.frozen
 class Operands:
-    """What Steps 2–3 read (§5.1). The ``*_ids`` members only name the items in
+    """What Steps 2-3 read (§5.1). The ``*_ids`` members only name the items in
     :meth:`ReReviewDecision.explain`; they never change the decision."""
 
     p1: tuple[P1Operand, ...] = attrs.field(converter=_strings)
@@ -146,9 +134,7 @@ class Operands:
     regression_severities: tuple[str, ...] = attrs.field(default=(), converter=_strings)
     escalations: tuple[EscalationOperand, ...] = attrs.field(default=(), converter=_strings)
     p2_partial_ids: tuple[str, ...] = attrs.field(default=(), converter=_strings, kw_only=True)
-    p2_made_worse_ids: tuple[str, ...] = attrs.field(
-        default=(), converter=_strings, kw_only=True
-    )
+    p2_made_worse_ids: tuple[str, ...] = attrs.field(default=(), converter=_strings, kw_only=True)
     regression_ids: tuple[str, ...] = attrs.field(default=(), converter=_strings, kw_only=True)
 
     @classmethod
@@ -187,7 +173,10 @@ class Operands:
                 p1,
                 partial,
                 worse > 0,
-                (_count(rate["numerator"], "numerator"), _count(rate["denominator"], "denominator")),
+                (
+                    _count(rate["numerator"], "numerator"),
+                    _count(rate["denominator"], "denominator"),
+                ),
                 tuple(_choice(r["severity"], SEVERITIES, "severity") for r in regressions),
                 escalations,
                 regression_ids=tuple(str(r.get("new_issue_id")) for r in regressions),
@@ -249,7 +238,9 @@ class ReReviewDecision:
             named = f" [{', '.join(items)}]" if items else ""
             lines.append(f"{rule}: {text}{named}")
         if self.gate is None:
-            lines.insert(0, "gates: none (no lint error, no silent verdict change, nothing pending)")
+            lines.insert(
+                0, "gates: none (no lint error, no silent verdict change, nothing pending)"
+            )
         state = self.decision_state
         if self.tag is not None:
             state += f" {self.tag}"
@@ -260,24 +251,29 @@ class ReReviewDecision:
 
 
 def aborted(
-    reason: str, text: str, *, gate: str = "G0", items: Sequence[str] = (), witness: str | None = None
+    reason: str,
+    text: str,
+    *,
+    gate: str = "G0",
+    items: Sequence[str] = (),
+    witness: str | None = None,
 ) -> ReReviewDecision:
     """An ``aborted`` decision with ``reason`` (G0: a layer failed; G1: criteria_drift)."""
     return ReReviewDecision(
         "aborted",
         abort_reason=reason,
-        tag=ABORT_TAG(reason),
+        tag=abort_tag(reason),
         gate=gate,
         reasons=((gate, text, tuple(items)),),
         witness=witness,
     )
 
 
-# --- Steps 2–3 ----------------------------------------------------------------------------
+# --- Steps 2-3 ----------------------------------------------------------------------------
 
 
 def derive(operands: Operands) -> ReReviewDecision:
-    """Steps 2–3 (§5.3, §5.4) over ``operands``: the base rule, the floors and the flag."""
+    """Steps 2-3 (§5.3, §5.4) over ``operands``: the base rule, the floors and the flag."""
     p1 = operands.p1
     for op in p1:
         if op.final_verdict == "PARTIALLY_ADDRESSED" and op.residual_magnitude is None:
@@ -321,10 +317,15 @@ def derive(operands: Operands) -> ReReviewDecision:
             "Major Revision, reject"
         )
     elif (
-        b3 := [op for op in p1 if op.final_verdict in ("NOT_ADDRESSED", "MADE_WORSE", "CANNOT_VERIFY")]
+        b3 := [
+            op for op in p1 if op.final_verdict in ("NOT_ADDRESSED", "MADE_WORSE", "CANNOT_VERIFY")
+        ]
     ) or "major" in regressions:
         rule, matched = "B3", ids(b3) + regs("major")
-        text = "a P1 item NOT_ADDRESSED, MADE_WORSE or CANNOT_VERIFY, or a major regression: Major Revision"
+        text = (
+            "a P1 item NOT_ADDRESSED, MADE_WORSE or CANNOT_VERIFY, or a major regression: "
+            "Major Revision"
+        )
     elif (
         b4 := [
             op
@@ -376,7 +377,9 @@ def derive(operands: Operands) -> ReReviewDecision:
         before = state
         if DECISION_ORDER[esc.mechanical_decision_impact] > DECISION_ORDER[state]:
             state = esc.mechanical_decision_impact
-        raised = f"raises {_SHORT[before]} to {_SHORT[state]}" if state != before else "changes nothing"
+        raised = (
+            f"raises {_SHORT[before]} to {_SHORT[state]}" if state != before else "changes nothing"
+        )
         reasons.append(
             (
                 "floor",
@@ -419,7 +422,9 @@ class _Records:
     traceability: Mapping[str, Any]
 
 
-def chain_of(adjustments: Sequence[Mapping[str, Any]], item_id: str) -> tuple[Mapping[str, Any], ...]:
+def chain_of(
+    adjustments: Sequence[Mapping[str, Any]], item_id: str
+) -> tuple[Mapping[str, Any], ...]:
     """The adjustments of ``item_id`` from the first to the last (the one nothing
     supersedes); ``()`` without one. A malformed chain (L8's RR-331) is read as far as it
     goes from its first head, else in array order."""
@@ -496,7 +501,7 @@ def operands(
     verdict_record: Mapping[str, Any],
     traceability: Mapping[str, Any],
 ) -> Operands:
-    """The operands of Steps 2–3 from the raw records (§5.1)."""
+    """The operands of Steps 2-3 from the raw records (§5.1)."""
     records = _index(roadmap_items, verdict_record, traceability)
     return _operands(records)
 
@@ -522,7 +527,9 @@ def _operands(records: _Records) -> Operands:
     worse = [i for i in p2_ids if final.get(i) == "MADE_WORSE"]
     addressed = sum(final.get(i) in ("FULLY_ADDRESSED", "PARTIALLY_ADDRESSED") for i in p2_ids)
     regressions = [
-        rec for rec in records.verdict_record.get("new_issues", ()) if rec["attribution"] == "regression"
+        rec
+        for rec in records.verdict_record.get("new_issues", ())
+        if rec["attribution"] == "regression"
     ]
     return Operands(
         p1,
@@ -554,7 +561,9 @@ def decision_inputs(
 ) -> dict[str, Any]:
     """The ``decision_inputs`` member a producer writes (§2.6, §5.1): ``reject_recommended``
     only when given (a non-gated emission)."""
-    return _decision_inputs(_index(roadmap_items, verdict_record, traceability), witness, reject_recommended)
+    return _decision_inputs(
+        _index(roadmap_items, verdict_record, traceability), witness, reject_recommended
+    )
 
 
 def _decision_inputs(records: _Records, witness: str, reject: bool | None) -> dict[str, Any]:
@@ -575,13 +584,13 @@ def _decision_inputs(records: _Records, witness: str, reject: bool | None) -> di
     counts = {p: dict.fromkeys(VERDICTS, 0) for p in PRIORITIES}
     magnitudes = {p: dict.fromkeys(MAGNITUDES, 0) for p in PRIORITIES}
     for item_id, row in records.rows.items():
-        item = roadmap.get(item_id)
-        if item is None or item.get("priority") not in PRIORITIES:
+        priority = roadmap[item_id].get("priority") if item_id in roadmap else None
+        if priority not in PRIORITIES:
             continue
-        counts[item["priority"]][row["final_verdict"]] += 1
+        counts[priority][row["final_verdict"]] += 1
         magnitude = _magnitude(records, item_id)
         if magnitude is not None:
-            magnitudes[item["priority"]][magnitude] += 1
+            magnitudes[priority][magnitude] += 1
     p2_ids = [item["id"] for item in records.items if item["priority"] == "should_fix"]
     addressed = sum(
         records.rows.get(i, {}).get("final_verdict") in ("FULLY_ADDRESSED", "PARTIALLY_ADDRESSED")
@@ -660,7 +669,11 @@ def _gates(records: _Records) -> Gates:
             reapp = by_id.get(res["reapplication_id"])
             if res["item_id"] != item_id or reapp is None:
                 continue
-            side = "reapplied_verdict" if res["resolved_by"] == "system" else "pre_reapplication_verdict"
+            side = (
+                "reapplied_verdict"
+                if res["resolved_by"] == "system"
+                else "pre_reapplication_verdict"
+            )
             if reapp[side] == row["final_verdict"]:
                 covered = True
                 break
@@ -700,7 +713,7 @@ def decide_records(
     traceability: Mapping[str, Any],
     witness: str,
 ) -> ReReviewDecision:
-    """Steps 1–3 (G1, G2, B1–B6, floors, flag) over records that passed every layer; the
+    """Steps 1-3 (G1, G2, B1-B6, floors, flag) over records that passed every layer; the
     emitted ``decision_state``, ``abort_reason`` and ``decision_inputs`` are not read."""
     records = _index(roadmap_items, verdict_record, traceability)
     found = _gates(records)
@@ -735,8 +748,8 @@ def decide_records(
 
 
 def decide_re_review(bundle: Any) -> ReReviewDecision:
-    """The decision for a bundle (§5.6): an L1–L7 error aborts with its layer's reason, an
-    L8 record error (RR-301…398) with ``synthesis_mismatch``; then G1, G2, Steps 2–3. The
+    """The decision for a bundle (§5.6): an L1-L7 error aborts with its layer's reason, an
+    L8 record error (RR-301…398) with ``synthesis_mismatch``; then G1, G2, Steps 2-3. The
     emitted ``decision_state``, ``abort_reason``, ``reject_recommended`` and
     ``decision_inputs`` are ignored."""
     from kernel.re_review.check import check_re_review

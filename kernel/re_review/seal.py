@@ -18,7 +18,7 @@ from kernel.errors import InputError
 from kernel.io import decode_utf8, loads_strict
 from kernel.re_review.canonical import canonical_sha256
 from kernel.re_review.decision import ReReviewDecision, decide_records, decision_inputs
-from kernel.re_review.errors import ReReviewError
+from kernel.re_review.model import ReReviewError
 
 __all__ = ["DOCUMENT_FILES", "Sealed", "Witness", "apply_chain_witness", "seal"]
 
@@ -97,18 +97,19 @@ def apply_chain_witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> 
                 )
             if i >= len(patches) or digest != patches[i].get("sha256"):
                 raise _fail(
-                    f"{where}: patch_digest is not revision_patches[{i}].sha256", _MISMATCH, "RR-022"
+                    f"{where}: patch_digest is not revision_patches[{i}].sha256",
+                    _MISMATCH,
+                    "RR-022",
                 )
         else:
             notes.append((i, "[PATCH-BINDING-ABSENT: report format < 1.2]"))
     original = artifacts["original_manuscript"]
-    if original.get("present"):
-        if reports[0]["base_draft_hash"] != original["sha256"][:12]:
-            raise _fail(
-                "apply report [0]: base_draft_hash is not the original manuscript's hash prefix",
-                _MISMATCH,
-                "RR-023",
-            )
+    if original.get("present") and reports[0]["base_draft_hash"] != original["sha256"][:12]:
+        raise _fail(
+            "apply report [0]: base_draft_hash is not the original manuscript's hash prefix",
+            _MISMATCH,
+            "RR-023",
+        )
     for i in range(1, len(reports)):
         if reports[i]["base_draft_hash"] != reports[i - 1]["output_draft_hash"]:
             raise _fail(
@@ -206,7 +207,9 @@ def seal(
         out_pre: dict[str, Any] = copy.deepcopy(dict(precommitment))
         out_vr: dict[str, Any] = copy.deepcopy(dict(verdict_record))
         out_tr: dict[str, Any] = copy.deepcopy(dict(traceability))
-        return _seal(out_manifest, out_pre, out_vr, out_tr, roadmap, letter, apply_reports, previous)
+        return _seal(
+            out_manifest, out_pre, out_vr, out_tr, roadmap, letter, apply_reports, previous
+        )
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
         raise ReReviewError(f"seal: the records are not shaped as §2 says ({exc!r})") from None
 
@@ -233,10 +236,15 @@ def _seal(
         if not artifacts["editorial_decision_letter"].get("present"):
             raise ReReviewError("seal: a letter is given but the manifest declares it absent")
         bind(artifacts["editorial_decision_letter"], letter, "letter.md")
-    entries = artifacts["apply_reports"].get("items", []) if artifacts["apply_reports"].get("present") else []
+    entries = (
+        artifacts["apply_reports"].get("items", [])
+        if artifacts["apply_reports"].get("present")
+        else []
+    )
     if len(entries) != len(apply_reports):
         raise ReReviewError(
-            f"seal: the manifest declares {len(entries)} apply report(s), {len(apply_reports)} given"
+            f"seal: the manifest declares {len(entries)} apply report(s), "
+            f"{len(apply_reports)} given"
         )
     for i, (entry, data) in enumerate(zip(entries, apply_reports, strict=True)):
         bind(entry, data, f"apply_report_{i + 1}.json")
@@ -283,7 +291,9 @@ def _seal(
     return Sealed(manifest, pre, vr, tr, inputs, decision)
 
 
-def _derived_members(tr: dict[str, Any], items: Sequence[Mapping[str, Any]], vr: Mapping[str, Any]) -> None:
+def _derived_members(
+    tr: dict[str, Any], items: Sequence[Mapping[str, Any]], vr: Mapping[str, Any]
+) -> None:
     priority = {item["id"]: item["priority"] for item in items}
     verdicts = {rec["item_id"]: rec for rec in vr.get("items", [])}
     for row in tr.get("rows", []):
@@ -298,5 +308,7 @@ def _derived_members(tr: dict[str, Any], items: Sequence[Mapping[str, Any]], vr:
         row["status"] = final
         row["verified"] = _VERIFIED[final]
         if "cross_model_verdict" in row:
-            row["cross_model_status"] = "agree" if row["cross_model_verdict"] == final else "diverges"
+            row["cross_model_status"] = (
+                "agree" if row["cross_model_verdict"] == final else "diverges"
+            )
     tr["new_issues"] = copy.deepcopy(vr.get("new_issues", []))

@@ -1,12 +1,12 @@
-"""Steps 2–3 of the re-review decision (design/re-review.md §5.3–5.4) on the design's
-worked examples (§7, 1–9), and ``Operands.from_decision_inputs``."""
+"""Steps 2-3 of the re-review decision (design/re-review.md §5.3-5.4) on the design's
+worked examples (§7, 1-9), and ``Operands.from_decision_inputs``."""
 
 from __future__ import annotations
 
 import pytest
 
 from kernel.re_review.decision import EscalationOperand, Operands, P1Operand, derive
-from kernel.re_review.errors import ReReviewError
+from kernel.re_review.model import ReReviewError
 
 FULLY, PARTIAL, NOT, WORSE, CV = (
     "FULLY_ADDRESSED",
@@ -33,9 +33,15 @@ def test_example_1_p2_two_of_three_is_minor() -> None:
 
 @pytest.mark.parametrize(
     ("rate", "expected"),
-    [((3, 4), ("Minor Revision", "B5", False)), ((4, 5), ("Accept", "B6", False)), ((0, 0), ("Accept", "B6", False))],
+    [
+        ((3, 4), ("Minor Revision", "B5", False)),
+        ((4, 5), ("Accept", "B6", False)),
+        ((0, 0), ("Accept", "B6", False)),
+    ],
 )
-def test_example_2_the_80_percent_line(rate: tuple[int, int], expected: tuple[str, str, bool]) -> None:
+def test_example_2_the_80_percent_line(
+    rate: tuple[int, int], expected: tuple[str, str, bool]
+) -> None:
     assert outcome(Operands([], (), False, rate)) == expected
 
 
@@ -150,15 +156,33 @@ def _inputs(**overrides: object) -> dict[str, object]:
     mags = dict.fromkeys(("must_fix", "should_fix", "consider"), 0)
     inputs: dict[str, object] = {
         "per_item": [
-            {"item_id": "REV-1", "final_verdict": PARTIAL, "driving_severity": "major", "residual_magnitude": "should_fix"}
+            {
+                "item_id": "REV-1",
+                "final_verdict": PARTIAL,
+                "driving_severity": "major",
+                "residual_magnitude": "should_fix",
+            }
         ],
-        "verdict_counts": {"must_fix": {**zero, PARTIAL: 1}, "should_fix": {**zero, WORSE: 1}, "consider": zero},
-        "residual_magnitude_counts": {"must_fix": {**mags, "should_fix": 1}, "should_fix": mags, "consider": mags},
+        "verdict_counts": {
+            "must_fix": {**zero, PARTIAL: 1},
+            "should_fix": {**zero, WORSE: 1},
+            "consider": zero,
+        },
+        "residual_magnitude_counts": {
+            "must_fix": {**mags, "should_fix": 1},
+            "should_fix": mags,
+            "consider": mags,
+        },
         "p2_addressed_rate": {"numerator": 0, "denominator": 1},
         "regressions": [{"new_issue_id": "NEW-1", "severity": "minor"}],
         "non_regression_new_issue_ids": [],
         "escalations": [
-            {"exception_id": "ESC-1", "effective_approval_state": "approved", "escalation_class": "ethics", "mechanical_decision_impact": "Major Revision"}
+            {
+                "exception_id": "ESC-1",
+                "effective_approval_state": "approved",
+                "escalation_class": "ethics",
+                "mechanical_decision_impact": "Major Revision",
+            }
         ],
         "apply_chain_witness": "pass",
     }
@@ -186,5 +210,5 @@ def test_operands_from_decision_inputs() -> None:
     ],
 )
 def test_malformed_decision_inputs_are_a_kernel_error(broken: dict[str, object]) -> None:
-    with pytest.raises(ReReviewError, match="decision_inputs|not one of|whole number"):
+    with pytest.raises(ReReviewError, match=r"decision_inputs|not one of|whole number"):
         Operands.from_decision_inputs(_inputs(**broken))

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from hypothesis import strategies as st
@@ -120,7 +120,9 @@ def _letter(draft: Draft) -> bytes:
     ).encode()
 
 
-def _entry(ref: str, sha: str, label: str | None = "v1", date: str | None = "2026-03-02") -> dict[str, Any]:
+def _entry(
+    ref: str, sha: str, label: str | None = "v1", date: str | None = "2026-03-02"
+) -> dict[str, Any]:
     return {
         "present": True,
         "path_or_passport_ref": ref,
@@ -136,37 +138,63 @@ def _manifest(draft: Draft) -> dict[str, Any]:
         "round_id": draft.round_id,
         "cross_model_active": False,
         "artifacts": {
-            "original_manuscript": _entry("path:manuscript_v1.md", ORIGINAL_SHA) if draft.original else absent,
+            "original_manuscript": _entry("path:manuscript_v1.md", ORIGINAL_SHA)
+            if draft.original
+            else absent,
             "revised_manuscript": _entry("path:manuscript_v2.md", REVISED_SHA, "v2", "2026-04-20"),
             "revision_roadmap": _entry("path:roadmap.json", "0" * 64, "round-1", "2026-03-02"),
             "editorial_decision_letter": (
-                _entry("path:decision_letter.md", "0" * 64, "round-1", "2026-03-01") if draft.letter else absent
+                _entry("path:decision_letter.md", "0" * 64, "round-1", "2026-03-01")
+                if draft.letter
+                else absent
             ),
-            "response_to_reviewers": _entry("passport:response-letter-v2", RESPONSE_SHA, "v2", "2026-04-20"),
+            "response_to_reviewers": _entry(
+                "passport:response-letter-v2", RESPONSE_SHA, "v2", "2026-04-20"
+            ),
             "round1_findings": absent,
             "round1_config_cards": absent,
             "revision_patches": (
-                {"present": True, "items": [
-                    {"path_or_passport_ref": f"path:patch_{n}.json", "sha256": PATCH_SHA,
-                     "version_label": f"p{n}", "origin_date": "2026-04-19"}
-                    for n in range(1, draft.reports + 1)
-                ]} if draft.reports else absent
+                {
+                    "present": True,
+                    "items": [
+                        {
+                            "path_or_passport_ref": f"path:patch_{n}.json",
+                            "sha256": PATCH_SHA,
+                            "version_label": f"p{n}",
+                            "origin_date": "2026-04-19",
+                        }
+                        for n in range(1, draft.reports + 1)
+                    ],
+                }
+                if draft.reports
+                else absent
             ),
             "apply_reports": (
-                {"present": True, "items": [
-                    {"path_or_passport_ref": f"path:apply_report_{n}.json", "sha256": "0" * 64,
-                     "version_label": f"a{n}", "origin_date": "2026-04-19"}
-                    for n in range(1, draft.reports + 1)
-                ]} if draft.reports else absent
+                {
+                    "present": True,
+                    "items": [
+                        {
+                            "path_or_passport_ref": f"path:apply_report_{n}.json",
+                            "sha256": "0" * 64,
+                            "version_label": f"a{n}",
+                            "origin_date": "2026-04-19",
+                        }
+                        for n in range(1, draft.reports + 1)
+                    ],
+                }
+                if draft.reports
+                else absent
             ),
         },
     }
 
 
 def _reports(draft: Draft) -> list[bytes]:
-    drafts = [ORIGINAL_SHA[:12]] + [
-        hashlib.sha256(f"draft {n}".encode()).hexdigest()[:12] for n in range(1, draft.reports)
-    ] + [REVISED_SHA[:12]]
+    drafts = (
+        [ORIGINAL_SHA[:12]]
+        + [hashlib.sha256(f"draft {n}".encode()).hexdigest()[:12] for n in range(1, draft.reports)]
+        + [REVISED_SHA[:12]]
+    )
     if draft.broken_last_link:
         drafts[-1] = "0123456789ab"
     reports = []
@@ -195,8 +223,12 @@ def _precommitment(draft: Draft) -> dict[str, Any]:
             if draft.letter:
                 criterion["letter_text"] = _letter_text(item)
                 criterion["letter_item_ref"] = f"R{ordinal}"
-            operationalization["partially_addressed"] = "Part of the criterion is met, a named part is not."
-            operationalization["made_worse_discriminator"] = "The revision removes what the first version had."
+            operationalization["partially_addressed"] = (
+                "Part of the criterion is met, a named part is not."
+            )
+            operationalization["made_worse_discriminator"] = (
+                "The revision removes what the first version had."
+            )
         records.append(
             {
                 "item_id": item.id,
@@ -219,7 +251,10 @@ def _precommitment(draft: Draft) -> dict[str, Any]:
 
 
 def _gap(magnitude: str | None) -> dict[str, Any]:
-    return {"text": "One named part of the criterion is still open.", "residual_magnitude": magnitude or "should_fix"}
+    return {
+        "text": "One named part of the criterion is still open.",
+        "residual_magnitude": magnitude or "should_fix",
+    }
 
 
 def _verdict_record(draft: Draft) -> dict[str, Any]:
@@ -234,7 +269,9 @@ def _verdict_record(draft: Draft) -> dict[str, Any]:
         if item.verdict == "PARTIALLY_ADDRESSED":
             rec["residual_gap"] = _gap(item.magnitude)
         rec["verified_by"] = _VERIFIER.get(item.labels[0] if item.labels else "R1", "R1")
-        rec["applied_criterion"] = "not_precommitted" if item.priority == "consider" else "precommitted"
+        rec["applied_criterion"] = (
+            "not_precommitted" if item.priority == "consider" else "precommitted"
+        )
         records.append(rec)
     new_issues = [
         {
@@ -275,7 +312,13 @@ def _verdict_record(draft: Draft) -> dict[str, Any]:
 
 
 def _basis(before: str, after: str) -> str:
-    rank = {"MADE_WORSE": 0, "CANNOT_VERIFY": 0, "NOT_ADDRESSED": 1, "PARTIALLY_ADDRESSED": 2, "FULLY_ADDRESSED": 3}
+    rank = {
+        "MADE_WORSE": 0,
+        "CANNOT_VERIFY": 0,
+        "NOT_ADDRESSED": 1,
+        "PARTIALLY_ADDRESSED": 2,
+        "FULLY_ADDRESSED": 3,
+    }
     if after in ("PARTIALLY_ADDRESSED", "FULLY_ADDRESSED") and rank[after] > rank[before]:
         return "author_pointer_located_evidence"
     return "scope_correction"
@@ -283,12 +326,13 @@ def _basis(before: str, after: str) -> str:
 
 def _traceability(draft: Draft) -> dict[str, Any]:
     rows = []
-    adjustments = []
+    adjustments: list[dict[str, Any]] = []
     for n, item in enumerate(draft.items, 1):
         final = item.final or item.verdict
         row: dict[str, Any] = {
             "item_id": item.id,
-            "concern_id": {"must_fix": "R", "should_fix": "S", "consider": "N"}[item.priority] + str(n),
+            "concern_id": {"must_fix": "R", "should_fix": "S", "consider": "N"}[item.priority]
+            + str(n),
             "priority": "",
             "original_comment": f"The first version leaves {item.id} open.",
             "authors_claim": "We revised the section as asked.",
@@ -330,7 +374,9 @@ def _traceability(draft: Draft) -> dict[str, Any]:
         "rows": rows,
         "adjustments": adjustments,
         "new_issues": [],
-        "post_letter_observations": ["The response letter cites page numbers of the tracked-changes copy."],
+        "post_letter_observations": [
+            "The response letter cites page numbers of the tracked-changes copy."
+        ],
         "dissent_adjudications": [],
         "resolution_intents": [],
         "cross_model_resolutions": [],
@@ -384,23 +430,64 @@ def write(sealed: Sealed, folder: str) -> None:
 
 # --- the six outcomes of examples/re-review -------------------------------------------------
 
-F, P, N, W, C = "FULLY_ADDRESSED", "PARTIALLY_ADDRESSED", "NOT_ADDRESSED", "MADE_WORSE", "CANNOT_VERIFY"
+F, P, N, W, C = (
+    "FULLY_ADDRESSED",
+    "PARTIALLY_ADDRESSED",
+    "NOT_ADDRESSED",
+    "MADE_WORSE",
+    "CANNOT_VERIFY",
+)
 
-_POWER = Item("REV-001", "must_fix", "major", P, F, magnitude="must_fix",
-              reviewer="Peer Reviewer 1 (Methodology)", labels=("R1",),
-              criterion="A power analysis with a stated effect size appears in Methods.")
-_ROBUST = Item("REV-002", "must_fix", "major", F, reviewer="R2", labels=("R2",),
-               criterion="A robustness table covers both alternative specifications.")
-_LIMITS = Item("REV-003", "should_fix", "minor", F, reviewer="EIC", labels=("EIC",),
-               criterion="A limitations paragraph names the generalisability bounds.")
-_FIGURE = Item("REV-004", "consider", None, N, reviewer="EIC", labels=("EIC",),
-               criterion="A pipeline figure exists, or its omission is argued.")
+_POWER = Item(
+    "REV-001",
+    "must_fix",
+    "major",
+    P,
+    F,
+    magnitude="must_fix",
+    reviewer="Peer Reviewer 1 (Methodology)",
+    labels=("R1",),
+    criterion="A power analysis with a stated effect size appears in Methods.",
+)
+_ROBUST = Item(
+    "REV-002",
+    "must_fix",
+    "major",
+    F,
+    reviewer="R2",
+    labels=("R2",),
+    criterion="A robustness table covers both alternative specifications.",
+)
+_LIMITS = Item(
+    "REV-003",
+    "should_fix",
+    "minor",
+    F,
+    reviewer="EIC",
+    labels=("EIC",),
+    criterion="A limitations paragraph names the generalisability bounds.",
+)
+_FIGURE = Item(
+    "REV-004",
+    "consider",
+    None,
+    N,
+    reviewer="EIC",
+    labels=("EIC",),
+    criterion="A pipeline figure exists, or its omission is argued.",
+)
 
 SCENARIOS: dict[str, Draft] = {
-    "accept": Draft((_POWER, _ROBUST, _LIMITS, _FIGURE), new_issues=(("previously_missed", "major"),)),
+    "accept": Draft(
+        (_POWER, _ROBUST, _LIMITS, _FIGURE), new_issues=(("previously_missed", "major"),)
+    ),
     "minor-revision": Draft(
-        (replace(_POWER, final=None, magnitude="should_fix"), _ROBUST,
-         replace(_LIMITS, verdict=N), _FIGURE),
+        (
+            replace(_POWER, final=None, magnitude="should_fix"),
+            _ROBUST,
+            replace(_LIMITS, verdict=N),
+            _FIGURE,
+        ),
     ),
     "major-reject": Draft(
         (replace(_POWER, severity="critical", verdict=W, final=None), _ROBUST, _LIMITS, _FIGURE),
@@ -414,7 +501,9 @@ SCENARIOS: dict[str, Draft] = {
         (_POWER, replace(_ROBUST, final=N, silent=True), _LIMITS, _FIGURE),
     ),
     "aborted-manifest-hash-mismatch": Draft(
-        (_POWER, _ROBUST, _LIMITS, _FIGURE), reports=2, broken_last_link=True,
+        (_POWER, _ROBUST, _LIMITS, _FIGURE),
+        reports=2,
+        broken_last_link=True,
     ),
 }
 #: What each example decides: (decision_state, abort_reason, base_rule, reject_recommended).
@@ -477,7 +566,9 @@ def drafts(draw: Callable[..., Any], max_items: int = 12) -> Draft:
     escalations = draw(
         st.lists(
             st.tuples(
-                st.sampled_from(("research_integrity", "ethics", "safety", "legal_compliance", "fatal_validity")),
+                st.sampled_from(
+                    ("research_integrity", "ethics", "safety", "legal_compliance", "fatal_validity")
+                ),
                 st.sampled_from(("Minor Revision", "Major Revision")),
                 st.sampled_from(("approved", "rejected")),
             ),
@@ -503,8 +594,18 @@ def sized(count: int) -> Draft:
         priority = ("must_fix", "should_fix", "should_fix", "consider", "should_fix")[n % 5]
         verdict = (F, P, F, N, F, C, F)[n % 7]
         final = F if verdict == P and n % 3 == 0 else verdict
-        found.append(Item(f"REV-{n:04d}", priority, ("major", "minor", None)[n % 3], verdict, final,
-                          magnitude=_MAG[n % 3], reviewer="R1", labels=("R1",)))
+        found.append(
+            Item(
+                f"REV-{n:04d}",
+                priority,
+                ("major", "minor", None)[n % 3],
+                verdict,
+                final,
+                magnitude=_MAG[n % 3],
+                reviewer="R1",
+                labels=("R1",),
+            )
+        )
     return Draft(tuple(found), new_issues=(("previously_missed", "minor"),))
 
 
