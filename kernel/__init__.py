@@ -51,6 +51,10 @@ _EXPORTS: dict[str, str] = {
     # a written synthesis (R17)
     "SynthesisReport": "kernel.reviewer.synthesis",
     "check_synthesis": "kernel.reviewer.synthesis",
+    # re-review: ARS round 2 (the accept gate)
+    "ReReviewReport": "kernel.re_review.check",
+    "check_re_review": "kernel.re_review.check",
+    "load_re_review": "kernel.re_review.load",
 }
 
 __all__ = [
@@ -63,10 +67,12 @@ __all__ = [
     "LintReport",
     "MatrixError",
     "PanelShrunk",
+    "ReReviewReport",
     "SynthesisReport",
     "analyze",
     "analyze_diff",
     "baseline_digest",
+    "check_re_review",
     "check_synthesis",
     "decide",
     "decide_documents",
@@ -75,6 +81,7 @@ __all__ = [
     "lint_phase1",
     "lint_phase2",
     "load_contract",
+    "load_re_review",
     "migrate",
     "parse_expression",
     "phase1_input",
@@ -106,6 +113,8 @@ if TYPE_CHECKING:
     from kernel.expression.parser import parse_expression
     from kernel.majority import strict_majority
     from kernel.migration import migrate
+    from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.load import load_re_review
     from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
     from kernel.reviewer.phase_inputs import phase1_input, phase2_input
     from kernel.reviewer.render import render_phase1, render_phase2
