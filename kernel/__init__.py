@@ -52,8 +52,10 @@ _EXPORTS: dict[str, str] = {
     "SynthesisReport": "kernel.reviewer.synthesis",
     "check_synthesis": "kernel.reviewer.synthesis",
     # re-review: ARS round 2 (the accept gate)
+    "ReReviewDecision": "kernel.re_review.decision",
     "ReReviewReport": "kernel.re_review.check",
     "check_re_review": "kernel.re_review.check",
+    "decide_re_review": "kernel.re_review.decision",
     "load_re_review": "kernel.re_review.load",
 }
 
@@ -67,6 +69,7 @@ __all__ = [
     "LintReport",
     "MatrixError",
     "PanelShrunk",
+    "ReReviewDecision",
     "ReReviewReport",
     "SynthesisReport",
     "analyze",
@@ -77,6 +80,7 @@ __all__ = [
     "decide",
     "decide_documents",
     "decide_many",
+    "decide_re_review",
     "inject",
     "lint_phase1",
     "lint_phase2",
@@ -114,6 +118,7 @@ if TYPE_CHECKING:
     from kernel.majority import strict_majority
     from kernel.migration import migrate
     from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.decision import ReReviewDecision, decide_re_review
     from kernel.re_review.load import load_re_review
     from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
     from kernel.reviewer.phase_inputs import phase1_input, phase2_input

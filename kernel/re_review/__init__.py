@@ -42,6 +42,16 @@ _EXPORTS = {
     "parse_letter_blocks": "kernel.re_review.letter",
     "ReReviewReport": "kernel.re_review.check",
     "check_re_review": "kernel.re_review.check",
+    "EscalationOperand": "kernel.re_review.decision",
+    "Operands": "kernel.re_review.decision",
+    "P1Operand": "kernel.re_review.decision",
+    "ReReviewDecision": "kernel.re_review.decision",
+    "decide_re_review": "kernel.re_review.decision",
+    "derive": "kernel.re_review.decision",
+    "Sealed": "kernel.re_review.seal",
+    "Witness": "kernel.re_review.seal",
+    "apply_chain_witness": "kernel.re_review.seal",
+    "seal": "kernel.re_review.seal",
 }
 
 __all__ = sorted(_EXPORTS)
@@ -51,6 +61,14 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 if TYPE_CHECKING:
     from kernel.re_review.canonical import canonical_json, canonical_sha256
     from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.decision import (
+        EscalationOperand,
+        Operands,
+        P1Operand,
+        ReReviewDecision,
+        decide_re_review,
+        derive,
+    )
     from kernel.re_review.labels import ReviewerLabels, normalize_reviewer_labels
     from kernel.re_review.letter import LetterBlock, parse_letter_blocks
     from kernel.re_review.load import Document, ReReviewBundle, load_re_review
@@ -66,3 +84,4 @@ if TYPE_CHECKING:
         WITNESS_STATES,
         ReReviewError,
     )
+    from kernel.re_review.seal import Sealed, Witness, apply_chain_witness, seal
