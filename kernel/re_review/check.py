@@ -224,7 +224,7 @@ def _manifest_layer(out: Findings, doc: Document) -> None:
     if out.errors():
         return
     for error in document_schema_errors("manifest", value):
-        out.add("RR-001", doc, [], str(error))
+        out.add("RR-001", doc, [], error.message, at=error.json_path)
     if out.errors():
         return
     letter = artifacts["editorial_decision_letter"]
@@ -576,8 +576,7 @@ def _phase_layer(out: Findings, doc: Document, shape: str, rules: _Rule) -> None
     if out.errors():
         return
     for error in document_schema_errors(doc.name, value):
-        path = error.json_path
-        out.add(shape, doc, [], str(error), field=None if path == "$" else path)
+        out.add(shape, doc, [], error.message, at=error.json_path)
     if out.errors():
         return
     try:
@@ -600,6 +599,7 @@ def _chain_layer(out: Findings, bundle: ReReviewBundle) -> None:
         if doc.value[member] != expected:
             out.add(code, doc, [member], f"{member} is not the canonical sha256 of the "
                     f"{source.name} ({expected})", expected=expected, emitted=doc.value[member])
+            return  # the next link hashes this document: it cannot hold either
 
 
 # --- the check -----------------------------------------------------------------------------
