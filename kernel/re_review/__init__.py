@@ -9,7 +9,7 @@ Who owns what (two branches built this package):
   (``normalize_reviewer_labels``), :mod:`.letter` (``parse_letter_blocks``), :mod:`.schemas`
   (the four document schemas of ``kernel/data/re_review/``), :mod:`.check`
   (``check_re_review``, ``ReReviewReport``: every check of §4, RR-001 … RR-904);
-- decision (``rr-decide``): :mod:`.decision` (operands §5.1, gates, B1–B6, floors,
+- decision (``rr-decide``): :mod:`.decision` (operands §5.1, gates, B1-B6, floors,
   ``derive``, ``decide_re_review``, ``ReReviewDecision`` and its ``explain``), ``seal``,
   ``apply_chain_witness``, ``python -m kernel.re_review`` and the command line.
 """
@@ -54,7 +54,39 @@ _EXPORTS = {
     "seal": "kernel.re_review.seal",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ABORT_REASONS",
+    "ADJUSTMENT_BASES",
+    "DECISION_STATES",
+    "ESCALATION_CLASSES",
+    "MAGNITUDES",
+    "PRIORITIES",
+    "SEVERITIES",
+    "VERDICTS",
+    "WITNESS_STATES",
+    "Document",
+    "EscalationOperand",
+    "LetterBlock",
+    "Operands",
+    "P1Operand",
+    "ReReviewBundle",
+    "ReReviewDecision",
+    "ReReviewError",
+    "ReReviewReport",
+    "ReviewerLabels",
+    "Sealed",
+    "Witness",
+    "apply_chain_witness",
+    "canonical_json",
+    "canonical_sha256",
+    "check_re_review",
+    "decide_re_review",
+    "derive",
+    "load_re_review",
+    "normalize_reviewer_labels",
+    "parse_letter_blocks",
+    "seal",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 

@@ -3,7 +3,7 @@
 Upstream hashes ``json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)``
 as UTF-8 and calls it RFC 8785. On string-keyed objects, arrays, strings, integers of at most
 53 bits, booleans and null that is JCS byte for byte; outside that domain the two differ, so
-the guard refuses floats, integers outside ±(2^53 − 1), non-string keys, lone surrogates and
+the guard refuses floats, integers outside ±(2^53 - 1), non-string keys, lone surrogates and
 any other type with a :class:`ReReviewError` saying what and where.
 """
 
@@ -18,7 +18,7 @@ from kernel.strict import shown
 
 __all__ = ["MAX_SAFE_INTEGER", "canonical_json", "canonical_sha256"]
 
-#: The largest integer JCS (and an IEEE double) holds exactly: 2^53 − 1.
+#: The largest integer JCS (and an IEEE double) holds exactly: 2^53 - 1.
 MAX_SAFE_INTEGER = (1 << 53) - 1
 
 
@@ -43,7 +43,9 @@ def _where(path: list[str | int]) -> str:
 
 
 def _refuse(path: list[str | int], what: str) -> ReReviewError:
-    return ReReviewError(f"canonical JSON: {_where(path)}: {what} (outside the hashed value domain)")
+    return ReReviewError(
+        f"canonical JSON: {_where(path)}: {what} (outside the hashed value domain)"
+    )
 
 
 def _string(value: str, path: list[str | int], what: str) -> str:
@@ -66,7 +68,7 @@ def _checked(value: object) -> Any:
             out: Any = node
         elif type(node) is int:
             if not -MAX_SAFE_INTEGER <= node <= MAX_SAFE_INTEGER:
-                raise _refuse(path, f"integer {shown(node, 30)} is beyond ±(2^53 − 1)")
+                raise _refuse(path, f"integer {shown(node, 30)} is beyond ±(2^53 - 1)")
             out = node
         elif type(node) is str:
             out = _string(node, path, "string")

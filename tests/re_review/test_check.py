@@ -243,9 +243,12 @@ def test_example_14_a_p1_dissent_without_adjudication_must_be_deferred() -> None
             lambda a: a["verdict_record"]["new_issues"][0].update(nearest_roadmap_item="REV-999"),
         ),
         ("RR-302", lambda a: a["precommitment"]["items"].append(a["precommitment"]["items"][0])),
-        ("RR-396", lambda a: a["traceability"]["escalation_approvals"].append(
-            {"exception_id": "ESC-7", "approval_state": "approved", "approved_by": "user"}
-        )),
+        (
+            "RR-396",
+            lambda a: a["traceability"]["escalation_approvals"].append(
+                {"exception_id": "ESC-7", "approval_state": "approved", "approved_by": "user"}
+            ),
+        ),
     ],
 )
 def test_each_cross_document_rule_fails_alone(
@@ -323,30 +326,76 @@ def _manifest(change: Callable[[dict[str, Any]], None]) -> ReReviewReport:
     [
         ("RR-001", "manifest_incomplete", lambda m: m.pop("cross_model_active")),
         ("RR-001", "manifest_incomplete", lambda m: m.update(extra=1)),
-        ("RR-002", "manifest_incomplete", lambda m: m["artifacts"]["round1_findings"].update(
-            present=False, sha256="0" * 64)),
-        ("RR-003", "manifest_incomplete", lambda m: m["artifacts"]["revision_roadmap"].update(
-            path_or_passport_ref="roadmap.json")),
-        ("RR-004", "manifest_incomplete", lambda m: m["artifacts"]["revision_roadmap"].update(
-            path_or_passport_ref="path:../roadmap.json")),
-        ("RR-004", "manifest_incomplete", lambda m: m["artifacts"]["revision_roadmap"].update(
-            path_or_passport_ref="path:C:/roadmap.json")),
-        ("RR-005", "manifest_incomplete", lambda m: m["artifacts"]["revision_roadmap"].update(
-            sha256="F" * 64)),
-        ("RR-006", "manifest_incomplete", lambda m: m["artifacts"]["revision_roadmap"].pop(
-            "origin_date")),
-        ("RR-007", "manifest_incomplete", lambda m: m["artifacts"]["revised_manuscript"].update(
-            path_or_passport_ref="passport:ms-2291-v2", version_label=None)),
-        ("RR-008", "manifest_incomplete", lambda m: m["artifacts"]["revision_patches"].update(
-            items=[])),
-        ("RR-009", "manifest_incomplete", lambda m: m["artifacts"].update(
-            revised_manuscript={"present": False})),
-        ("RR-010", "manifest_incomplete", lambda m: m["artifacts"].update(
-            revision_patches={"present": False})),
-        ("RR-011", "manifest_incomplete", lambda m: m["artifacts"]["revision_patches"][
-            "items"].append(m["artifacts"]["revision_patches"]["items"][0])),
-        ("RR-012", "manifest_hash_mismatch", lambda m: m["artifacts"]["revision_roadmap"].update(
-            origin_date="2000-01-01")),
+        (
+            "RR-002",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["round1_findings"].update(present=False, sha256="0" * 64),
+        ),
+        (
+            "RR-003",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_roadmap"].update(
+                path_or_passport_ref="roadmap.json"
+            ),
+        ),
+        (
+            "RR-004",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_roadmap"].update(
+                path_or_passport_ref="path:../roadmap.json"
+            ),
+        ),
+        (
+            "RR-004",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_roadmap"].update(
+                path_or_passport_ref="path:C:/roadmap.json"
+            ),
+        ),
+        (
+            "RR-005",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_roadmap"].update(sha256="F" * 64),
+        ),
+        (
+            "RR-006",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_roadmap"].pop("origin_date"),
+        ),
+        (
+            "RR-007",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revised_manuscript"].update(
+                path_or_passport_ref="passport:ms-2291-v2", version_label=None
+            ),
+        ),
+        (
+            "RR-008",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_patches"].update(items=[]),
+        ),
+        (
+            "RR-009",
+            "manifest_incomplete",
+            lambda m: m["artifacts"].update(revised_manuscript={"present": False}),
+        ),
+        (
+            "RR-010",
+            "manifest_incomplete",
+            lambda m: m["artifacts"].update(revision_patches={"present": False}),
+        ),
+        (
+            "RR-011",
+            "manifest_incomplete",
+            lambda m: m["artifacts"]["revision_patches"]["items"].append(
+                m["artifacts"]["revision_patches"]["items"][0]
+            ),
+        ),
+        (
+            "RR-012",
+            "manifest_hash_mismatch",
+            lambda m: m["artifacts"]["revision_roadmap"].update(origin_date="2000-01-01"),
+        ),
     ],
 )
 def test_each_manifest_rule_stops_the_check(
@@ -381,22 +430,52 @@ def test_a_stale_hash_link_is_manifest_hash_mismatch() -> None:
     ("doc", "code", "reason", "change"),
     [
         ("precommitment", "RR-101", "phase1_lint_failed", lambda d: d.update(extra=True)),
-        ("precommitment", "RR-104", "phase1_lint_failed",
-         lambda d: d["items"][0]["operationalization"].pop("made_worse_discriminator")),
-        ("precommitment", "RR-103", "phase1_lint_failed",
-         lambda d: d["items"][2]["inherited_criterion"].update(letter_text="x", letter_item_ref="R2")),
-        ("verdict_record", "RR-121", "phase2a_lint_failed",
-         lambda d: d["items"][0].update(verified_by="DA")),
-        ("verdict_record", "RR-122", "phase2a_lint_failed",
-         lambda d: d["items"][0].pop("evidence_anchor")),
-        ("verdict_record", "RR-124", "phase2a_lint_failed",
-         lambda d: d["items"][0].update(applied_criterion="dissented:DIS-0")),
+        (
+            "precommitment",
+            "RR-104",
+            "phase1_lint_failed",
+            lambda d: d["items"][0]["operationalization"].pop("made_worse_discriminator"),
+        ),
+        (
+            "precommitment",
+            "RR-103",
+            "phase1_lint_failed",
+            lambda d: d["items"][2]["inherited_criterion"].update(
+                letter_text="x", letter_item_ref="R2"
+            ),
+        ),
+        (
+            "verdict_record",
+            "RR-121",
+            "phase2a_lint_failed",
+            lambda d: d["items"][0].update(verified_by="DA"),
+        ),
+        (
+            "verdict_record",
+            "RR-122",
+            "phase2a_lint_failed",
+            lambda d: d["items"][0].pop("evidence_anchor"),
+        ),
+        (
+            "verdict_record",
+            "RR-124",
+            "phase2a_lint_failed",
+            lambda d: d["items"][0].update(applied_criterion="dissented:DIS-0"),
+        ),
         ("traceability", "RR-141", "phase2b_lint_failed", lambda d: d.update(revision=0)),
         ("traceability", "RR-142", "phase2b_lint_failed", lambda d: d.update(revision=2)),
-        ("traceability", "RR-144", "phase2b_lint_failed",
-         lambda d: d["rows"][0].pop("cross_model_status")),
-        ("traceability", "RR-145", "phase2b_lint_failed",
-         lambda d: d["rows"][2].update(cross_model_status="not_configured")),
+        (
+            "traceability",
+            "RR-144",
+            "phase2b_lint_failed",
+            lambda d: d["rows"][0].pop("cross_model_status"),
+        ),
+        (
+            "traceability",
+            "RR-145",
+            "phase2b_lint_failed",
+            lambda d: d["rows"][2].update(cross_model_status="not_configured"),
+        ),
     ],
 )
 def test_each_phase_schema_rule_stops_the_check_at_its_layer(
