@@ -46,7 +46,7 @@ _EXPORTS = {
     "Operands": "kernel.re_review.decision",
     "P1Operand": "kernel.re_review.decision",
     "ReReviewDecision": "kernel.re_review.decision",
-    "decide_re_review": "kernel.re_review.decision",
+    "decide_re_review": "kernel.re_review.check",
     "derive": "kernel.re_review.decision",
     "Sealed": "kernel.re_review.seal",
     "Witness": "kernel.re_review.seal",
@@ -92,13 +92,12 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from kernel.re_review.canonical import canonical_json, canonical_sha256
-    from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.check import ReReviewReport, check_re_review, decide_re_review
     from kernel.re_review.decision import (
         EscalationOperand,
         Operands,
         P1Operand,
         ReReviewDecision,
-        decide_re_review,
         derive,
     )
     from kernel.re_review.labels import ReviewerLabels, normalize_reviewer_labels
