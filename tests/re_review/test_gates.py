@@ -1,5 +1,5 @@
-"""Step 1 of the re-review decision (design/re-review.md §5.2): G1 (a silent verdict change
-aborts with criteria_drift) and G2's four pending states, on sealed bundles (§7 examples 10,
+"""Step 1 of the re-review decision (design/re-review.md sec. 5.2): G1 (a silent verdict change
+aborts with criteria_drift) and G2's four pending states, on sealed bundles (sec. 7 examples 10,
 11, 14, 15), and what ``explain`` says about each."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """``seal`` fills a bundle's hash links, derived members and decision (design/re-review.md
-§3, §5.1), and ``apply_chain_witness`` judges the apply chain (RR-018…025, RR-901)."""
+sec. 3, sec. 5.1), and ``apply_chain_witness`` judges the apply chain (RR-018…025, RR-901)."""
 
 from __future__ import annotations
 
