@@ -70,9 +70,7 @@ def _parser() -> Parser:
         help="the traceability sidecar this one revises (checks supersedes_hash and that "
         "verdict_record_hash is unchanged)",
     )
-    parser.add_argument(
-        "--explain", action="store_true", help="print each step of the decision"
-    )
+    parser.add_argument("--explain", action="store_true", help="print each step of the decision")
     parser.add_argument(
         "--derive",
         action="store_true",
@@ -88,8 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     named = (args.manifest, args.precommitment, args.verdict_record, args.traceability)
     if args.folder is None and None in named:
         parser.error(
-            "give DIR, or all of --manifest, --precommitment, --verdict-record and "
-            "--traceability"
+            "give DIR, or all of --manifest, --precommitment, --verdict-record and --traceability"
         )
     if args.folder is not None and not os.path.isdir(args.folder):
         error = InputError(f"{args.folder}: not a folder", code="E-NOT-FILE")
