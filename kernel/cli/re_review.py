@@ -321,7 +321,7 @@ def _check(args: argparse.Namespace, bundle: Any) -> int:
         text.append(
             f"re-review: {state}"
             + (f" ({rule})" if rule else "")
-            + (f" {tag}" if state == "aborted" and tag else "")
+            + (f" {decision.tag}" if decision is not None and decision.tag else "")
             + f", witness {report.witness}"
         )
     else:

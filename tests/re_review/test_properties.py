@@ -10,13 +10,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from support.re_review_bundles import Draft, Item, build, drafts
 
+from kernel.re_review.check import check_re_review
 from kernel.re_review.decision import (
     DECISION_ORDER,
     Operands,
     ReReviewDecision,
+    decide_re_review,
     derive,
     verdict_rank,
 )
+from kernel.re_review.load import ReReviewBundle, load_re_review
+from kernel.re_review.seal import Sealed
 
 F, P, N, W, C = (
     "FULLY_ADDRESSED",
@@ -140,3 +144,54 @@ def test_exception_2_a_p1_item_out_of_cannot_verify_into_not_addressed_recommend
     assert (before.base_rule, before.reject_recommended) == ("B3", False)
     after = build(Draft((replace(items[0], final=N), items[1]))).decision
     assert (after.base_rule, after.reject_recommended) == ("B2", True)
+
+
+def _loaded(sealed: Sealed) -> ReReviewBundle:
+    inputs = sealed.inputs
+    return load_re_review(
+        manifest=sealed.manifest,
+        precommitment=sealed.precommitment,
+        verdict_record=sealed.verdict_record,
+        traceability=sealed.traceability,
+        roadmap=inputs["roadmap.json"],
+        letter=inputs.get("decision_letter.md"),
+        apply_reports=[inputs[k] for k in sorted(inputs) if k.startswith("apply_report_")],
+    )
+
+
+@given(drafts())
+def test_every_sealed_bundle_checks_and_decide_re_review_is_derive(draft: Draft) -> None:
+    sealed = build(draft)
+    bundle = _loaded(sealed)
+    report = check_re_review(bundle)
+    assert report.grade == 0, [str(d) for d in report.diagnostics if d.severity == "error"]
+    decided = decide_re_review(bundle)
+    assert decided == report.decision
+    assert decided.to_dict() == sealed.decision.to_dict()
+    assert report.decision_state == sealed.traceability["decision_state"]
+    if decided.gate is None:
+        derived = derive(Operands.from_decision_inputs(sealed.traceability["decision_inputs"]))
+        assert (derived.decision_state, derived.reject_recommended) == (
+            decided.decision_state,
+            decided.reject_recommended,
+        )
+
+
+@given(drafts(max_items=6), st.data())
+def test_decide_re_review_ignores_what_the_sidecar_emits(draft: Draft, data: st.DataObject) -> None:
+    sealed = build(draft)
+    tr = dict(sealed.traceability)
+    tr["decision_state"] = data.draw(
+        st.sampled_from(("Accept", "Minor Revision", "Major Revision", "user_review_required"))
+    )
+    tr.pop("abort_reason", None)
+    tr.pop("decision_inputs")
+    tampered = Sealed(
+        sealed.manifest,
+        sealed.precommitment,
+        sealed.verdict_record,
+        tr,
+        sealed.inputs,
+        sealed.decision,
+    )
+    assert decide_re_review(_loaded(tampered)).to_dict() == sealed.decision.to_dict()
