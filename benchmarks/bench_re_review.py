@@ -38,8 +38,7 @@ def measure(quick: bool) -> tuple[list[Row], dict[str, float]]:
     import json as _json
 
     from kernel.re_review.check import check_re_review
-
-    from kernel.re_review.decision import decide_re_review
+    from kernel.re_review.decide import decide_re_review
     from kernel.re_review.load import load_re_review
 
     medians: dict[str, float] = {}

@@ -127,7 +127,7 @@ def _empty() -> dict[str, Any]:
 
 
 def _derive(args: argparse.Namespace, bundle: Any) -> int:
-    from kernel.re_review.decision import decide_re_review
+    from kernel.re_review.decide import decide_re_review
 
     decision = decide_re_review(bundle)
     derived = {

@@ -46,7 +46,7 @@ _EXPORTS = {
     "Operands": "kernel.re_review.decision",
     "P1Operand": "kernel.re_review.decision",
     "ReReviewDecision": "kernel.re_review.decision",
-    "decide_re_review": "kernel.re_review.decision",
+    "decide_re_review": "kernel.re_review.decide",
     "derive": "kernel.re_review.decision",
     "Sealed": "kernel.re_review.seal",
     "Witness": "kernel.re_review.seal",
@@ -66,9 +66,9 @@ if TYPE_CHECKING:
         Operands,
         P1Operand,
         ReReviewDecision,
-        decide_re_review,
         derive,
     )
+    from kernel.re_review.decide import decide_re_review
     from kernel.re_review.labels import ReviewerLabels, normalize_reviewer_labels
     from kernel.re_review.letter import LetterBlock, parse_letter_blocks
     from kernel.re_review.load import Document, ReReviewBundle, load_re_review

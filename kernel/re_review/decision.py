@@ -2,7 +2,8 @@
 G0/G1/G2, the base rules B1-B6, the escalation floors and the ``reject_recommended`` flag.
 
 Everything here is a pure function over parsed records (plain mappings that passed the
-document layers L1-L7); :func:`decide_re_review` adds the layers in front.
+document layers L1-L7); :func:`kernel.re_review.decide.decide_re_review` adds the layers in
+front.
 """
 
 from __future__ import annotations
@@ -30,7 +31,6 @@ __all__ = [
     "P1Operand",
     "ReReviewDecision",
     "aborted",
-    "decide_re_review",
     "decide_records",
     "decision_inputs",
     "derive",
@@ -745,13 +745,3 @@ def decide_records(
         decision_inputs=_decision_inputs(records, witness, steps.reject_recommended),
         witness=witness,
     )
-
-
-def decide_re_review(bundle: Any) -> ReReviewDecision:
-    """The decision for a bundle (sec. 5.6): an L1-L7 error aborts with its layer's reason, an
-    L8 record error (RR-301…398) with ``synthesis_mismatch``; then G1, G2, Steps 2-3. The
-    emitted ``decision_state``, ``abort_reason``, ``reject_recommended`` and
-    ``decision_inputs`` are ignored."""
-    from kernel.re_review.check import check_re_review
-
-    return check_re_review(bundle).decision

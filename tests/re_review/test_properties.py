@@ -11,11 +11,11 @@ from hypothesis import strategies as st
 from support.re_review_bundles import Draft, Item, build, drafts
 
 from kernel.re_review.check import check_re_review
+from kernel.re_review.decide import decide_re_review
 from kernel.re_review.decision import (
     DECISION_ORDER,
     Operands,
     ReReviewDecision,
-    decide_re_review,
     derive,
     verdict_rank,
 )
