@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import os
+import stat
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -186,18 +187,20 @@ def _hashed(bundle: Any) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
         body = ref[len("path:") :]
         path = os.path.join(folder, body)
         real = os.path.realpath(path)
-        if path_ref_problem(body) is not None or os.path.commonpath([base, real]) != base:
-            continue  # RR-004, or a symlink out of the folder: never read
+        if path_ref_problem(body) is not None:
+            continue  # RR-004
+        if os.path.commonpath([base, real]) != base:
+            found.append({"artifact": artifact, "file": path, "state": "outside_folder"})
+            continue  # a symlink out of the folder is never read
         if not os.path.lexists(path):
             found.append({"artifact": artifact, "file": path, "state": "not_in_folder"})
             continue
         try:
-            data = read_bytes(path, max_bytes=bundle.max_bytes)
+            actual = _sha256_of(path)
         except InputError as exc:
             diagnostics.append(from_error(exc, path))
             found.append({"artifact": artifact, "file": path, "state": "unreadable"})
             continue
-        actual = hashlib.sha256(data).hexdigest()
         state = "match" if actual == sha else "mismatch"
         found.append({"artifact": artifact, "file": path, "state": state})
         if state == "mismatch":
@@ -211,6 +214,21 @@ def _hashed(bundle: Any) -> tuple[list[dict[str, Any]], list[Diagnostic]]:
                 )
             )
     return found, diagnostics
+
+
+def _sha256_of(path: str) -> str:
+    """The sha256 of a regular file, read in chunks: a manuscript is hashed, never parsed,
+    so ``--max-bytes`` does not bound it; anything but a regular file is refused unread."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise InputError(f"{path}: is not a regular file", code="E-NOT-FILE")
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+                raise InputError(f"{path}: is not a regular file", code="E-NOT-FILE")
+            return hashlib.file_digest(handle, "sha256").hexdigest()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read: {exc.strerror or exc}") from None
 
 
 def _previous(args: argparse.Namespace, bundle: Any) -> tuple[dict[str, Any], list[Diagnostic]]:
@@ -286,8 +304,15 @@ def _check(args: argparse.Namespace, bundle: Any) -> int:
     if any(d.severity == "error" for d in extra):
         # an input hash or a link to the previous emission broke: an L2/L7 abort
         if grade != 2:
-            grade, reason, tag = 2, "manifest_hash_mismatch", abort_tag("manifest_hash_mismatch")
-            decision = aborted(reason, "an input the manifest hashes does not match it")
+            broken = any(d.code.startswith("RR-") for d in extra)
+            reason = "manifest_hash_mismatch" if broken else "manifest_incomplete"
+            grade, tag = 2, abort_tag(reason)
+            decision = aborted(
+                reason,
+                "an input the manifest hashes does not match it"
+                if broken
+                else "an input the manifest names cannot be read",
+            )
         diagnostics += extra
     state = report.decision_state if grade == 0 else None
     unreadable = any(d.code in _UNREADABLE and d.severity == "error" for d in diagnostics)

@@ -231,3 +231,21 @@ def test_the_drop_in_answers_as_upstream(
     lines = out.splitlines()
     assert lines[0] == "[RE-REVIEW-ABORT: synthesis_mismatch]"
     assert lines[1:] and all(line.startswith("MISMATCH: ") for line in lines[1:])
+
+
+def test_a_manuscript_out_of_the_folder_or_not_a_file_is_never_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _copy("accept", tmp_path)
+    outside = tmp_path / "elsewhere.md"
+    outside.write_bytes((folder / "manuscript_v1.md").read_bytes())
+    (folder / "manuscript_v1.md").unlink()
+    (folder / "manuscript_v1.md").symlink_to(outside)
+    code, body = _json(capsys, str(folder))
+    states = {h["artifact"]: h["state"] for h in body["hashed"]}
+    assert code == 0 and states["original_manuscript"] == "outside_folder"
+    (folder / "manuscript_v1.md").unlink()
+    (folder / "manuscript_v1.md").mkdir()
+    code, body = _json(capsys, str(folder))
+    assert code == 2 and [d["code"] for d in body["diagnostics"]] == ["E-NOT-FILE"]
+    assert (body["grade"], body["abort_reason"]) == (2, "manifest_incomplete")
