@@ -149,10 +149,8 @@ def _derive(args: argparse.Namespace, bundle: Any) -> int:
     if decision.reject_recommended is not None:
         text.append(f"reject_recommended: {json.dumps(decision.reject_recommended)}")
     if decision.decision_inputs is not None:
-        text.append(
-            "decision_inputs: "
-            + json.dumps(dict(decision.decision_inputs), ensure_ascii=False, sort_keys=False)
-        )
+        shown = json.dumps(dict(decision.decision_inputs), indent=2, ensure_ascii=False)
+        text += ["decision_inputs:", *shown.splitlines()]
     code = EXIT_FAILED if decision.gate == "G0" else EXIT_OK
     return emit(args, Result(code, [], body, text, ok=code == EXIT_OK))
 
