@@ -55,7 +55,7 @@ _EXPORTS: dict[str, str] = {
     "ReReviewDecision": "kernel.re_review.decision",
     "ReReviewReport": "kernel.re_review.check",
     "check_re_review": "kernel.re_review.check",
-    "decide_re_review": "kernel.re_review.check",
+    "decide_re_review": "kernel.re_review.decide",
     "load_re_review": "kernel.re_review.load",
 }
 
@@ -117,7 +117,8 @@ if TYPE_CHECKING:
     from kernel.expression.parser import parse_expression
     from kernel.majority import strict_majority
     from kernel.migration import migrate
-    from kernel.re_review.check import ReReviewReport, check_re_review, decide_re_review
+    from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.decide import decide_re_review
     from kernel.re_review.decision import ReReviewDecision
     from kernel.re_review.load import load_re_review
     from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2

@@ -7,11 +7,13 @@ Who owns what (two branches built this package):
   ``abort_tag``), :mod:`.canonical` (``canonical_json``, ``canonical_sha256``), :mod:`.load`
   (``load_re_review``, ``ReReviewBundle``, ``Document``), :mod:`.labels`
   (``normalize_reviewer_labels``), :mod:`.letter` (``parse_letter_blocks``), :mod:`.schemas`
-  (the four document schemas of ``kernel/data/re_review/``), :mod:`.check`
-  (``check_re_review``, ``ReReviewReport``: every check of §4, RR-001 … RR-904);
+  (the four document schemas of ``kernel/data/re_review/``), :mod:`.check`,
+  :mod:`.cross` and :mod:`.findings` (``check_re_review``, ``ReReviewReport``: every check
+  of §4, RR-001 … RR-904);
 - decision (``rr-decide``): :mod:`.decision` (operands §5.1, gates, B1-B6, floors,
-  ``derive``, ``decide_re_review``, ``ReReviewDecision`` and its ``explain``), ``seal``,
-  ``apply_chain_witness``, ``python -m kernel.re_review`` and the command line.
+  ``derive``, ``ReReviewDecision`` and its ``explain``), :mod:`.decide`
+  (``decide_re_review``), :mod:`.seal` (``seal``, ``apply_chain_witness``),
+  ``python -m kernel.re_review`` and the command line.
 """
 
 from __future__ import annotations
@@ -46,7 +48,7 @@ _EXPORTS = {
     "Operands": "kernel.re_review.decision",
     "P1Operand": "kernel.re_review.decision",
     "ReReviewDecision": "kernel.re_review.decision",
-    "decide_re_review": "kernel.re_review.check",
+    "decide_re_review": "kernel.re_review.decide",
     "derive": "kernel.re_review.decision",
     "Sealed": "kernel.re_review.seal",
     "Witness": "kernel.re_review.seal",
@@ -92,7 +94,8 @@ __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from kernel.re_review.canonical import canonical_json, canonical_sha256
-    from kernel.re_review.check import ReReviewReport, check_re_review, decide_re_review
+    from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.decide import decide_re_review
     from kernel.re_review.decision import (
         EscalationOperand,
         Operands,

@@ -34,7 +34,7 @@ from kernel.re_review.schemas import document_schema_errors
 from kernel.re_review.seal import apply_chain_witness
 from kernel.strict import shown
 
-__all__ = ["ReReviewReport", "check_re_review", "decide_re_review"]
+__all__ = ["ReReviewReport", "check_re_review"]
 
 _INCOMPLETE: Final = "manifest_incomplete"
 _MISMATCH: Final = "manifest_hash_mismatch"
@@ -850,12 +850,3 @@ def _member(doc: Document, name: str) -> Any:
     if name == "revision":
         return value if isinstance(value, int) and not isinstance(value, bool) else None
     return value if isinstance(value, str) else None
-
-
-def decide_re_review(bundle: ReReviewBundle) -> ReReviewDecision:
-    """The decision for a bundle (§5.6): an L1-L7 error aborts with its layer's reason, an
-    L8 record error (RR-301…398) with ``synthesis_mismatch``; then G1, G2, Steps 2-3. The
-    emitted ``decision_state``, ``abort_reason``, ``reject_recommended`` and
-    ``decision_inputs`` are ignored. (It lives here, beside the check it runs, so that the
-    decision module does not import the check.)"""
-    return check_re_review(bundle).decision

@@ -1,8 +1,9 @@
-"""The re-review decision (design/re-review.md §5): operands from the raw records, the gates
+"""The re-review decision (design/re-review.md sec. 5): operands from the raw records, the gates
 G0/G1/G2, the base rules B1-B6, the escalation floors and the ``reject_recommended`` flag.
 
 Everything here is a pure function over parsed records (plain mappings that passed the
-document layers L1-L7); :func:`~kernel.re_review.check.decide_re_review` adds the layers in front.
+document layers L1-L7); :func:`kernel.re_review.decide.decide_re_review` adds the layers in
+front.
 """
 
 from __future__ import annotations
@@ -122,7 +123,7 @@ def _strings(value: Iterable[Any]) -> tuple[Any, ...]:
 
 @attrs.frozen
 class Operands:
-    """What Steps 2-3 read (§5.1). The ``*_ids`` members only name the items in
+    """What Steps 2-3 read (sec. 5.1). The ``*_ids`` members only name the items in
     :meth:`ReReviewDecision.explain`; they never change the decision."""
 
     p1: tuple[P1Operand, ...] = attrs.field(converter=_strings)
@@ -194,7 +195,7 @@ def _pending_dicts(pending: Sequence[tuple[str, str]]) -> list[dict[str, str]]:
 
 @attrs.frozen
 class ReReviewDecision:
-    """What the re-review decides (§5.6)."""
+    """What the re-review decides (sec. 5.6)."""
 
     decision_state: str
     abort_reason: str | None = None
@@ -272,7 +273,7 @@ def aborted(
 
 
 def derive(operands: Operands) -> ReReviewDecision:
-    """Steps 2-3 (§5.3, §5.4) over ``operands``: the base rule, the floors and the flag."""
+    """Steps 2-3 (sec. 5.3, sec. 5.4) over ``operands``: the base rule, the floors and the flag."""
     p1 = operands.p1
     for op in p1:
         if op.final_verdict == "PARTIALLY_ADDRESSED" and op.residual_magnitude is None:
@@ -500,7 +501,7 @@ def operands(
     verdict_record: Mapping[str, Any],
     traceability: Mapping[str, Any],
 ) -> Operands:
-    """The operands of Steps 2-3 from the raw records (§5.1)."""
+    """The operands of Steps 2-3 from the raw records (sec. 5.1)."""
     records = _index(roadmap_items, verdict_record, traceability)
     return _operands(records)
 
@@ -558,7 +559,7 @@ def decision_inputs(
     witness: str,
     reject_recommended: bool | None = None,
 ) -> dict[str, Any]:
-    """The ``decision_inputs`` member a producer writes (§2.6, §5.1): ``reject_recommended``
+    """The ``decision_inputs`` member a producer writes (sec. 2.6, sec. 5.1): ``reject_recommended``
     only when given (a non-gated emission)."""
     return _decision_inputs(
         _index(roadmap_items, verdict_record, traceability), witness, reject_recommended
@@ -632,7 +633,7 @@ def gates(
     verdict_record: Mapping[str, Any],
     traceability: Mapping[str, Any],
 ) -> Gates:
-    """G1 and G2 (§5.2) from the raw records."""
+    """G1 and G2 (sec. 5.2) from the raw records."""
     return _gates(_index(roadmap_items, verdict_record, traceability))
 
 

@@ -1,6 +1,6 @@
 """What a producer (an ARS orchestrator) writes: the apply-chain witness and :func:`seal`,
 which fills a bundle's hash links, its derived members and ``decision_inputs`` so that the
-bundle is valid without re-implementing the integrity chain (design/re-review.md §3, §5.1).
+bundle is valid without re-implementing the integrity chain (design/re-review.md sec. 3, sec. 5.1).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def _text(value: object) -> bool:
 
 
 def apply_chain_witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> Witness:
-    """The witness over the parsed apply reports in manifest order (§3). Reads only the
+    """The witness over the parsed apply reports in manifest order (sec. 3). Reads only the
     manifest's original and revised manuscripts and revision patches. Every report's fields
     are checked first (RR-018…022, report order), then the links: the first only when the
     original manuscript is present, every inner one, the last always (RR-023…025). A break
@@ -211,7 +211,7 @@ def seal(
             out_manifest, out_pre, out_vr, out_tr, roadmap, letter, apply_reports, previous
         )
     except (KeyError, TypeError, AttributeError, IndexError) as exc:
-        raise ReReviewError(f"seal: the records are not shaped as §2 says ({exc!r})") from None
+        raise ReReviewError(f"seal: the records are not shaped as sec. 2 says ({exc!r})") from None
 
 
 def _seal(

@@ -1,5 +1,5 @@
-"""Steps 2-3 of the re-review decision (design/re-review.md §5.3-5.4) on the design's
-worked examples (§7, 1-9), and ``Operands.from_decision_inputs``."""
+"""Steps 2-3 of the re-review decision (design/re-review.md sec. 5.3-5.4) on the design's
+worked examples (sec. 7, 1-9), and ``Operands.from_decision_inputs``."""
 
 from __future__ import annotations
 

@@ -30,10 +30,10 @@ RESPONSE_SHA = hashlib.sha256(b"response to reviewers").hexdigest()
 
 _VERIFIER = {"EIC": "EIC", "R1": "R1", "R2": "R2", "R3": "R3"}
 _ANCHORS = {
-    "FULLY_ADDRESSED": 'text: §3.2 "a priori power analysis (d = 0.4, alpha = .05)"',
+    "FULLY_ADDRESSED": 'text: sec. 3.2 "a priori power analysis (d = 0.4, alpha = .05)"',
     "PARTIALLY_ADDRESSED": 'table: Table 2 "robustness, model B only"',
-    "NOT_ADDRESSED": 'absence: §4 "no sensitivity analysis"',
-    "MADE_WORSE": 'text: §2.1 "exclusion criteria widened"',
+    "NOT_ADDRESSED": 'absence: sec. 4 "no sensitivity analysis"',
+    "MADE_WORSE": 'text: sec. 2.1 "exclusion criteria widened"',
 }
 _MAG = ("must_fix", "should_fix", "consider")
 
@@ -277,7 +277,7 @@ def _verdict_record(draft: Draft) -> dict[str, Any]:
         {
             "new_issue_id": f"NEW-{n}",
             "description": f"A new problem ({attribution}).",
-            "location_anchor": 'text: §5 "the added subgroup analysis"',
+            "location_anchor": 'text: sec. 5 "the added subgroup analysis"',
             "severity": severity,
             "found_by": "R2",
             "confidence": 4,
@@ -294,7 +294,7 @@ def _verdict_record(draft: Draft) -> dict[str, Any]:
             "exception_id": f"ESC-{n}",
             "escalation_class": cls,
             "reason_code": "undisclosed_conflict",
-            "evidence_anchor": 'text: §7 "funding statement"',
+            "evidence_anchor": 'text: sec. 7 "funding statement"',
             "why_round1_missed_it": "The statement was added in the revision.",
             "mechanical_decision_impact": impact,
             "approval_state": "pending",
@@ -336,7 +336,7 @@ def _traceability(draft: Draft) -> dict[str, Any]:
             "priority": "",
             "original_comment": f"The first version leaves {item.id} open.",
             "authors_claim": "We revised the section as asked.",
-            "revision_location": "Methods §3.2",
+            "revision_location": "Methods sec. 3.2",
             "verified": "",
             "status": "",
             "quality_assessment": "Checked against the precommitted criterion.",
