@@ -17,7 +17,7 @@ import attrs
 
 from kernel.diagnostics import Diagnostic
 from kernel.errors import InputError
-from kernel.re_review.canonical import canonical_json, canonical_sha256
+from kernel.re_review.canonical import canonical_json, check_value_domain
 from kernel.re_review.cross import cross_document, emission
 from kernel.re_review.decision import ReReviewDecision, aborted, decide_records
 from kernel.re_review.findings import Findings, is_text
@@ -740,7 +740,10 @@ def _phase_layer(out: Findings, doc: Document, shape: str, rules: _Rule) -> None
     if out.errors():
         return
     try:
-        canonical_json(value)
+        if doc.name == "traceability":  # nothing hashes the sidecar: the guard alone
+            check_value_domain(value)
+        else:
+            out.hashes[doc.name] = hashlib.sha256(canonical_json(value)).hexdigest()
     except ReReviewError as exc:
         out.add(shape, doc, [], exc.message)
 
@@ -755,7 +758,7 @@ def _chain_layer(out: Findings, bundle: ReReviewBundle) -> None:
         ("RR-203", bundle.traceability, "verdict_record_hash", bundle.verdict_record),
     )
     for code, doc, member, source in links:
-        expected = canonical_sha256(source.value)
+        expected = out.hashes[source.name]
         if doc.value[member] != expected:
             out.add(
                 code,
@@ -781,7 +784,7 @@ def _layers(out: Findings, bundle: ReReviewBundle) -> str:
     if out.errors():
         raise _Stop(_MISMATCH if any(d.code == "RR-012" for d in out.errors()) else _INCOMPLETE)
     try:
-        canonical_json(man.value)
+        out.hashes["manifest"] = hashlib.sha256(canonical_json(man.value)).hexdigest()
     except ReReviewError as exc:
         out.add("RR-001", man, [], exc.message)
         raise _Stop(_INCOMPLETE) from None

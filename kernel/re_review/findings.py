@@ -25,6 +25,8 @@ class Findings:
 
     def __init__(self) -> None:
         self.found: list[Diagnostic] = []
+        #: document name → canonical sha256, computed once per check.
+        self.hashes: dict[str, str] = {}
         self._positions: dict[int, dict[str, tuple[int, int]]] = {}
 
     def _where(self, doc: Document, path: str) -> tuple[int | None, int | None]:
