@@ -105,6 +105,32 @@ class _Cross:
             r for r in self.tr["reapplications"] if r["reapplication_id"] not in superseded
         ]
         self.chains: dict[str, list[Record]] = {}
+        self._cycle_ids: set[str] | None = None
+        # Indexes, so that no rule scans an array once per record (a 1 MiB sidecar holds
+        # thousands of records).
+        self.at: dict[int, int] = {}
+        for array in ("rows", "adjustments", "dissent_adjudications", "reapplications"):
+            self.at.update((id(rec), i) for i, rec in enumerate(self.tr[array]))
+        self.by_source: dict[str, list[tuple[int, Record]]] = {}
+        for k, adj in enumerate(self.tr["adjustments"]):
+            if "source_ref" in adj:
+                self.by_source.setdefault(adj["source_ref"], []).append((k, adj))
+        self.successors: dict[str, list[Record]] = {}
+        for r in self.tr["reapplications"]:
+            if "supersedes_reapplication_id" in r:
+                self.successors.setdefault(r["supersedes_reapplication_id"], []).append(r)
+        self.answered: dict[str, list[Record]] = {}
+        for r in self.current:
+            for ref in set(r["answer_refs"]):
+                self.answered.setdefault(ref, []).append(r)
+        self.approved_replacement: dict[str, str] = {}
+        for adj in self.tr["dissent_adjudications"]:
+            dis = self.dissents.get(adj["dissent_id"])
+            if dis is not None and adj["outcome"] == "replacement_approved":
+                self.approved_replacement.setdefault(dis["item_id"], adj["dissent_id"])
+        self.accepted_by: dict[str, list[str]] = {}
+        for acc in self.tr["g2d_acceptances"]:
+            self.accepted_by.setdefault(acc["reapplication_id"], []).append(acc["acceptance_id"])
 
     def add(
         self, code: str, doc: Document, path: Sequence[str | int], message: str, **data: Any
@@ -542,7 +568,7 @@ class _Cross:
                 continue
             if chain is None:
                 continue
-            row_at = ["rows", self.tr["rows"].index(row)]
+            row_at: list[str | int] = ["rows", self.at[id(row)]]
             for prev, nxt in pairwise(chain):
                 if nxt["from_verdict"] != prev["to_verdict"]:
                     self.add(
@@ -783,16 +809,8 @@ class _Cross:
                         )
                     system_intent = system_intent or intent["answered_by"] == "system"
             want = f"phase1:{item_id}"
-            if not adjudication_refs:
-                for adj in self.tr["dissent_adjudications"]:
-                    dis = self.dissents.get(adj["dissent_id"])
-                    if (
-                        dis is not None
-                        and dis["item_id"] == item_id
-                        and adj["outcome"] == "replacement_approved"
-                    ):
-                        want = f"dissent:{adj['dissent_id']}"
-                        break
+            if not adjudication_refs and item_id in self.approved_replacement:
+                want = f"dissent:{self.approved_replacement[item_id]}"
             if reap["criterion_ref"] != want:
                 self.add(
                     "RR-348",
@@ -832,11 +850,7 @@ class _Cross:
                         "a divergence-only reapplication with no system intent among its refs",
                         item=item_id,
                     )
-            derived = [
-                (k, a)
-                for k, a in enumerate(self.tr["adjustments"])
-                if a.get("source_ref") == f"reapplication:{rid}"
-            ]
+            derived = self.by_source.get(f"reapplication:{rid}", [])
             self._derived(path, reap, derived)
             if reap["reapplied_verdict"] != "CANNOT_VERIFY" and any(
                 a.get("anchor_artifact") == "letter" for a in reap.get("evidence_anchor", ())
@@ -867,9 +881,7 @@ class _Cross:
                         "a superseded reapplication that is not CANNOT_VERIFY",
                         item=item_id,
                     )
-                successor = next(
-                    (r for r in reaps if r.get("supersedes_reapplication_id") == rid), None
-                )
+                successor = self.successors[rid][0]
                 if (
                     successor is not None
                     and successor["pre_reapplication_verdict"] != reap["pre_reapplication_verdict"]
@@ -896,21 +908,18 @@ class _Cross:
         for dissent_id, adj in self.adjudications.items():
             if adj["outcome"] != "original_upheld":
                 continue
-            holders = [r for r in self.current if f"adjudication:{dissent_id}" in r["answer_refs"]]
+            holders = self.answered.get(f"adjudication:{dissent_id}", [])
             if len(holders) != 1:
-                at = self.tr["dissent_adjudications"].index(adj)
                 self.add(
                     "RR-359",
                     self.t,
-                    ["dissent_adjudications", at],
+                    ["dissent_adjudications", self.at[id(adj)]],
                     f"original_upheld {dissent_id} is in {len(holders)} current "
                     "reapplications (exactly one)",
                     ref=dissent_id,
                 )
         for i, intent in enumerate(self.tr["resolution_intents"]):
-            holders = [
-                r for r in self.current if f"intent:{intent['intent_id']}" in r["answer_refs"]
-            ]
+            holders = self.answered.get(f"intent:{intent['intent_id']}", [])
             if len(holders) != 1:
                 self.add(
                     "RR-360",
@@ -922,15 +931,29 @@ class _Cross:
                 )
 
     def _reap_cycle(self, reap: Record) -> bool:
-        seen = {reap["reapplication_id"]}
-        at: Record | None = reap
-        while at is not None and "supersedes_reapplication_id" in at:
-            nxt = at["supersedes_reapplication_id"]
-            if nxt in seen:
-                return True
-            seen.add(nxt)
-            at = self.reaps.get(nxt)
-        return False
+        return reap["reapplication_id"] in self._cyclic()
+
+    def _cyclic(self) -> set[str]:
+        """The reapplication ids on a cycle of supersessions (each names at most one
+        predecessor: a walk from every node, each node walked once)."""
+        if self._cycle_ids is not None:
+            return self._cycle_ids
+        found: set[str] = set()
+        done: set[str] = set()
+        for start in self.reaps:
+            trail: list[str] = []
+            on_trail: set[str] = set()
+            at: str | None = start
+            while at is not None and at not in done and at not in on_trail:
+                trail.append(at)
+                on_trail.add(at)
+                rec = self.reaps.get(at)
+                at = rec.get("supersedes_reapplication_id") if rec is not None else None
+            if at is not None and at in on_trail:
+                found.update(trail[trail.index(at) :])
+            done.update(trail)
+        self._cycle_ids = found
+        return found
 
     def _derived(
         self, path: list[str | int], reap: Record, derived: list[tuple[int, Record]]
@@ -1000,13 +1023,9 @@ class _Cross:
     def _expected_pre(self, reap: Record, derived: list[Record]) -> str | None:
         if len(derived) == 1:
             return str(derived[0]["from_verdict"])
-        rid = reap["reapplication_id"]
-        for acc in self.tr["g2d_acceptances"]:
-            if acc["reapplication_id"] != rid:
-                continue
-            for adj in self.tr["adjustments"]:
-                if adj.get("source_ref") == f"acceptance:{acc['acceptance_id']}":
-                    return str(adj["from_verdict"])
+        for acc in self.accepted_by.get(reap["reapplication_id"], []):
+            for _, adj in self.by_source.get(f"acceptance:{acc}", []):
+                return str(adj["from_verdict"])
         chain = self.chains.get(reap["item_id"])
         if chain:
             return str(chain[-1]["to_verdict"])
@@ -1101,7 +1120,7 @@ class _Cross:
                 and reap["reapplied_verdict"] != "CANNOT_VERIFY"
                 and reap["reapplication_id"] not in system
             ):
-                at = self.tr["reapplications"].index(reap)
+                at = self.at[id(reap)]
                 self.add(
                     "RR-362",
                     self.t,
@@ -1153,9 +1172,8 @@ class _Cross:
                 )
             backing = [
                 a
-                for a in self.tr["adjustments"]
+                for _, a in self.by_source.get(f"acceptance:{acc['acceptance_id']}", [])
                 if a["basis"] == "user_accepted_fail_closed"
-                and a.get("source_ref") == f"acceptance:{acc['acceptance_id']}"
             ]
             if len(backing) != 1:
                 self.add(
