@@ -625,3 +625,170 @@ def test_floats_big_integers_and_lone_surrogates_in_a_mapping_are_findings() -> 
     pre = copy.deepcopy(sealed.precommitment)
     pre["items"][0]["priority"] = 1.0
     assert set(_codes(_check(sealed, precommitment=pre))) == {"RR-101"}
+
+
+# --- the deferral loop (design §7 example 15 and G2(b)) -------------------------------------
+
+F, P, N, C = "FULLY_ADDRESSED", "PARTIALLY_ADDRESSED", "NOT_ADDRESSED", "CANNOT_VERIFY"
+
+
+def _reapplication(rid: str, item: str, refs: list[str], pre: str, after: str) -> dict[str, Any]:
+    found: dict[str, Any] = {
+        "reapplication_id": rid,
+        "item_id": item,
+        "answer_refs": refs,
+        "pre_reapplication_verdict": pre,
+        "reapplied_verdict": after,
+        "rationale": "Re-read against the upheld criterion: the supplement is not in the bundle.",
+        "criterion_ref": f"phase1:{item}",
+    }
+    if after == C:
+        found["cannot_verify_reason"] = "the supplement S2 is missing from the submission"
+    else:
+        found["evidence_anchor"] = [
+            {"anchor": 'table: Table 3 "both specifications"', "anchor_artifact": "manuscript"}
+        ]
+    return found
+
+
+def _example_15() -> dict[str, Any]:
+    """Example 15: a P1 dissent upheld, its reapplication fail-closed, the user accepts."""
+    from support.re_review_bundles import Item
+
+    given = records(
+        Draft(
+            (
+                Item("REV-001", "must_fix", "major", F),
+                Item("REV-002", "must_fix", "major", F),
+                Item("REV-003", "must_fix", "major", F),
+            )
+        )
+    )
+    vr, tr = given["verdict_record"], given["traceability"]
+    vr["dissents"] = [
+        {
+            "dissent_id": "DIS-1",
+            "item_id": "REV-001",
+            "criterion_hash": "0" * 64,
+            "reason_code": "criterion_ambiguous",
+            "original_operationalization": "a power analysis is reported",
+            "replacement_operationalization": "an a priori power analysis with effect size",
+            "evidence": 'text: §3.2 "post hoc power"',
+            "decision_impact_note": "may move the verdict to PARTIALLY_ADDRESSED",
+        }
+    ]
+    vr["items"][0]["applied_criterion"] = "dissented:DIS-1"
+    tr["dissent_adjudications"] = [
+        {
+            "dissent_id": "DIS-1",
+            "adjudicator": "user",
+            "outcome": "original_upheld",
+            "rationale": "The criterion as written is what the letter asked for.",
+        }
+    ]
+    tr["reapplications"] = [_reapplication("RAP-1", "REV-001", ["adjudication:DIS-1"], F, C)]
+    tr["g2d_acceptances"] = [
+        {
+            "acceptance_id": "ACC-1",
+            "item_id": "REV-001",
+            "reapplication_id": "RAP-1",
+            "accepted_by": "user",
+        }
+    ]
+    tr["adjustments"] = [
+        {
+            "adjustment_id": "ADJ-1",
+            "item_id": "REV-001",
+            "from_verdict": F,
+            "to_verdict": C,
+            "basis": "user_accepted_fail_closed",
+            "rationale": "The user accepts the fail-closed verdict.",
+            "cannot_verify_reason": "the supplement S2 is missing from the submission",
+            "source_ref": "acceptance:ACC-1",
+        }
+    ]
+    tr["rows"][0]["final_verdict"] = C
+    tr["rows"][0]["adjustment_id"] = "ADJ-1"
+    return given
+
+
+def test_example_15_an_accepted_fail_closed_round_checks_clean_as_b3() -> None:
+    report = _check(seal(**_example_15()))
+    assert report.errors == (), [str(d) for d in report.errors]
+    assert (report.decision_state, report.decision.base_rule) == ("Major Revision", "B3")
+
+
+def _superseded_upheld(tr: dict[str, Any]) -> None:
+    tr["reapplications"][:] = [
+        _reapplication("RAP-1", "REV-001", ["adjudication:DIS-1"], F, N),
+        {
+            **_reapplication("RAP-2", "REV-001", ["adjudication:DIS-1"], F, C),
+            "supersedes_reapplication_id": "RAP-1",
+        },
+    ]
+
+
+_DERIVED_ON_CANNOT_VERIFY = {
+    "adjustment_id": "ADJ-2",
+    "item_id": "REV-002",
+    "from_verdict": F,
+    "to_verdict": N,
+    "basis": "cross_model_adjudication",
+    "rationale": "r",
+    "evidence_anchor": [{"anchor": "text: §2", "anchor_artifact": "manuscript"}],
+    "source_ref": "reapplication:RAP-1",
+}
+_SECOND_ACCEPTANCE = {
+    "acceptance_id": "ACC-2",
+    "item_id": "REV-001",
+    "reapplication_id": "RAP-1",
+    "accepted_by": "user",
+}
+_USER_INTENT = {
+    "intent_id": "INT-1",
+    "item_id": "REV-001",
+    "answered_by": "user",
+    "guidance_note": "look at supplement S2",
+}
+
+
+@pytest.mark.parametrize(
+    ("code", "change"),
+    [
+        ("RR-340", lambda tr: tr["dissent_adjudications"][0].update(dissent_id="DIS-7")),
+        ("RR-341", lambda tr: tr["dissent_adjudications"][0].update(adjudicator="cross_model")),
+        ("RR-345", lambda tr: tr["reapplications"][0].update(answer_refs=["intent:INT-4"])),
+        ("RR-348", lambda tr: tr["reapplications"][0].update(criterion_ref="dissent:DIS-1")),
+        ("RR-353", lambda tr: tr["adjustments"].append(dict(_DERIVED_ON_CANNOT_VERIFY))),
+        ("RR-360", lambda tr: tr["resolution_intents"].append(dict(_USER_INTENT))),
+        ("RR-373", lambda tr: tr["g2d_acceptances"].append(dict(_SECOND_ACCEPTANCE))),
+        ("RR-375", lambda tr: tr["adjustments"][0].update(cannot_verify_reason="other")),
+        ("RR-377", _superseded_upheld),
+    ],
+)
+def test_each_deferral_rule_fails_on_the_example_15_round(
+    code: str, change: Callable[[dict[str, Any]], None]
+) -> None:
+    given = _example_15()
+    change(given["traceability"])
+    report = _check(seal(**given))
+    assert report.grade == 1, _codes(report)
+    assert code in {d.code for d in report.errors}, _codes(report)
+
+
+def test_a_reapplication_cycle_and_a_retry_from_another_verdict() -> None:
+    given = _example_15()
+    tr = given["traceability"]
+    first = tr["reapplications"][0]
+    tr["reapplications"].append(
+        {
+            **_reapplication("RAP-2", "REV-001", ["adjudication:DIS-1"], N, C),
+            "supersedes_reapplication_id": "RAP-1",
+        }
+    )
+    tr["g2d_acceptances"][0]["reapplication_id"] = "RAP-2"
+    codes = {d.code for d in _check(seal(**given)).errors}
+    assert "RR-378" in codes  # a retry starts from the verdict the first one started from
+    first["supersedes_reapplication_id"] = "RAP-2"
+    codes = {d.code for d in _check(seal(**given)).errors}
+    assert "RR-344" in codes
