@@ -5,6 +5,7 @@ matches the shipped schemas; a flipped byte of a hashed file aborts the round.""
 from __future__ import annotations
 
 import copy
+import hashlib
 import json
 import os
 from collections.abc import Callable
@@ -792,3 +793,20 @@ def test_a_reapplication_cycle_and_a_retry_from_another_verdict() -> None:
     first["supersedes_reapplication_id"] = "RAP-2"
     codes = {d.code for d in _check(seal(**given)).errors}
     assert "RR-344" in codes
+
+
+def test_deep_nesting_in_a_mapping_or_a_hashed_file_is_a_finding() -> None:
+    sealed = build(BASE)
+    deep: Any = "bottom"
+    for _ in range(10_000):
+        deep = {"d": deep}
+    trace = copy.deepcopy(sealed.traceability)
+    trace["post_letter_observations"] = [deep]
+    report = _check(sealed, traceability=trace)
+    assert (report.grade, report.abort_reason) == (2, "phase2b_lint_failed")
+    assert set(_codes(report)) == {"RR-141"}
+    roadmap = b'{"items": ' + b"[" * 10_000 + b"]" * 10_000 + b"}"
+    manifest = copy.deepcopy(sealed.manifest)
+    manifest["artifacts"]["revision_roadmap"]["sha256"] = hashlib.sha256(roadmap).hexdigest()
+    report = _check(sealed, manifest=manifest, roadmap=roadmap)
+    assert (report.abort_reason, _codes(report)) == ("manifest_incomplete", ["E-JSON"])
