@@ -95,7 +95,6 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
         ["tests/consensus", "tests/cli/test_consensus_cli.py"],
     ),
     "panel": (["kernel/panel/*.py"], ["tests/panel", "tests/cli/test_panel_cli.py"]),
-    "re_review": (["kernel/re_review/*.py"], ["tests/re_review"]),
     "round": (["kernel/round.py"], ["tests/round", "tests/cli/test_cli_decide_round.py"]),
     "schema": (
         ["kernel/schema/*.py"],
