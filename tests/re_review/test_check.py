@@ -810,3 +810,117 @@ def test_deep_nesting_in_a_mapping_or_a_hashed_file_is_a_finding() -> None:
     manifest["artifacts"]["revision_roadmap"]["sha256"] = hashlib.sha256(roadmap).hexdigest()
     report = _check(sealed, manifest=manifest, roadmap=roadmap)
     assert (report.abort_reason, _codes(report)) == ("manifest_incomplete", ["E-JSON"])
+
+
+# --- the critical-rebuttal machinery --------------------------------------------------------
+
+_LETTER_ANCHOR = [
+    {"anchor": 'text: response R1 "the effect is in S3"', "anchor_artifact": "letter"}
+]
+
+
+def _critical_rebuttal() -> dict[str, Any]:
+    """A critical P1 item closed by a valid rebuttal, checked by an upheld adjudication and
+    booked from its drafted proposal."""
+    from support.re_review_bundles import Item
+
+    given = records(
+        Draft(
+            (
+                Item("REV-001", "must_fix", "critical", N, F),
+                Item("REV-002", "should_fix", "minor", F),
+            )
+        )
+    )
+    given["manifest"]["cross_model_active"] = True
+    tr = given["traceability"]
+    drafted = {
+        "item_id": "REV-001",
+        "from_verdict": N,
+        "to_verdict": F,
+        "basis": "valid_rebuttal",
+        "rationale": "The authors show the analysis was already in supplement S3.",
+        "evidence_anchor": _LETTER_ANCHOR,
+    }
+    tr["adjustments"] = [
+        {"adjustment_id": "ADJ-1", **drafted, "critical_rebuttal_check": "adjudicated:RADJ-1"}
+    ]
+    tr["rebuttal_adjudications"] = [
+        {
+            "rebuttal_adjudication_id": "RADJ-1",
+            "item_id": "REV-001",
+            "verdict": "upheld",
+            "rationale": "The cited supplement holds the analysis.",
+        }
+    ]
+    tr["pending_rebuttal_upgrades"] = [
+        {
+            "proposal_id": "PRB-1",
+            "item_id": "REV-001",
+            "drafted_adjustment": drafted,
+            "disposition": "booked:ADJ-1",
+        }
+    ]
+    row = tr["rows"][0]
+    row["final_verdict"] = F
+    row["adjustment_id"] = "ADJ-1"
+    row["addressed_by_rebuttal"] = True
+    row["cross_model_status"] = "unavailable"
+    return given
+
+
+def test_a_booked_critical_rebuttal_checks_clean() -> None:
+    report = _check(seal(**_critical_rebuttal()))
+    assert report.errors == (), [str(d) for d in report.errors]
+    assert report.decision_state == "Accept"
+
+
+def _challenged(tr: dict[str, Any]) -> None:
+    tr["rebuttal_adjudications"][0]["verdict"] = "challenged"
+    tr["pending_rebuttal_upgrades"][0]["disposition"] = "challenged:RADJ-1"
+
+
+@pytest.mark.parametrize(
+    ("codes", "change"),
+    [
+        ({"RR-381", "RR-391"}, lambda tr: tr["adjustments"][0].pop("critical_rebuttal_check")),
+        (
+            {"RR-382", "RR-391"},
+            lambda tr: tr["rebuttal_adjudications"][0].update(verdict="challenged"),
+        ),
+        (
+            {"RR-392"},
+            lambda tr: tr["pending_rebuttal_upgrades"][0].update(
+                disposition="booked_disclosed:ADJ-1"
+            ),
+        ),
+        ({"RR-390"}, lambda tr: tr["adjustments"][0].update(rationale="Another reason.")),
+        ({"RR-382", "RR-394", "RR-395"}, _challenged),
+        (
+            {"RR-388", "RR-394"},
+            lambda tr: tr["pending_rebuttal_upgrades"][0].update(disposition="booked:ADJ-9"),
+        ),
+        (
+            {"RR-385", "RR-389"},
+            lambda tr: tr["pending_rebuttal_upgrades"].append(
+                {**tr["pending_rebuttal_upgrades"][0], "proposal_id": "PRB-2"}
+            ),
+        ),
+    ],
+)
+def test_each_rebuttal_rule_fails_alone(
+    codes: set[str], change: Callable[[dict[str, Any]], None]
+) -> None:
+    given = _critical_rebuttal()
+    change(given["traceability"])
+    report = _check(seal(**given))
+    assert report.grade == 1, _codes(report)
+    assert {d.code for d in report.errors} == codes
+
+
+def test_rebuttal_records_while_inactive() -> None:
+    given = _critical_rebuttal()
+    given["manifest"]["cross_model_active"] = False
+    given["traceability"]["rows"][0]["cross_model_status"] = "not_configured"
+    codes = {d.code for d in _check(seal(**given)).errors}
+    assert codes == {"RR-380"}
