@@ -938,7 +938,21 @@ def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     return found
 
 
-_ODD: tuple[Any, ...] = (None, "", 0, -1, 2**60, True, [], {}, "x", "REV-001", "CANNOT_VERIFY", "MUST_FIX", "ADJ-1")
+_ODD: tuple[Any, ...] = (
+    None,
+    "",
+    0,
+    -1,
+    2**60,
+    True,
+    [],
+    {},
+    "x",
+    "REV-001",
+    "CANNOT_VERIFY",
+    "MUST_FIX",
+    "ADJ-1",
+)
 
 
 _ROUNDS: dict[str, Callable[[], dict[str, Any]]] = {
