@@ -51,6 +51,12 @@ _EXPORTS: dict[str, str] = {
     # a written synthesis (R17)
     "SynthesisReport": "kernel.reviewer.synthesis",
     "check_synthesis": "kernel.reviewer.synthesis",
+    # re-review: ARS round 2 (the accept gate)
+    "ReReviewDecision": "kernel.re_review.decision",
+    "ReReviewReport": "kernel.re_review.check",
+    "check_re_review": "kernel.re_review.check",
+    "decide_re_review": "kernel.re_review.decide",
+    "load_re_review": "kernel.re_review.load",
 }
 
 __all__ = [
@@ -63,18 +69,23 @@ __all__ = [
     "LintReport",
     "MatrixError",
     "PanelShrunk",
+    "ReReviewDecision",
+    "ReReviewReport",
     "SynthesisReport",
     "analyze",
     "analyze_diff",
     "baseline_digest",
+    "check_re_review",
     "check_synthesis",
     "decide",
     "decide_documents",
     "decide_many",
+    "decide_re_review",
     "inject",
     "lint_phase1",
     "lint_phase2",
     "load_contract",
+    "load_re_review",
     "migrate",
     "parse_expression",
     "phase1_input",
@@ -106,6 +117,10 @@ if TYPE_CHECKING:
     from kernel.expression.parser import parse_expression
     from kernel.majority import strict_majority
     from kernel.migration import migrate
+    from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.decide import decide_re_review
+    from kernel.re_review.decision import ReReviewDecision
+    from kernel.re_review.load import load_re_review
     from kernel.reviewer.lint import LintReport, lint_phase1, lint_phase2
     from kernel.reviewer.phase_inputs import phase1_input, phase2_input
     from kernel.reviewer.render import render_phase1, render_phase2

@@ -130,9 +130,15 @@ GROUPS: Final = (
         "Migrating a Schema 13 contract to 13.2: the choices made and the decisions that change.",
     ),
     ("SY", "Synthesis check", "A written editorial synthesis held against the decision (R17)."),
+    (
+        "RR",
+        "Re-review",
+        "ARS round 2: the input manifest, the three phase documents, their hash chain and the "
+        "emitted decision (layers L1-L8; RR-9xx are notes).",
+    ),
 )
 
-_E, _SC, _P1, _P2, _AN, _ARENA, _CN, _PANEL, _MG, _SY = (g[0] for g in GROUPS)
+_E, _SC, _P1, _P2, _AN, _ARENA, _CN, _PANEL, _MG, _SY, _RR = (g[0] for g in GROUPS)
 
 _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
     # --- input and contract errors -------------------------------------------------------
@@ -535,6 +541,345 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "rationale", "13.2 §G5", _SY),
     ("SY-105", "error", "[DA-CRITICAL-VS-ACCEPT-MARKER]: the accept-over-critical marker is "
      "missing, wrong or forbidden", "13.2 §G5", _SY),
+    # --- re-review (ARS round 2) ---------------------------------------------------------
+    ("RR-001", "error", "manifest shape: exactly round_id, cross_model_active and artifacts with "
+     "its nine keys, each entry present-discriminated", "re-review §2.2, L1", _RR),
+    ("RR-002", "error", "an absent artifact carries a member besides present",
+     "re-review §2.2, L1", _RR),
+    ("RR-003", "error", "an artifact ref is not tagged passport: or path:",
+     "re-review §2.2, L1", _RR),
+    ("RR-004", "error", "a path: ref is empty, absolute, has a drive letter or a '..' segment",
+     "re-review §2.2, L1", _RR),
+    ("RR-005", "error", "an artifact sha256 is not 64 lowercase hex", "re-review §2.2, L1", _RR),
+    ("RR-006", "error", "a freshness member (version_label, origin_date) is missing or neither "
+     "text nor null", "re-review §2.2, L1", _RR),
+    ("RR-007", "error", "a null freshness member on a passport: ref", "re-review §2.2, L1", _RR),
+    ("RR-008", "error", "an array artifact's items are missing, empty or not fully populated",
+     "re-review §2.2, L1", _RR),
+    ("RR-009", "error", "the revised manuscript or the revision roadmap is absent",
+     "re-review §2.2, L1", _RR),
+    ("RR-010", "error", "apply reports without revision patches", "re-review §2.2, L1", _RR),
+    ("RR-011", "error", "apply reports and revision patches differ in length",
+     "re-review §2.2, L1", _RR),
+    ("RR-012", "error", "the roadmap's origin_date sorts before the letter's "
+     "(manifest_hash_mismatch)", "re-review §2.2, L1", _RR),
+    ("RR-013", "error", "a file's bytes do not hash to its manifest sha256 "
+     "(manifest_hash_mismatch)", "re-review §3, L2", _RR),
+    ("RR-014", "error", "the roadmap is not in its machine form (items with id, priority, "
+     "verification_criteria, reviewer)", "re-review §2.3, L2", _RR),
+    ("RR-015", "error", "the letter is declared present but not supplied", "re-review §4, L2", _RR),
+    ("RR-016", "error", "a letter is supplied but the manifest declares it absent",
+     "re-review §4, L2", _RR),
+    ("RR-017", "error", "the number of apply reports differs from the manifest's",
+     "re-review §4, L2", _RR),
+    ("RR-018", "error", "an apply report is not an object with report_format_version, "
+     "base_draft_hash and output_draft_hash as text", "re-review §2.3, L3", _RR),
+    ("RR-019", "error", "an apply report's report_format_version is not a dotted number",
+     "re-review §2.3, L3", _RR),
+    ("RR-020", "error", "an apply report's draft hash is not 12 lowercase hex",
+     "re-review §2.3, L3", _RR),
+    ("RR-021", "error", "an apply report of version 1.2 or later lacks a 64-hex patch_digest",
+     "re-review §2.3, L3", _RR),
+    ("RR-022", "error", "an apply report's patch_digest differs from its paired patch's sha256 "
+     "(manifest_hash_mismatch)", "re-review §3, L3", _RR),
+    ("RR-023", "error", "apply chain: the first report's base_draft_hash is not the original "
+     "manuscript's short hash (manifest_hash_mismatch)", "re-review §3, L3", _RR),
+    ("RR-024", "error", "apply chain: a report's base_draft_hash is not the previous report's "
+     "output_draft_hash (manifest_hash_mismatch)", "re-review §3, L3", _RR),
+    ("RR-025", "error", "apply chain: the last report's output_draft_hash is not the revised "
+     "manuscript's short hash (manifest_hash_mismatch)", "re-review §3, L3", _RR),
+    ("RR-101", "error", "Phase 1 precommitment does not match its schema (phase1_lint_failed)",
+     "re-review §2.4, L4", _RR),
+    ("RR-102", "error", "precommitment: letter_text without letter_item_ref or the reverse",
+     "re-review §2.4, L4", _RR),
+    ("RR-103", "error", "precommitment: letter fields on a should_fix record",
+     "re-review §2.4, L4", _RR),
+    ("RR-104", "error", "precommitment: a must_fix record lacks partially_addressed or "
+     "made_worse_discriminator", "re-review §2.4, L4", _RR),
+    ("RR-105", "error", "precommitment: a should_fix record has partially_addressed or "
+     "made_worse_discriminator", "re-review §2.4, L4", _RR),
+    ("RR-121", "error", "Phase 2A verdict record does not match its schema (phase2a_lint_failed)",
+     "re-review §2.5, L5", _RR),
+    ("RR-122", "error", "verdict record: evidence anchors present exactly when the verdict is not "
+     "CANNOT_VERIFY (and cannot_verify_reason exactly when it is)", "re-review §2.5, L5", _RR),
+    ("RR-123", "error", "verdict record: residual_gap present exactly when the verdict is "
+     "PARTIALLY_ADDRESSED", "re-review §2.5, L5", _RR),
+    ("RR-124", "error", "verdict record: applied_criterion is not precommitted, not_precommitted "
+     "or dissented:DIS-n", "re-review §2.5, L5", _RR),
+    ("RR-141", "error", "Phase 2B traceability sidecar does not match its schema "
+     "(phase2b_lint_failed)", "re-review §2.6, L6", _RR),
+    ("RR-142", "error", "traceability: supersedes_hash present exactly when revision is 2 or more",
+     "re-review §2.6, L6", _RR),
+    ("RR-143", "error", "traceability: abort_reason present exactly when decision_state is "
+     "aborted", "re-review §2.6, L6", _RR),
+    ("RR-144", "error", "traceability: a MUST_FIX row lacks cross_model_status",
+     "re-review §2.6, L6", _RR),
+    ("RR-145", "error", "traceability: a row that is not MUST_FIX has a cross-model member",
+     "re-review §2.6, L6", _RR),
+    ("RR-146", "error", "traceability: cross_model_verdict present exactly with agree or diverges",
+     "re-review §2.6, L6", _RR),
+    ("RR-147", "error", "adjustment: cannot_verify_reason and anchors do not follow the "
+     "CANNOT_VERIFY target", "re-review §2.6, L6", _RR),
+    ("RR-148", "error", "adjustment: a CANNOT_VERIFY target exactly when the basis is "
+     "user_accepted_fail_closed", "re-review §2.6, L6", _RR),
+    ("RR-149", "error", "adjustment: a letter-tagged anchor on a manuscript-only basis",
+     "re-review §2.6, L6", _RR),
+    ("RR-150", "error", "adjustment: residual_gap present exactly when the target is "
+     "PARTIALLY_ADDRESSED", "re-review §2.6, L6", _RR),
+    ("RR-151", "error", "adjustment: a valid_rebuttal that is not a move from a non-FULLY verdict "
+     "to FULLY_ADDRESSED", "re-review §2.6, L6", _RR),
+    ("RR-152", "error", "adjustment: an author_pointer_located_evidence that is not a strict "
+     "upgrade to PARTIALLY or FULLY", "re-review §2.6, L6", _RR),
+    ("RR-153", "error", "adjustment: source_ref missing, forbidden or of the wrong kind for its "
+     "basis", "re-review §2.6, L6", _RR),
+    ("RR-154", "error", "adjustment: critical_rebuttal_check off a valid_rebuttal, or not a known "
+     "value", "re-review §2.6, L6", _RR),
+    ("RR-155", "error", "resolution intent: guidance_note on a system intent",
+     "re-review §2.6, L6", _RR),
+    ("RR-156", "error", "cross-model resolution: a user resolution with primary_revised",
+     "re-review §2.6, L6", _RR),
+    ("RR-201", "error", "hash chain: input_manifest_hash is not the canonical sha256 of the "
+     "manifest (manifest_hash_mismatch)", "re-review §3, L7", _RR),
+    ("RR-202", "error", "hash chain: precommitment_hash is not the canonical sha256 of the "
+     "precommitment (manifest_hash_mismatch)", "re-review §3, L7", _RR),
+    ("RR-203", "error", "hash chain: verdict_record_hash is not the canonical sha256 of the "
+     "verdict record (manifest_hash_mismatch)", "re-review §3, L7", _RR),
+    ("RR-301", "error", "a phase document's round_id differs from the manifest's",
+     "re-review §4, L8", _RR),
+    ("RR-302", "error", "two records for one item, or a repeated record id",
+     "re-review §4, L8", _RR),
+    ("RR-303", "error", "coverage: precommitment records are not the P1+P2 items, or verdict "
+     "records or rows are not every roadmap item", "re-review §4, L8", _RR),
+    ("RR-304", "error", "precommitment priority differs from the roadmap's",
+     "re-review §4, L8", _RR),
+    ("RR-305", "error", "precommitment roadmap_text differs from the roadmap's "
+     "verification_criteria", "re-review §4, L8", _RR),
+    ("RR-306", "error", "precommitment source_reviewer differs from the roadmap's reviewer",
+     "re-review §4, L8", _RR),
+    ("RR-307", "error", "precommitment source_reviewer_labels differ from the normalization of "
+     "source_reviewer", "re-review §2.4, L8", _RR),
+    ("RR-308", "error", "a must_fix record lacks letter fields though the sound letter has a "
+     "criterion at its ordinal", "re-review §2.3, L8", _RR),
+    ("RR-309", "error", "letter_item_ref differs from the item's ordinal Rn",
+     "re-review §2.3, L8", _RR),
+    ("RR-310", "error", "letter_text differs from the letter block's acceptance criterion",
+     "re-review §2.3, L8", _RR),
+    ("RR-311", "error", "letter fields on an item without a letter criterion",
+     "re-review §2.3, L8", _RR),
+    ("RR-312", "error", "letter fields on an item the roadmap does not mark must_fix",
+     "re-review §2.3, L8", _RR),
+    ("RR-313", "error", "a dissent on an item without a precommitment record",
+     "re-review §2.5, L8", _RR),
+    ("RR-314", "error", "a dissent's criterion_hash is not the canonical sha256 of its item's "
+     "precommitment record", "re-review §3, L8", _RR),
+    ("RR-315", "error", "a dissent whose item's verdict record does not say dissented:<its id>",
+     "re-review §2.5, L8", _RR),
+    ("RR-316", "error", "a P3 verdict record whose applied_criterion is not not_precommitted",
+     "re-review §2.5, L8", _RR),
+    ("RR-317", "error", "a P1/P2 verdict record with applied_criterion not_precommitted",
+     "re-review §2.5, L8", _RR),
+    ("RR-318", "error", "applied_criterion dissented: names no dissent on the item",
+     "re-review §2.5, L8", _RR),
+    ("RR-319", "error", "an escalation exception while the original manuscript is absent",
+     "re-review §2.5, L8", _RR),
+    ("RR-320", "error", "an escalation's new_standard_ref names no new standard",
+     "re-review §2.5, L8", _RR),
+    ("RR-321", "error", "an escalation's new standard is not classified escalation_requested",
+     "re-review §2.5, L8", _RR),
+    ("RR-322", "error", "traceability new_issues differ from the verdict record's",
+     "re-review §2.6, L8", _RR),
+    ("RR-323", "error", "a new issue's nearest_roadmap_item names no roadmap item",
+     "re-review §2.5, L8", _RR),
+    ("RR-324", "error", "a new issue's attribution is not indeterminate while the original "
+     "manuscript is absent", "re-review §2.5, L8", _RR),
+    ("RR-325", "error", "a row's priority differs from the roadmap's", "re-review §2.6, L8", _RR),
+    ("RR-326", "error", "a row's phase2a_verdict differs from the verdict record",
+     "re-review §2.6, L8", _RR),
+    ("RR-327", "error", "a row's verified_by differs from the verdict record",
+     "re-review §2.6, L8", _RR),
+    ("RR-328", "error", "a row's status is not its final_verdict", "re-review §2.6, L8", _RR),
+    ("RR-329", "error", "a row's verified is not derived from its final_verdict",
+     "re-review §2.6, L8", _RR),
+    ("RR-330", "error", "a row's cross_model_status is not derived from its judge verdict",
+     "re-review §2.6, L8", _RR),
+    ("RR-331", "error", "adjustment chain grammar: unresolvable or other-item predecessor, "
+     "superseded twice, not one head, or a cycle", "re-review §2.6, L8", _RR),
+    ("RR-332", "error", "adjustment chain: a record's from_verdict is not its predecessor's "
+     "to_verdict", "re-review §2.6, L8", _RR),
+    ("RR-333", "error", "a row's adjustment_id is not its chain's last record",
+     "re-review §2.6, L8", _RR),
+    ("RR-334", "error", "an adjustment chain's first from_verdict is not the row's "
+     "phase2a_verdict", "re-review §2.6, L8", _RR),
+    ("RR-335", "error", "an adjustment chain's last to_verdict is not the row's final_verdict",
+     "re-review §2.6, L8", _RR),
+    ("RR-336", "error", "a row names an adjustment_id but its item has no chain",
+     "re-review §2.6, L8", _RR),
+    ("RR-337", "error", "addressed_by_rebuttal differs from (the last record is a valid_rebuttal "
+     "to FULLY_ADDRESSED)", "re-review §2.6, L8", _RR),
+    ("RR-338", "error", "an adjustment chain on an item without a row", "re-review §2.6, L8", _RR),
+    ("RR-339", "error", "a system intent on a row that is not an evaluated P1 row",
+     "re-review §2.6, L8", _RR),
+    ("RR-340", "error", "a dissent adjudication of an unknown dissent", "re-review §2.6, L8", _RR),
+    ("RR-341", "error", "a cross_model adjudicator while cross-model review is inactive",
+     "re-review §2.6, L8", _RR),
+    ("RR-342", "error", "a dissent adjudication although no dissent bound tripped",
+     "re-review §2.6, L8", _RR),
+    ("RR-343", "error", "a cross_model adjudicator on a dissent whose item is not must_fix",
+     "re-review §2.6, L8", _RR),
+    ("RR-344", "error", "reapplication supersession: unresolvable or other-item predecessor, "
+     "superseded twice, or a cycle", "re-review §2.6, L8", _RR),
+    ("RR-345", "error", "a reapplication answer ref does not resolve", "re-review §2.6, L8", _RR),
+    ("RR-346", "error", "a reapplication's adjudication ref is not original_upheld",
+     "re-review §2.6, L8", _RR),
+    ("RR-347", "error", "a reapplication answer ref is on another item", "re-review §2.6, L8", _RR),
+    ("RR-348", "error", "a reapplication's criterion_ref is not the effective criterion",
+     "re-review §2.6, L8", _RR),
+    ("RR-349", "error", "a divergence-only reapplication on a row that is not an evaluated P1 row",
+     "re-review §2.6, L8", _RR),
+    ("RR-350", "error", "a divergence-only reapplication whose judge verdict equals its "
+     "pre_reapplication_verdict", "re-review §2.6, L8", _RR),
+    ("RR-351", "error", "a divergence-only reapplication with no system intent among its refs",
+     "re-review §2.6, L8", _RR),
+    ("RR-352", "error", "a letter-tagged anchor on a reapplication with no earlier valid_rebuttal "
+     "in its item's chain", "re-review §2.6, L8", _RR),
+    ("RR-353", "error", "a derived adjustment for a CANNOT_VERIFY reapplication",
+     "re-review §2.6, L8", _RR),
+    ("RR-354", "error", "a reapplication that changed the verdict has not exactly one derived "
+     "adjustment", "re-review §2.6, L8", _RR),
+    ("RR-355", "error", "a derived adjustment is not a cross_model_adjudication on the "
+     "reapplication's item", "re-review §2.6, L8", _RR),
+    ("RR-356", "error", "a derived adjustment's from/to differ from the reapplication's "
+     "pre/reapplied verdicts", "re-review §2.6, L8", _RR),
+    ("RR-357", "error", "a derived adjustment's rationale, residual_gap or anchors differ from "
+     "the reapplication's", "re-review §2.6, L8", _RR),
+    ("RR-358", "error", "a derived adjustment for a reapplication that left the verdict unchanged",
+     "re-review §2.6, L8", _RR),
+    ("RR-359", "error", "an original_upheld adjudication is not in exactly one current "
+     "reapplication", "re-review §2.6, L8", _RR),
+    ("RR-360", "error", "a resolution intent is not in exactly one current reapplication",
+     "re-review §2.6, L8", _RR),
+    ("RR-361", "error", "a reapplication named by two resolutions", "re-review §2.6, L8", _RR),
+    ("RR-362", "error", "a current reapplication with an intent ref and a verdict but no system "
+     "resolution", "re-review §2.6, L8", _RR),
+    ("RR-363", "error", "a resolution's intent is unresolved or on another item",
+     "re-review §2.6, L8", _RR),
+    ("RR-364", "error", "a resolution's reapplication is unresolved or on another item",
+     "re-review §2.6, L8", _RR),
+    ("RR-365", "error", "a resolution's reapplication does not list intent:<its intent>",
+     "re-review §2.6, L8", _RR),
+    ("RR-366", "error", "a system resolution on a CANNOT_VERIFY reapplication",
+     "re-review §2.6, L8", _RR),
+    ("RR-367", "error", "a system resolution's state is not primary_upheld exactly when the "
+     "verdict is unchanged", "re-review §2.6, L8", _RR),
+    ("RR-368", "error", "a user resolution on a reapplication that is not CANNOT_VERIFY",
+     "re-review §2.6, L8", _RR),
+    ("RR-369", "error", "a G2(d) acceptance's reapplication is unresolved or on another item",
+     "re-review §2.6, L8", _RR),
+    ("RR-370", "error", "a G2(d) acceptance of a reapplication that is not CANNOT_VERIFY",
+     "re-review §2.6, L8", _RR),
+    ("RR-371", "error", "a G2(d) acceptance of a superseded reapplication",
+     "re-review §2.6, L8", _RR),
+    ("RR-372", "error", "a G2(d) acceptance on an item whose final verdict is not CANNOT_VERIFY",
+     "re-review §2.6, L8", _RR),
+    ("RR-373", "error", "a G2(d) acceptance not backed by exactly one user_accepted_fail_closed "
+     "adjustment", "re-review §2.6, L8", _RR),
+    ("RR-374", "error", "a fail-closed adjustment's acceptance is unresolved or on another item",
+     "re-review §2.6, L8", _RR),
+    ("RR-375", "error", "a fail-closed adjustment's reason differs from its reapplication's",
+     "re-review §2.6, L8", _RR),
+    ("RR-376", "error", "a cross_model_adjudication adjustment names no reapplication",
+     "re-review §2.6, L8", _RR),
+    ("RR-377", "error", "a superseded reapplication that is not CANNOT_VERIFY",
+     "re-review §2.6, L8", _RR),
+    ("RR-378", "error", "a superseded reapplication's pre differs from its successor's",
+     "re-review §2.6, L8", _RR),
+    ("RR-379", "error", "a current reapplication's pre_reapplication_verdict is not the expected "
+     "one", "re-review §2.6, L8", _RR),
+    ("RR-380", "error", "a rebuttal adjudication while cross-model review is inactive",
+     "re-review §2.6, L8", _RR),
+    ("RR-381", "error", "critical_rebuttal_check present other than exactly on a valid_rebuttal "
+     "of a critical item", "re-review §2.6, L8", _RR),
+    ("RR-382", "error", "critical_rebuttal_check adjudicated: names no upheld adjudication on the "
+     "item", "re-review §2.6, L8", _RR),
+    ("RR-383", "error", "critical_rebuttal_check single_family_disclosed while cross-model review "
+     "is active", "re-review §2.6, L8", _RR),
+    ("RR-384", "error", "a pending rebuttal upgrade's item differs from its drafted adjustment's",
+     "re-review §2.6, L8", _RR),
+    ("RR-385", "error", "two pending rebuttal upgrades with equal drafted bodies on one item",
+     "re-review §2.6, L8", _RR),
+    ("RR-386", "error", "a challenged proposal's adjudication is unresolved or on another item",
+     "re-review §2.6, L8", _RR),
+    ("RR-387", "error", "a challenged proposal's adjudication is not challenged",
+     "re-review §2.6, L8", _RR),
+    ("RR-388", "error", "a booked proposal names no valid_rebuttal adjustment on its item",
+     "re-review §2.6, L8", _RR),
+    ("RR-389", "error", "an adjustment booked by two proposals", "re-review §2.6, L8", _RR),
+    ("RR-390", "error", "a booked adjustment's body differs from the drafted one",
+     "re-review §2.6, L8", _RR),
+    ("RR-391", "error", "booked needs an upheld adjudicated: critical_rebuttal_check",
+     "re-review §2.6, L8", _RR),
+    ("RR-392", "error", "booked_disclosed needs pass_unavailable_disclosed while cross-model "
+     "review is active", "re-review §2.6, L8", _RR),
+    ("RR-393", "error", "booked_single_family needs single_family_disclosed while cross-model "
+     "review is inactive", "re-review §2.6, L8", _RR),
+    ("RR-394", "error", "a critical valid_rebuttal booked by no proposal",
+     "re-review §2.6, L8", _RR),
+    ("RR-395", "error", "a valid_rebuttal equal to a challenged draft on its item",
+     "re-review §2.6, L8", _RR),
+    ("RR-396", "error", "an escalation approval of an unknown exception",
+     "re-review §2.6, L8", _RR),
+    ("RR-397", "error", "cross_model_status agree, diverges or unavailable while cross-model "
+     "review is inactive", "re-review §2.6, L8", _RR),
+    ("RR-398", "error", "a P1 item without severity but with a transported field, and no "
+     "source_kind", "re-review §2.3, L8", _RR),
+    ("RR-399", "error", "decision_inputs.per_item differs from the recomputation",
+     "re-review §5.1, L8", _RR),
+    ("RR-401", "error", "decision_inputs.verdict_counts differ from the recomputation",
+     "re-review §5.1, L8", _RR),
+    ("RR-402", "error", "decision_inputs.residual_magnitude_counts differ from the recomputation",
+     "re-review §5.1, L8", _RR),
+    ("RR-403", "error", "decision_inputs.p2_addressed_rate differs from the recomputation",
+     "re-review §5.1, L8", _RR),
+    ("RR-404", "error", "decision_inputs.regressions differ from the recomputation",
+     "re-review §5.1, L8", _RR),
+    ("RR-405", "error", "decision_inputs.non_regression_new_issue_ids differ from the "
+     "recomputation", "re-review §5.1, L8", _RR),
+    ("RR-406", "error", "decision_inputs.escalations differ from the recomputation",
+     "re-review §5.1, L8", _RR),
+    ("RR-407", "error", "decision_inputs.apply_chain_witness differs from the witness",
+     "re-review §5.1, L8", _RR),
+    ("RR-410", "error", "reject_recommended on an aborted or deferred emission",
+     "re-review §5.5, L8", _RR),
+    ("RR-411", "error", "an aborted emission names a reason the check got past (manifest or "
+     "synthesis)", "re-review §5.5, L8", _RR),
+    ("RR-412", "error", "gate G1 holds but the aborted emission's reason is not criteria_drift",
+     "re-review §5.5, L8", _RR),
+    ("RR-413", "error", "criteria_drift emitted but gate G1 does not hold",
+     "re-review §5.5, L8", _RR),
+    ("RR-414", "error", "gate G1 holds (a silent verdict change) but the emission is not aborted",
+     "re-review §5.5, L8", _RR),
+    ("RR-415", "error", "gate G2 is pending but the emission is not user_review_required",
+     "re-review §5.5, L8", _RR),
+    ("RR-416", "error", "user_review_required emitted but nothing is pending",
+     "re-review §5.5, L8", _RR),
+    ("RR-417", "error", "decision_state differs from the decision recomputed from the records",
+     "re-review §5.5, L8", _RR),
+    ("RR-418", "error", "decision_state differs from the decision recomputed from decision_inputs",
+     "re-review §5.5, L8", _RR),
+    ("RR-419", "error", "reject_recommended is missing on a decided emission",
+     "re-review §5.5, L8", _RR),
+    ("RR-420", "error", "reject_recommended differs from the recomputed flag",
+     "re-review §5.5, L8", _RR),
+    ("RR-421", "error", "reject_recommended differs from the flag recomputed from decision_inputs",
+     "re-review §5.5, L8", _RR),
+    ("RR-901", "info", "[PATCH-BINDING-ABSENT: report format < 1.2]: an apply report older than "
+     "1.2 has no patch digest", "re-review §2.3, note", _RR),
+    ("RR-902", "info", "[CRITERIA-LAYER-ABSENT: letter/roadmap ordinal mismatch]: the letter's "
+     "blocks are not R1 … Rk", "re-review §2.3, note", _RR),
+    ("RR-903", "info", "the letter is present and sound but has no required-item block",
+     "re-review §2.3, note", _RR),
+    ("RR-904", "info", "a regression names a nearest_roadmap_item (review it for overlap)",
+     "re-review §4, note", _RR),
 )  # fmt: skip
 
 #: Every code the kernel emits → its :class:`Code`.
@@ -550,6 +895,10 @@ def _registered(_: object, __: object, code: str) -> None:
 def _severity(_: object, __: object, severity: str) -> None:
     if severity not in SEVERITIES:
         raise ValueError(f"severity must be one of {', '.join(SEVERITIES)}, got {severity!r}")
+
+
+def _frozen_data(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    return MappingProxyType(dict(data))
 
 
 def _default_severity(self: Diagnostic) -> Severity:
@@ -580,6 +929,10 @@ class Diagnostic:
     end_column: int | None = attrs.field(default=None, kw_only=True)
     #: For a JSON input: the JSONPath of the value concerned (the message starts with it too).
     json_path: str | None = attrs.field(default=None, kw_only=True)
+    #: The ids and values the message names (``item``, ``expected``, …), as JSON values.
+    data: Mapping[str, Any] = attrs.field(
+        factory=dict, converter=_frozen_data, kw_only=True, hash=False
+    )
 
     def at(self, file: str) -> Diagnostic:
         """The same diagnostic in ``file``."""
@@ -595,6 +948,7 @@ class Diagnostic:
             "column": self.column,
             "end_line": self.end_line,
             "end_column": self.end_column,
+            **({"data": dict(self.data)} if self.data else {}),
         }
 
     def __str__(self) -> str:

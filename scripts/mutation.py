@@ -85,6 +85,10 @@ AREAS: dict[str, tuple[list[str], list[str]]] = {
     ),
     "analysis": (["kernel/analysis/*.py"], ["tests/analysis"]),
     "migration": (["kernel/migration/*.py"], ["tests/migration"]),
+    "re_review": (
+        ["kernel/re_review/*.py"],
+        ["tests/re_review", "tests/cli/test_re_review_cli.py"],
+    ),
     "arena": (["kernel/arena/*.py"], ["tests/arena", "tests/cli/test_arena_cli.py"]),
     "consensus": (
         ["kernel/consensus/*.py"],

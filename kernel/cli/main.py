@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "arena": ("kernel.cli.arena", "Arena protocol: verdicts and audit-trail conformance"),
     "consensus": ("kernel.cli.consensus", "consensus protocol: responses and rounds"),
     "panel": ("kernel.cli.panel", "review panel: votes and injection scans"),
+    "re-review": ("kernel.cli.re_review", "ARS round 2: check a re-review bundle and its decision"),
     "codes": ("kernel.cli.codes", "the diagnostic codes, and docs/codes.md"),
     "rule": ("kernel.cli.rule", "a code's page: what it checks, why, examples, how to fix it"),
     "templates": ("kernel.cli.templates", "the shipped contract templates: list, show"),

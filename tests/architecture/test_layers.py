@@ -2,7 +2,7 @@
 
 Layers, bottom up (a package may import from its own layer's shared modules and below):
 ``errors``/``strict``/``suggest`` → ``io``/``majority``/``diagnostics``/``schema`` →
-``expression``, ``text`` → ``contract`` → ``decision`` → ``reviewer`` → ``analysis``,
+``expression``, ``text`` → ``contract`` → ``decision`` → ``reviewer``, ``re_review`` → ``analysis``,
 ``round`` → ``migration``, ``testing``; the companions (``arena``, ``consensus``, ``panel``)
 sit beside the sprint-contract packages and use only the shared bottom and ``text``; ``cli``
 (with every ``__main__``) and the top-level facades are on top.
@@ -35,6 +35,7 @@ LAYERS: dict[str, int] = {
     "contract": 3,
     "decision": 4,
     "reviewer": 5,
+    "re_review": 5,
     "round": 6,
     "analysis": 6,
     "arena": 3,

@@ -17,6 +17,7 @@ LAZY = [
     "kernel.contract",
     "kernel.migration",
     "kernel.panel",
+    "kernel.re_review",
     "kernel.reviewer.lint",
 ]
 

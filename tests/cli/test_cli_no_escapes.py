@@ -60,6 +60,9 @@ MATRIX_TEXT = st.one_of(
 DOC_TEXT = texts(P1, P2, SYNTHESIS, *EXAMPLE_FILES.values()) | st.sampled_from(
     list(EXAMPLE_FILES.values())
 ).flatmap(lambda t: st.just(t))
+RE_REVIEW = EXAMPLES / "re-review" / "accept"
+RE_REVIEW_FILES = [p.read_text(encoding="utf-8") for p in sorted(RE_REVIEW.iterdir())]
+RE_REVIEW_TEXT = st.sampled_from(RE_REVIEW_FILES) | texts(*RE_REVIEW_FILES) | JSON.map(dump)
 ANY_TEXT = DOC_TEXT | CONTRACT_TEXT | MATRIX_TEXT | st.sampled_from(list(EXAMPLE_FILES.values()))
 
 #: Option values: sensible, absurd, huge, negative, not numbers, not UTF-8 (a surrogate is
@@ -176,6 +179,19 @@ def invocations(draw: st.DrawFn, command: str | None = None) -> tuple[list[str],
         if draw(st.booleans()):
             argv += ["--format", draw(st.sampled_from(["text", "json"]) | WORDS)]
         return argv, files
+    elif command == "re-review":
+        if draw(st.booleans()):
+            argv += [draw(st.sampled_from([str(RE_REVIEW), "no-such-dir"]) | WORDS)]
+        for flag, name in [
+            ("--manifest", "manifest.json"), ("--precommitment", "pre.json"),
+            ("--verdict-record", "vr.json"), ("--traceability", "tr.json"),
+            ("--roadmap", "roadmap.json"), ("--letter", "letter.md"),
+            ("--apply-report", "report.json"), ("--previous", "previous.json"),
+        ]:  # fmt: skip
+            if draw(st.booleans()):
+                argv += [flag, file(name, RE_REVIEW_TEXT)]
+        if draw(st.booleans()):
+            argv += [draw(st.sampled_from(["--explain", "--derive"]))]
     elif command == "codes":
         argv += draw(st.lists(st.sampled_from(["P1-001", "E-JSON", "SC-1"]) | WORDS, max_size=2))
         if draw(st.booleans()):
@@ -278,9 +294,12 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
         "panel": ["resolve", str(bad)],
         "templates": ["show", str(bad)],
         "init": [str(tmp_path / "project"), "--template", str(bad)],
+        "re-review": ["--manifest", str(bad), "--precommitment", str(bad), "--verdict-record",
+                      str(bad), "--traceability", str(bad)],
     }[command] + ["--max-bytes", "1" + "0" * 5000]
     entry = module.get(command, f"kernel.{command}")
-    if command in ("codes", "rule", "templates", "init"):  # no python -m kernel.X of their own
+    # no python -m kernel.X of their own (python -m kernel.re_review is upstream's drop-in)
+    if command in ("codes", "rule", "templates", "init", "re-review"):
         entry_argv = ["-m", "kernel.cli.main", command, *argv]
     else:
         entry_argv = ["-m", entry, *argv]

@@ -159,6 +159,10 @@ CASES: dict[str, list[Case]] = {
         _c("clean", "panel", "audit", str(E / "panel" / "session.jsonl")),
         _c("fail", "panel", "audit", str(E / "panel" / "session_illegal.jsonl")),
     ],
+    "re-review": [
+        _c("clean", "re-review", str(E / "re-review" / "accept")),
+        _c("fail", "re-review", str(E / "re-review" / "aborted-manifest-hash-mismatch")),
+    ],
     "codes": [_c("listing", "codes"), _c("listing", "codes", "P2-043", "SC-11")],
     "rule": [_c("listing", "rule", "SC-11"), _c("listing", "rule", "P2-043", "E-READ")],
     "templates list": [_c("listing", "templates", "list")],
