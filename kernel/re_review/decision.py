@@ -8,8 +8,9 @@ front.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, ParamSpec, TypeVar
 
 import attrs
 
@@ -409,6 +410,25 @@ def derive(operands: Operands) -> ReReviewDecision:
 
 # --- operands and gates from the raw records -----------------------------------------------
 
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _records_shaped(fn: Callable[_P, _T]) -> Callable[_P, _T]:
+    """Records that are not shaped as the documents' schemas say are a ``ReReviewError``,
+    never a ``KeyError`` or ``TypeError`` (these functions read records L1-L7 passed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return fn(*args, **kwargs)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ReReviewError(
+                f"{fn.__name__}: the records are not shaped as the schemas say ({exc!r})"
+            ) from None
+
+    return wrapper
+
 
 @attrs.frozen
 class _Records:
@@ -496,6 +516,7 @@ def _escalations(records: _Records) -> list[dict[str, Any]]:
     return found
 
 
+@_records_shaped
 def operands(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],
@@ -552,6 +573,7 @@ def _operands(records: _Records) -> Operands:
     )
 
 
+@_records_shaped
 def decision_inputs(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],
@@ -628,6 +650,7 @@ class Gates:
     bound_tripped: bool
 
 
+@_records_shaped
 def gates(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],
@@ -707,6 +730,7 @@ _PENDING_TEXT: Final = {
 }
 
 
+@_records_shaped
 def decide_records(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],

@@ -67,6 +67,15 @@ def apply_chain_witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> 
     are checked first (RR-018…022, report order), then the links: the first only when the
     original manuscript is present, every inner one, the last always (RR-023…025). A break
     raises :class:`ReReviewError` with its ``abort_reason`` and ``code``."""
+    try:
+        return _witness(manifest, reports)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise _fail(
+            f"manifest: not shaped as the witness reads it ({exc!r})", _INCOMPLETE, "RR-001"
+        ) from None
+
+
+def _witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> Witness:
     if not reports:
         return Witness("not_run_no_reports")
     artifacts = manifest["artifacts"]
