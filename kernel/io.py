@@ -241,7 +241,7 @@ def json_positions(text: str) -> dict[str, tuple[int, int]]:
     try:
         root = _skip_ws(body, 0)
         value, _ = scan(body, root)
-    except (ValueError, RecursionError, IndexError, StopIteration):  # StopIteration: no value
+    except (ValueError, RecursionError, IndexError, StopIteration):
         return {}
     paths: list[str] = []
 

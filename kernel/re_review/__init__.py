@@ -7,11 +7,13 @@ Who owns what (two branches built this package):
   ``abort_tag``), :mod:`.canonical` (``canonical_json``, ``canonical_sha256``), :mod:`.load`
   (``load_re_review``, ``ReReviewBundle``, ``Document``), :mod:`.labels`
   (``normalize_reviewer_labels``), :mod:`.letter` (``parse_letter_blocks``), :mod:`.schemas`
-  (the four document schemas of ``kernel/data/re_review/``), :mod:`.check`
-  (``check_re_review``, ``ReReviewReport``: every check of §4, RR-001 … RR-904);
-- decision (``rr-decide``): :mod:`.decision` (operands §5.1, gates, B1–B6, floors,
-  ``derive``, ``decide_re_review``, ``ReReviewDecision`` and its ``explain``), ``seal``,
-  ``apply_chain_witness``, ``python -m kernel.re_review`` and the command line.
+  (the four document schemas of ``kernel/data/re_review/``), :mod:`.check`,
+  :mod:`.cross` and :mod:`.findings` (``check_re_review``, ``ReReviewReport``: every check
+  of §4, RR-001 … RR-904);
+- decision (``rr-decide``): :mod:`.decision` (operands §5.1, gates, B1-B6, floors,
+  ``derive``, ``ReReviewDecision`` and its ``explain``), :mod:`.decide`
+  (``decide_re_review``), :mod:`.seal` (``seal``, ``apply_chain_witness``),
+  ``python -m kernel.re_review`` and the command line.
 """
 
 from __future__ import annotations
@@ -54,13 +56,46 @@ _EXPORTS = {
     "seal": "kernel.re_review.seal",
 }
 
-__all__ = sorted(_EXPORTS)
+__all__ = [
+    "ABORT_REASONS",
+    "ADJUSTMENT_BASES",
+    "DECISION_STATES",
+    "ESCALATION_CLASSES",
+    "MAGNITUDES",
+    "PRIORITIES",
+    "SEVERITIES",
+    "VERDICTS",
+    "WITNESS_STATES",
+    "Document",
+    "EscalationOperand",
+    "LetterBlock",
+    "Operands",
+    "P1Operand",
+    "ReReviewBundle",
+    "ReReviewDecision",
+    "ReReviewError",
+    "ReReviewReport",
+    "ReviewerLabels",
+    "Sealed",
+    "Witness",
+    "apply_chain_witness",
+    "canonical_json",
+    "canonical_sha256",
+    "check_re_review",
+    "decide_re_review",
+    "derive",
+    "load_re_review",
+    "normalize_reviewer_labels",
+    "parse_letter_blocks",
+    "seal",
+]
 
 __getattr__, __dir__ = lazy_exports(__name__, _EXPORTS)
 
 if TYPE_CHECKING:
     from kernel.re_review.canonical import canonical_json, canonical_sha256
     from kernel.re_review.check import ReReviewReport, check_re_review
+    from kernel.re_review.decide import decide_re_review
     from kernel.re_review.decision import (
         EscalationOperand,
         Operands,
@@ -68,7 +103,6 @@ if TYPE_CHECKING:
         ReReviewDecision,
         derive,
     )
-    from kernel.re_review.decide import decide_re_review
     from kernel.re_review.labels import ReviewerLabels, normalize_reviewer_labels
     from kernel.re_review.letter import LetterBlock, parse_letter_blocks
     from kernel.re_review.load import Document, ReReviewBundle, load_re_review

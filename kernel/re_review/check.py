@@ -17,13 +17,12 @@ import attrs
 
 from kernel.diagnostics import Diagnostic
 from kernel.errors import InputError
-from kernel.re_review.canonical import canonical_json, canonical_sha256
+from kernel.re_review.canonical import canonical_json, check_value_domain
 from kernel.re_review.cross import cross_document, emission
 from kernel.re_review.decision import ReReviewDecision, aborted, decide_records
 from kernel.re_review.findings import Findings, is_text
 from kernel.re_review.load import Document, ReReviewBundle, path_ref_problem
 from kernel.re_review.model import (
-    ARRAY_ARTIFACTS,
     ARTIFACT_KEYS,
     PRIORITIES,
     SEVERITIES,
@@ -120,11 +119,16 @@ def _entry_fields(
         elif isinstance(ref, str) and ref.startswith("path:"):
             problem = path_ref_problem(ref[len("path:") :])
             if problem is not None:
-                out.add("RR-004", doc, [*path, "path_or_passport_ref"], f"path ref {problem}",
-                        ref=ref)
+                out.add(
+                    "RR-004", doc, [*path, "path_or_passport_ref"], f"path ref {problem}", ref=ref
+                )
         else:
-            out.add("RR-003", doc, [*path, "path_or_passport_ref"],
-                    f"{shown(ref)} is not a passport:<text> or path:<p> ref")
+            out.add(
+                "RR-003",
+                doc,
+                [*path, "path_or_passport_ref"],
+                f"{shown(ref)} is not a passport:<text> or path:<p> ref",
+            )
     if "sha256" in entry:
         sha = entry.get("sha256")
         if not isinstance(sha, str) or not _SHA256.fullmatch(sha):
@@ -136,11 +140,17 @@ def _entry_fields(
         value = entry[name]
         if value is None:
             if passport:
-                out.add("RR-007", doc, [*path, name], f"{name} is null on a passport: ref",
-                        field=name)
+                out.add(
+                    "RR-007", doc, [*path, name], f"{name} is null on a passport: ref", field=name
+                )
         elif not is_text(value):
-            out.add("RR-006", doc, [*path, name], f"{name} is {shown(value)}, not text or null",
-                    field=name)
+            out.add(
+                "RR-006",
+                doc,
+                [*path, name],
+                f"{name} is {shown(value)}, not text or null",
+                field=name,
+            )
 
 
 def _manifest_layer(out: Findings, doc: Document) -> None:
@@ -177,8 +187,13 @@ def _manifest_layer(out: Findings, doc: Document) -> None:
         if not entry["present"]:
             if set(entry) != {"present"}:
                 extra = sorted(set(entry) - {"present"})
-                out.add("RR-002", doc, path, f"absent artifact carries {', '.join(extra)}",
-                        field=extra[0])
+                out.add(
+                    "RR-002",
+                    doc,
+                    path,
+                    f"absent artifact carries {', '.join(extra)}",
+                    field=extra[0],
+                )
             continue
         if key in SINGLE_ARTIFACTS:
             for name in sorted(set(entry) - _SINGLE_KEYS):
@@ -199,32 +214,36 @@ def _manifest_layer(out: Findings, doc: Document) -> None:
                 out.add("RR-008", doc, [*path, "items", i], "item is not an object")
                 continue
             for name in sorted(set(item) - _ITEM_KEYS):
-                out.add("RR-001", doc, [*path, "items", i, name], f"unknown member {name!r}",
-                        field=name)
+                out.add(
+                    "RR-001", doc, [*path, "items", i, name], f"unknown member {name!r}", field=name
+                )
             for name in ("path_or_passport_ref", "sha256"):
                 if name not in item:
-                    out.add("RR-008", doc, [*path, "items", i], f"item lacks {name!r}",
-                            field=name)
+                    out.add("RR-008", doc, [*path, "items", i], f"item lacks {name!r}", field=name)
             _entry_fields(out, doc, [*path, "items", i], item)
     for key in ("revised_manuscript", "revision_roadmap"):
         if present.get(key) is False:
             out.add("RR-009", doc, ["artifacts", key], f"{key} must be present", artifact=key)
     if present.get("apply_reports") and present.get("revision_patches") is False:
-        out.add("RR-010", doc, ["artifacts", "apply_reports"],
-                "apply reports without revision patches")
+        out.add(
+            "RR-010", doc, ["artifacts", "apply_reports"], "apply reports without revision patches"
+        )
     if present.get("apply_reports") and present.get("revision_patches"):
         reports = artifacts["apply_reports"].get("items")
         patches = artifacts["revision_patches"].get("items")
-        if isinstance(reports, list) and isinstance(patches, list) and len(reports) != len(
-            patches
-        ):
-            out.add("RR-011", doc, ["artifacts", "apply_reports"],
-                    f"{len(reports)} apply report(s) but {len(patches)} revision patch(es)",
-                    expected=len(patches), emitted=len(reports))
+        if isinstance(reports, list) and isinstance(patches, list) and len(reports) != len(patches):
+            out.add(
+                "RR-011",
+                doc,
+                ["artifacts", "apply_reports"],
+                f"{len(reports)} apply report(s) but {len(patches)} revision patch(es)",
+                expected=len(patches),
+                emitted=len(reports),
+            )
     if out.errors():
         return
     for error in document_schema_errors("manifest", value):
-        out.add("RR-001", doc, [], str(error))
+        out.add("RR-001", doc, [], error.message, at=error.json_path)
     if out.errors():
         return
     letter = artifacts["editorial_decision_letter"]
@@ -235,10 +254,15 @@ def _manifest_layer(out: Findings, doc: Document) -> None:
         and roadmap["origin_date"] is not None
         and roadmap["origin_date"] < letter["origin_date"]
     ):
-        out.add("RR-012", doc, ["artifacts", "revision_roadmap", "origin_date"],
-                f"the roadmap's origin_date {roadmap['origin_date']!r} sorts before the "
-                f"letter's {letter['origin_date']!r}",
-                expected=letter["origin_date"], emitted=roadmap["origin_date"])
+        out.add(
+            "RR-012",
+            doc,
+            ["artifacts", "revision_roadmap", "origin_date"],
+            f"the roadmap's origin_date {roadmap['origin_date']!r} sorts before the "
+            f"letter's {letter['origin_date']!r}",
+            expected=letter["origin_date"],
+            emitted=roadmap["origin_date"],
+        )
 
 
 # --- L2: hash-bound files ------------------------------------------------------------------
@@ -266,17 +290,28 @@ def _bytes_layer(
 ) -> bool:
     """Hash, then readability, of one hash-bound file: ``False`` when it failed."""
     if not doc.supplied:
-        out.add("E-READ", doc, [], "not supplied: the manifest names it by a passport: ref "
-                "and no file was given", artifact=key)
+        out.add(
+            "E-READ",
+            doc,
+            [],
+            "not supplied: the manifest names it by a passport: ref and no file was given",
+            artifact=key,
+        )
         return False
     if doc.data is None:
         out.unreadable(doc, doc.error or InputError(f"{doc.name}: cannot be read"))
         return False
     actual = hashlib.sha256(doc.data).hexdigest()
     if actual != entry.get("sha256"):
-        out.add("RR-013", doc, [], f"its bytes hash to {actual}, the manifest says "
-                f"{entry.get('sha256')} (at {'/'.join(map(str, where))})",
-                expected=entry.get("sha256"), emitted=actual)
+        out.add(
+            "RR-013",
+            doc,
+            [],
+            f"its bytes hash to {actual}, the manifest says "
+            f"{entry.get('sha256')} (at {'/'.join(map(str, where))})",
+            expected=entry.get("sha256"),
+            emitted=actual,
+        )
         return False
     if doc.error is not None:
         out.unreadable(doc, doc.error)
@@ -307,34 +342,57 @@ def _roadmap_form(out: Findings, doc: Document) -> None:
             return
         seen.add(item_id)
         if item.get("priority") not in PRIORITIES:
-            out.add("RR-014", doc, ["items", i, "priority"],
-                    f"priority {shown(item.get('priority'))} is not one of "
-                    f"{', '.join(PRIORITIES)}", item=item_id)
+            out.add(
+                "RR-014",
+                doc,
+                ["items", i, "priority"],
+                f"priority {shown(item.get('priority'))} is not one of {', '.join(PRIORITIES)}",
+                item=item_id,
+            )
             return
         for name in ("verification_criteria", "reviewer"):
             if not is_text(item.get(name)):
-                out.add("RR-014", doc, ["items", i], f"{name} is missing or not text",
-                        item=item_id, field=name)
+                out.add(
+                    "RR-014",
+                    doc,
+                    ["items", i],
+                    f"{name} is missing or not text",
+                    item=item_id,
+                    field=name,
+                )
                 return
         if item.get("severity") is not None and item["severity"] not in SEVERITIES:
-            out.add("RR-014", doc, ["items", i, "severity"],
-                    f"severity {shown(item['severity'])} is not critical, major or minor",
-                    item=item_id)
+            out.add(
+                "RR-014",
+                doc,
+                ["items", i, "severity"],
+                f"severity {shown(item['severity'])} is not critical, major or minor",
+                item=item_id,
+            )
             return
         if item.get("source_kind") is not None and item["source_kind"] not in (
             "question",
             "editorial",
         ):
-            out.add("RR-014", doc, ["items", i, "source_kind"],
-                    f"source_kind {shown(item['source_kind'])} is not question or editorial",
-                    item=item_id)
+            out.add(
+                "RR-014",
+                doc,
+                ["items", i, "source_kind"],
+                f"source_kind {shown(item['source_kind'])} is not question or editorial",
+                item=item_id,
+            )
             return
 
 
 def _files_layer(out: Findings, bundle: ReReviewBundle, artifacts: Mapping[str, Any]) -> None:
     road = bundle.roadmap
-    if not _bytes_layer(out, road, "revision_roadmap", artifacts["revision_roadmap"],
-                        ["artifacts", "revision_roadmap", "sha256"]):
+    if not _bytes_layer(
+        out,
+        road,
+        "revision_roadmap",
+        artifacts["revision_roadmap"],
+        ["artifacts", "revision_roadmap", "sha256"],
+    ):
         return
     _roadmap_form(out, road)
     if out.errors():
@@ -342,15 +400,28 @@ def _files_layer(out: Findings, bundle: ReReviewBundle, artifacts: Mapping[str, 
     letter_entry = artifacts["editorial_decision_letter"]
     letter = bundle.letter
     if letter_entry["present"] and not letter.supplied:
-        out.add("RR-015", letter, [], "the manifest declares the letter present but none was "
-                "supplied", artifact="editorial_decision_letter")
+        out.add(
+            "RR-015",
+            letter,
+            [],
+            "the manifest declares the letter present but none was supplied",
+            artifact="editorial_decision_letter",
+        )
         return
     if not letter_entry["present"] and letter.supplied:
-        out.add("RR-016", letter, [], "a letter was supplied but the manifest declares it "
-                "absent", artifact="editorial_decision_letter")
+        out.add(
+            "RR-016",
+            letter,
+            [],
+            "a letter was supplied but the manifest declares it absent",
+            artifact="editorial_decision_letter",
+        )
         return
     if letter.supplied and not _bytes_layer(
-        out, letter, "editorial_decision_letter", letter_entry,
+        out,
+        letter,
+        "editorial_decision_letter",
+        letter_entry,
         ["artifacts", "editorial_decision_letter", "sha256"],
     ):
         return
@@ -358,22 +429,30 @@ def _files_layer(out: Findings, bundle: ReReviewBundle, artifacts: Mapping[str, 
     declared = entry.get("items", []) if entry["present"] else []
     reports = bundle.apply_reports or ()
     if len(reports) != len(declared):
-        out.add("RR-017", Document("apply_reports"), [],
-                f"{len(reports)} apply report(s) supplied, the manifest declares "
-                f"{len(declared)}", expected=len(declared), emitted=len(reports))
+        out.add(
+            "RR-017",
+            Document("apply_reports"),
+            [],
+            f"{len(reports)} apply report(s) supplied, the manifest declares {len(declared)}",
+            expected=len(declared),
+            emitted=len(reports),
+        )
         return
     for i, (doc, item) in enumerate(zip(reports, declared, strict=True)):
-        if not _bytes_layer(out, doc, f"apply_reports[{i}]", item,
-                            ["artifacts", "apply_reports", "items", i, "sha256"]):
+        if not _bytes_layer(
+            out,
+            doc,
+            f"apply_reports[{i}]",
+            item,
+            ["artifacts", "apply_reports", "items", i, "sha256"],
+        ):
             return
 
 
 # --- L3: the apply-chain witness -----------------------------------------------------------
 
 
-def _witness_layer(
-    out: Findings, bundle: ReReviewBundle, manifest: Mapping[str, Any]
-) -> str:
+def _witness_layer(out: Findings, bundle: ReReviewBundle, manifest: Mapping[str, Any]) -> str:
     reports = bundle.apply_reports or ()
     try:
         witness = apply_chain_witness(manifest, [doc.value for doc in reports])
@@ -409,21 +488,40 @@ def _pre_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
         op = rec.get("operationalization")
         op = op if isinstance(op, dict) else {}
         if ("letter_text" in crit) != ("letter_item_ref" in crit):
-            out.add("RR-102", doc, [*path, "inherited_criterion"],
-                    "letter_text and letter_item_ref go together", item=item)
+            out.add(
+                "RR-102",
+                doc,
+                [*path, "inherited_criterion"],
+                "letter_text and letter_item_ref go together",
+                item=item,
+            )
         letter = "letter_text" in crit or "letter_item_ref" in crit
         extra = [k for k in ("partially_addressed", "made_worse_discriminator") if k in op]
         if rec.get("priority") == "should_fix":
             if letter:
-                out.add("RR-103", doc, [*path, "inherited_criterion"],
-                        "letter fields on a should_fix record", item=item)
+                out.add(
+                    "RR-103",
+                    doc,
+                    [*path, "inherited_criterion"],
+                    "letter fields on a should_fix record",
+                    item=item,
+                )
             if extra:
-                out.add("RR-105", doc, [*path, "operationalization"],
-                        f"a should_fix record has {', '.join(extra)}", item=item)
+                out.add(
+                    "RR-105",
+                    doc,
+                    [*path, "operationalization"],
+                    f"a should_fix record has {', '.join(extra)}",
+                    item=item,
+                )
         elif rec.get("priority") == "must_fix" and len(extra) < 2:
-            out.add("RR-104", doc, [*path, "operationalization"],
-                    "a must_fix record needs partially_addressed and made_worse_discriminator",
-                    item=item)
+            out.add(
+                "RR-104",
+                doc,
+                [*path, "operationalization"],
+                "a must_fix record needs partially_addressed and made_worse_discriminator",
+                item=item,
+            )
 
 
 def _payload(
@@ -439,16 +537,27 @@ def _payload(
     (``codes[1]``)."""
     if verdict == "CANNOT_VERIFY":
         if "evidence_anchor" in rec or "cannot_verify_reason" not in rec:
-            out.add(codes[0], doc, path, "a CANNOT_VERIFY verdict takes cannot_verify_reason "
-                    "and no evidence_anchor", item=item)
+            out.add(
+                codes[0],
+                doc,
+                path,
+                "a CANNOT_VERIFY verdict takes cannot_verify_reason and no evidence_anchor",
+                item=item,
+            )
     elif isinstance(verdict, str) and (
         "evidence_anchor" not in rec or "cannot_verify_reason" in rec
     ):
-        out.add(codes[0], doc, path, f"a {verdict} verdict takes evidence_anchor and no "
-                "cannot_verify_reason", item=item)
+        out.add(
+            codes[0],
+            doc,
+            path,
+            f"a {verdict} verdict takes evidence_anchor and no cannot_verify_reason",
+            item=item,
+        )
     if isinstance(verdict, str) and (verdict == "PARTIALLY_ADDRESSED") != ("residual_gap" in rec):
-        out.add(codes[1], doc, path, "residual_gap goes exactly with PARTIALLY_ADDRESSED",
-                item=item)
+        out.add(
+            codes[1], doc, path, "residual_gap goes exactly with PARTIALLY_ADDRESSED", item=item
+        )
 
 
 def _vr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
@@ -460,9 +569,13 @@ def _vr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
             applied in ("precommitted", "not_precommitted")
             or (isinstance(applied, str) and re.fullmatch(r"dissented:DIS-[1-9][0-9]*", applied))
         ):
-            out.add("RR-124", doc, ["items", i, "applied_criterion"],
-                    f"{shown(applied)} is not precommitted, not_precommitted or "
-                    "dissented:DIS-n", item=item)
+            out.add(
+                "RR-124",
+                doc,
+                ["items", i, "applied_criterion"],
+                f"{shown(applied)} is not precommitted, not_precommitted or dissented:DIS-n",
+                item=item,
+            )
 
 
 _RANK: Final = {
@@ -483,9 +596,12 @@ _CHECK: Final = re.compile(
 
 def _tr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
     revision = value.get("revision")
-    if isinstance(revision, int) and not isinstance(revision, bool):
-        if (revision >= 2) != ("supersedes_hash" in value):
-            out.add("RR-142", doc, ["revision"], "supersedes_hash goes exactly with revision ≥ 2")
+    if (
+        isinstance(revision, int)
+        and not isinstance(revision, bool)
+        and (revision >= 2) != ("supersedes_hash" in value)
+    ):
+        out.add("RR-142", doc, ["revision"], "supersedes_hash goes exactly with revision ≥ 2")
     if "decision_state" in value and (value["decision_state"] == "aborted") != (
         "abort_reason" in value
     ):
@@ -495,68 +611,112 @@ def _tr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
         path: list[str | int] = ["rows", i]
         if row.get("priority") == "MUST_FIX":
             if "cross_model_status" not in row:
-                out.add("RR-144", doc, path, "a MUST_FIX row needs cross_model_status",
-                        item=item)
+                out.add("RR-144", doc, path, "a MUST_FIX row needs cross_model_status", item=item)
         elif "cross_model_status" in row or "cross_model_verdict" in row:
-            out.add("RR-145", doc, path, "only a MUST_FIX row has cross-model members",
-                    item=item)
+            out.add("RR-145", doc, path, "only a MUST_FIX row has cross-model members", item=item)
             continue
-        if "cross_model_status" in row and (
-            row["cross_model_status"] in ("agree", "diverges")
-        ) != ("cross_model_verdict" in row):
-            out.add("RR-146", doc, path,
-                    "cross_model_verdict goes exactly with agree or diverges", item=item)
+        if "cross_model_status" in row and (row["cross_model_status"] in ("agree", "diverges")) != (
+            "cross_model_verdict" in row
+        ):
+            out.add(
+                "RR-146",
+                doc,
+                path,
+                "cross_model_verdict goes exactly with agree or diverges",
+                item=item,
+            )
     for i, adj in _records(value, "adjustments"):
         item = adj.get("item_id")
         path = ["adjustments", i]
         to, basis = adj.get("to_verdict"), adj.get("basis")
         _payload(out, doc, path, adj, to, ("RR-147", "RR-150"), item)
-        if isinstance(to, str) and isinstance(basis, str) and (to == "CANNOT_VERIFY") != (
-            basis == "user_accepted_fail_closed"
+        if (
+            isinstance(to, str)
+            and isinstance(basis, str)
+            and (to == "CANNOT_VERIFY") != (basis == "user_accepted_fail_closed")
         ):
-            out.add("RR-148", doc, path, "CANNOT_VERIFY is the target exactly of "
-                    "user_accepted_fail_closed", item=item)
+            out.add(
+                "RR-148",
+                doc,
+                path,
+                "CANNOT_VERIFY is the target exactly of user_accepted_fail_closed",
+                item=item,
+            )
         if basis in ("author_pointer_located_evidence", "scope_correction"):
             anchors = adj.get("evidence_anchor")
             for j, anchor in enumerate(anchors if isinstance(anchors, list) else []):
                 if isinstance(anchor, dict) and anchor.get("anchor_artifact") == "letter":
-                    out.add("RR-149", doc, [*path, "evidence_anchor", j],
-                            f"a letter-tagged anchor on {basis}", item=item)
+                    out.add(
+                        "RR-149",
+                        doc,
+                        [*path, "evidence_anchor", j],
+                        f"a letter-tagged anchor on {basis}",
+                        item=item,
+                    )
         frm = adj.get("from_verdict")
         if basis == "valid_rebuttal" and (frm == "FULLY_ADDRESSED" or to != "FULLY_ADDRESSED"):
-            out.add("RR-151", doc, path, "valid_rebuttal moves a non-FULLY verdict to "
-                    "FULLY_ADDRESSED", item=item)
+            out.add(
+                "RR-151",
+                doc,
+                path,
+                "valid_rebuttal moves a non-FULLY verdict to FULLY_ADDRESSED",
+                item=item,
+            )
         if basis == "author_pointer_located_evidence" and not (
             to in ("PARTIALLY_ADDRESSED", "FULLY_ADDRESSED")
             and frm in _RANK
             and _RANK[str(frm)] < _RANK[str(to)]
         ):
-            out.add("RR-152", doc, path, "author_pointer_located_evidence is a strict upgrade "
-                    "to PARTIALLY or FULLY", item=item)
+            out.add(
+                "RR-152",
+                doc,
+                path,
+                "author_pointer_located_evidence is a strict upgrade to PARTIALLY or FULLY",
+                item=item,
+            )
         source = adj.get("source_ref")
         want = _SOURCE.get(str(basis))
         if isinstance(basis, str) and (
             (want is None and "source_ref" in adj)
             or (want is not None and not (isinstance(source, str) and source.startswith(want)))
         ):
-            out.add("RR-153", doc, path, f"source_ref {shown(source)} does not fit basis "
-                    f"{basis}", item=item)
+            out.add(
+                "RR-153",
+                doc,
+                path,
+                f"source_ref {shown(source)} does not fit basis {basis}",
+                item=item,
+            )
         if "critical_rebuttal_check" in adj and (
             basis != "valid_rebuttal"
             or not isinstance(adj["critical_rebuttal_check"], str)
             or not _CHECK.fullmatch(adj["critical_rebuttal_check"])
         ):
-            out.add("RR-154", doc, [*path, "critical_rebuttal_check"],
-                    "critical_rebuttal_check is only on valid_rebuttal, with a known value",
-                    item=item)
+            out.add(
+                "RR-154",
+                doc,
+                [*path, "critical_rebuttal_check"],
+                "critical_rebuttal_check is only on valid_rebuttal, with a known value",
+                item=item,
+            )
     for i, intent in _records(value, "resolution_intents"):
         if intent.get("answered_by") == "system" and "guidance_note" in intent:
-            out.add("RR-155", doc, ["resolution_intents", i], "a system intent has no "
-                    "guidance_note", item=intent.get("item_id"))
+            out.add(
+                "RR-155",
+                doc,
+                ["resolution_intents", i],
+                "a system intent has no guidance_note",
+                item=intent.get("item_id"),
+            )
     for i, res in _records(value, "cross_model_resolutions"):
         if res.get("resolved_by") == "user" and res.get("state") == "primary_revised":
-            out.add("RR-156", doc, ["cross_model_resolutions", i],
-                    "a user resolution is primary_upheld", item=res.get("item_id"))
+            out.add(
+                "RR-156",
+                doc,
+                ["cross_model_resolutions", i],
+                "a user resolution is primary_upheld",
+                item=res.get("item_id"),
+            )
 
 
 _PHASES: Final[tuple[tuple[str, str, str, _Rule], ...]] = (
@@ -576,12 +736,14 @@ def _phase_layer(out: Findings, doc: Document, shape: str, rules: _Rule) -> None
     if out.errors():
         return
     for error in document_schema_errors(doc.name, value):
-        path = error.json_path
-        out.add(shape, doc, [], str(error), field=None if path == "$" else path)
+        out.add(shape, doc, [], error.message, at=error.json_path)
     if out.errors():
         return
     try:
-        canonical_json(value)
+        if doc.name == "traceability":  # nothing hashes the sidecar: the guard alone
+            check_value_domain(value)
+        else:
+            out.hashes[doc.name] = hashlib.sha256(canonical_json(value)).hexdigest()
     except ReReviewError as exc:
         out.add(shape, doc, [], exc.message)
 
@@ -596,10 +758,17 @@ def _chain_layer(out: Findings, bundle: ReReviewBundle) -> None:
         ("RR-203", bundle.traceability, "verdict_record_hash", bundle.verdict_record),
     )
     for code, doc, member, source in links:
-        expected = canonical_sha256(source.value)
+        expected = out.hashes[source.name]
         if doc.value[member] != expected:
-            out.add(code, doc, [member], f"{member} is not the canonical sha256 of the "
-                    f"{source.name} ({expected})", expected=expected, emitted=doc.value[member])
+            out.add(
+                code,
+                doc,
+                [member],
+                f"{member} is not the canonical sha256 of the {source.name} ({expected})",
+                expected=expected,
+                emitted=doc.value[member],
+            )
+            return  # the next link hashes this document: it cannot hold either
 
 
 # --- the check -----------------------------------------------------------------------------
@@ -615,7 +784,7 @@ def _layers(out: Findings, bundle: ReReviewBundle) -> str:
     if out.errors():
         raise _Stop(_MISMATCH if any(d.code == "RR-012" for d in out.errors()) else _INCOMPLETE)
     try:
-        canonical_json(man.value)
+        out.hashes["manifest"] = hashlib.sha256(canonical_json(man.value)).hexdigest()
     except ReReviewError as exc:
         out.add("RR-001", man, [], exc.message)
         raise _Stop(_INCOMPLETE) from None
@@ -657,8 +826,7 @@ def check_re_review(bundle: ReReviewBundle) -> ReReviewReport:
     cross_document(out, bundle, roadmap_items)
     if out.errors():
         first = out.errors()[0]
-        decision = aborted("synthesis_mismatch", f"{first.code} {first.message}",
-                           witness=witness)
+        decision = aborted("synthesis_mismatch", f"{first.code} {first.message}", witness=witness)
     else:
         decision = decide_records(
             roadmap_items, bundle.verdict_record.value, bundle.traceability.value, witness

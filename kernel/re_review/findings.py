@@ -25,12 +25,14 @@ class Findings:
 
     def __init__(self) -> None:
         self.found: list[Diagnostic] = []
+        #: document name → canonical sha256, computed once per check.
+        self.hashes: dict[str, str] = {}
         self._positions: dict[int, dict[str, tuple[int, int]]] = {}
 
     def _where(self, doc: Document, path: str) -> tuple[int | None, int | None]:
         if doc.file is None:
             return None, None
-        if doc.text is None or doc.name == "letter":
+        if doc.text is None or doc.error is not None or doc.name == "letter":
             return 1, 1
         key = id(doc)
         if key not in self._positions:
@@ -50,16 +52,18 @@ class Findings:
         message: str,
         *,
         line: int | None = None,
+        at: str | None = None,
         **data: Any,
     ) -> Diagnostic:
-        """Report ``code`` in ``doc`` at ``path`` (keys and indices from the root)."""
-        jp = json_path(*path)
+        """Report ``code`` in ``doc`` at ``path`` (keys and indices from the root), or at the
+        JSONPath ``at``."""
+        jp = at if at is not None else json_path(*path)
         if line is not None:
             where: tuple[int | None, int | None] = (line, 1)
         else:
             where = self._where(doc, jp)
         payload = {"artifact": doc.name, **{k: v for k, v in data.items() if v is not None}}
-        shown_path = f"{jp}: " if path else ""
+        shown_path = f"{jp}: " if path or at is not None else ""
         finding = Diagnostic(
             code,
             f"{doc.name}: {shown_path}{message}",

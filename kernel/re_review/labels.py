@@ -54,7 +54,7 @@ def _without_groups(text: str) -> str:
 
 
 def normalize_reviewer_labels(raw: str) -> ReviewerLabels:
-    """Seat labels (``EIC``, ``R1``–``R3``, ``DA``) named by ``raw``: NFC, parenthesised
+    """Seat labels (``EIC``, ``R1`` to ``R3``, ``DA``) named by ``raw``: NFC, parenthesised
     groups dropped, cut at the first `` — ``, split on ``, / ; & `` and `` and ``, each piece
     stripped and case-folded and matched whole; duplicates dropped."""
     if not isinstance(raw, str):

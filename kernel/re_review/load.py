@@ -232,7 +232,9 @@ def load_re_review(
     if isinstance(source, Mapping):
         unknown = sorted(str(k) for k in source if k not in _KEYS)
         if unknown:
-            raise ReReviewError(f"source: unknown key(s) {', '.join(unknown)}; known: {', '.join(_KEYS)}")
+            raise ReReviewError(
+                f"source: unknown key(s) {', '.join(unknown)}; known: {', '.join(_KEYS)}"
+            )
         given.update(source)
     elif isinstance(source, str | os.PathLike):
         folder = os.fspath(source)

@@ -10,8 +10,8 @@ from kernel.errors import KernelError
 __all__ = [
     "ABORT_REASONS",
     "ADJUSTMENT_BASES",
-    "ARTIFACT_KEYS",
     "ARRAY_ARTIFACTS",
+    "ARTIFACT_KEYS",
     "DECISION_STATES",
     "ESCALATION_CLASSES",
     "JUDGE_VERDICTS",
@@ -112,8 +112,6 @@ class ReReviewError(KernelError):
     def __init__(
         self, message: str, *, abort_reason: str | None = None, code: str | None = None
     ) -> None:
-        super().__init__(
-            message, tag=None if abort_reason is None else abort_tag(abort_reason)
-        )
+        super().__init__(message, tag=None if abort_reason is None else abort_tag(abort_reason))
         self.abort_reason = abort_reason
         self.code = code
