@@ -242,6 +242,8 @@ class ReReviewDecision:
             lines.insert(
                 0, "gates: none (no lint error, no silent verdict change, nothing pending)"
             )
+        else:
+            lines.append(f"flag: reject_recommended absent ({self.gate} decided)")
         state = self.decision_state
         if self.tag is not None:
             state += f" {self.tag}"

@@ -83,7 +83,10 @@ def test_explain_prints_each_step(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "G2: (c) escalation exception ESC-1 has no approval [ESC-1]"
-    assert lines[1] == "decision: user_review_required"
+    assert lines[1:3] == [
+        "flag: reject_recommended absent (G2 decided)",
+        "decision: user_review_required",
+    ]
 
 
 def test_derive_prints_what_a_producer_writes(capsys: pytest.CaptureFixture[str]) -> None:
