@@ -5,6 +5,7 @@ matches the shipped schemas; a flipped byte of a hashed file aborts the round.""
 from __future__ import annotations
 
 import copy
+import functools
 import hashlib
 import json
 import os
@@ -924,3 +925,59 @@ def test_rebuttal_records_while_inactive() -> None:
     given["traceability"]["rows"][0]["cross_model_status"] = "not_configured"
     codes = {d.code for d in _check(seal(**given)).errors}
     assert codes == {"RR-380"}
+
+
+def _paths(value: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    found = [prefix]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*prefix, key))
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            found += _paths(item, (*prefix, i))
+    return found
+
+
+_ODD: tuple[Any, ...] = (
+    None,
+    "",
+    0,
+    -1,
+    2**60,
+    True,
+    [],
+    {},
+    "x",
+    "REV-001",
+    "CANNOT_VERIFY",
+    "MUST_FIX",
+    "ADJ-1",
+)
+
+
+_ROUNDS: dict[str, Callable[[], dict[str, Any]]] = {
+    **{name: functools.partial(records, draft) for name, draft in SCENARIOS.items()},
+    "example-15": _example_15,
+    "critical-rebuttal": _critical_rebuttal,
+}
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(sorted(_ROUNDS)), st.sampled_from(SCHEMA_NAMES), st.data())
+def test_any_one_changed_member_gives_a_report_never_an_exception(
+    scenario: str, name: str, data: st.DataObject
+) -> None:
+    sealed = seal(**_ROUNDS[scenario]())
+    doc = copy.deepcopy(getattr(sealed, name))
+    path = data.draw(st.sampled_from(_paths(doc)[1:]))
+    parent = doc
+    for part in path[:-1]:
+        parent = parent[part]
+    if isinstance(parent, dict) and data.draw(st.booleans()):
+        del parent[path[-1]]
+    else:
+        parent[path[-1]] = data.draw(st.sampled_from(_ODD))
+    report = _check(sealed, **{name: doc})
+    assert isinstance(report, ReReviewReport)
+    assert report.grade in (0, 1, 2) and report.decision.decision_state
+    json.dumps(report.to_dict())

@@ -249,3 +249,13 @@ def test_the_quick_check_and_jsonschema_agree_on_a_broken_record() -> None:
     del record["evidence_anchor"]
     record["cannot_verify_reason"] = "the appendix was not supplied"
     assert document_schema_errors("verdict_record", document) == []
+
+
+def test_every_example_document_matches_its_shipped_schema() -> None:
+    root = Path(__file__).resolve().parents[2] / "examples" / "re-review"
+    folders = sorted(p for p in root.iterdir() if p.is_dir())
+    assert len(folders) >= 6
+    for folder in folders:
+        for name in SCHEMA_NAMES:
+            document = json.loads((folder / f"{name}.json").read_text("utf-8"))
+            assert document_schema_errors(name, document) == [], (folder.name, name)
