@@ -19,6 +19,7 @@ from kernel.re_review.model import (
     MAGNITUDES,
     PRIORITIES,
     SEVERITIES,
+    VERDICT_RANK,
     VERDICTS,
     ReReviewError,
     abort_tag,
@@ -50,19 +51,12 @@ _BASE: Final = {
     "B5": "Minor Revision",
     "B6": "Accept",
 }
-_RANK: Final = {
-    "MADE_WORSE": 0,
-    "CANNOT_VERIFY": 0,
-    "NOT_ADDRESSED": 1,
-    "PARTIALLY_ADDRESSED": 2,
-    "FULLY_ADDRESSED": 3,
-}
 _SHORT: Final = {"Major Revision": "Major", "Minor Revision": "Minor", "Accept": "Accept"}
 
 
 def verdict_rank(verdict: str) -> int:
     """MADE_WORSE = CANNOT_VERIFY < NOT_ADDRESSED < PARTIALLY_ADDRESSED < FULLY_ADDRESSED."""
-    return _RANK[verdict]
+    return VERDICT_RANK[verdict]
 
 
 def _choice(value: object, allowed: Sequence[str], what: str, *, null: bool = False) -> Any:
