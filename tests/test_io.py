@@ -126,6 +126,8 @@ def test_json_positions_of_text_that_is_not_json_are_empty() -> None:
     from kernel.io import json_positions
 
     assert json_positions('{"a": [1,') == {}
+    assert json_positions("zroadmap") == {}  # the scanner finds no value at all
+    assert json_positions("") == {}
 
 
 @pytest.mark.parametrize("name", [b"doc.md", 3, None, "a\x00b"])

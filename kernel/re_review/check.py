@@ -27,6 +27,7 @@ from kernel.re_review.model import (
     PRIORITIES,
     SEVERITIES,
     SINGLE_ARTIFACTS,
+    VERDICT_RANK,
     ReReviewError,
     abort_tag,
 )
@@ -578,13 +579,6 @@ def _vr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
             )
 
 
-_RANK: Final = {
-    "MADE_WORSE": 0,
-    "CANNOT_VERIFY": 0,
-    "NOT_ADDRESSED": 1,
-    "PARTIALLY_ADDRESSED": 2,
-    "FULLY_ADDRESSED": 3,
-}
 _SOURCE: Final = {
     "user_accepted_fail_closed": "acceptance:ACC-",
     "cross_model_adjudication": "reapplication:RAP-",
@@ -664,8 +658,8 @@ def _tr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
             )
         if basis == "author_pointer_located_evidence" and not (
             to in ("PARTIALLY_ADDRESSED", "FULLY_ADDRESSED")
-            and frm in _RANK
-            and _RANK[str(frm)] < _RANK[str(to)]
+            and frm in VERDICT_RANK
+            and VERDICT_RANK[str(frm)] < VERDICT_RANK[str(to)]
         ):
             out.add(
                 "RR-152",

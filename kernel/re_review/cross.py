@@ -22,19 +22,11 @@ from kernel.re_review.findings import Findings
 from kernel.re_review.labels import normalize_reviewer_labels
 from kernel.re_review.letter import parse_letter_blocks
 from kernel.re_review.load import Document, ReReviewBundle
-from kernel.re_review.model import ReReviewError
+from kernel.re_review.model import ROW_PRIORITY_OF, VERIFIED_OF, ReReviewError
 
 __all__ = ["cross_document", "emission"]
 
 Record = Mapping[str, Any]
-_ROW_PRIORITY: Final = {"must_fix": "MUST_FIX", "should_fix": "SHOULD_FIX", "consider": "CONSIDER"}
-_VERIFIED: Final = {
-    "FULLY_ADDRESSED": "YES",
-    "PARTIALLY_ADDRESSED": "PARTIAL",
-    "NOT_ADDRESSED": "NO",
-    "MADE_WORSE": "NO",
-    "CANNOT_VERIFY": "CANNOT_VERIFY",
-}
 #: Each array of records and the member that identifies a record in it (RR-302).
 _KEYED: Final = (
     ("precommitment", "items", "item_id"),
@@ -482,7 +474,7 @@ class _Cross:
             item_id = row["item_id"]
             path: list[str | int] = ["rows", i]
             road = self.priority.get(item_id)
-            if road is not None and row["priority"] != _ROW_PRIORITY[road]:
+            if road is not None and row["priority"] != ROW_PRIORITY_OF[road]:
                 self.add(
                     "RR-325",
                     self.t,
@@ -516,12 +508,12 @@ class _Cross:
                 self.add(
                     "RR-328", self.t, [*path, "status"], "status is not final_verdict", item=item_id
                 )
-            if row["verified"] != _VERIFIED[final]:
+            if row["verified"] != VERIFIED_OF[final]:
                 self.add(
                     "RR-329",
                     self.t,
                     [*path, "verified"],
-                    f"verified {row['verified']} is not {_VERIFIED[final]}",
+                    f"verified {row['verified']} is not {VERIFIED_OF[final]}",
                     item=item_id,
                 )
             judge = row.get("cross_model_verdict")

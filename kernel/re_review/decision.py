@@ -8,8 +8,9 @@ front.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Final, ParamSpec, TypeVar
 
 import attrs
 
@@ -18,6 +19,7 @@ from kernel.re_review.model import (
     MAGNITUDES,
     PRIORITIES,
     SEVERITIES,
+    VERDICT_RANK,
     VERDICTS,
     ReReviewError,
     abort_tag,
@@ -49,19 +51,12 @@ _BASE: Final = {
     "B5": "Minor Revision",
     "B6": "Accept",
 }
-_RANK: Final = {
-    "MADE_WORSE": 0,
-    "CANNOT_VERIFY": 0,
-    "NOT_ADDRESSED": 1,
-    "PARTIALLY_ADDRESSED": 2,
-    "FULLY_ADDRESSED": 3,
-}
 _SHORT: Final = {"Major Revision": "Major", "Minor Revision": "Minor", "Accept": "Accept"}
 
 
 def verdict_rank(verdict: str) -> int:
     """MADE_WORSE = CANNOT_VERIFY < NOT_ADDRESSED < PARTIALLY_ADDRESSED < FULLY_ADDRESSED."""
-    return _RANK[verdict]
+    return VERDICT_RANK[verdict]
 
 
 def _choice(value: object, allowed: Sequence[str], what: str, *, null: bool = False) -> Any:
@@ -241,6 +236,8 @@ class ReReviewDecision:
             lines.insert(
                 0, "gates: none (no lint error, no silent verdict change, nothing pending)"
             )
+        else:
+            lines.append(f"flag: reject_recommended absent ({self.gate} decided)")
         state = self.decision_state
         if self.tag is not None:
             state += f" {self.tag}"
@@ -275,11 +272,11 @@ def aborted(
 def derive(operands: Operands) -> ReReviewDecision:
     """Steps 2-3 (sec. 5.3, sec. 5.4) over ``operands``: the base rule, the floors and the flag."""
     p1 = operands.p1
-    for op in p1:
+    names = [op.item_id or f"P1#{n}" for n, op in enumerate(p1, 1)]
+    for name, op in zip(names, p1, strict=True):
         if op.final_verdict == "PARTIALLY_ADDRESSED" and op.residual_magnitude is None:
             raise ReReviewError(
-                f"P1 operand {op.item_id or ''} is PARTIALLY_ADDRESSED without a residual "
-                "magnitude".replace("  ", " ")
+                f"P1 operand {name} is PARTIALLY_ADDRESSED without a residual magnitude"
             )
     if any(m is None for m in operands.p2_partial_magnitudes):
         raise ReReviewError("a P2 PARTIALLY_ADDRESSED operand has no residual magnitude")
@@ -291,8 +288,9 @@ def derive(operands: Operands) -> ReReviewDecision:
     _count(num, "p2 numerator")
     _count(den, "p2 denominator")
 
-    def ids(ops: Iterable[P1Operand]) -> tuple[str, ...]:
-        return tuple(op.item_id or f"P1#{p1.index(op) + 1}" for op in ops)
+    def ids(test: Callable[[P1Operand], bool]) -> tuple[str, ...]:
+        """The P1 items ``test`` holds for."""
+        return tuple(name for name, op in zip(names, p1, strict=True) if test(op))
 
     def regs(severity: str) -> tuple[str, ...]:
         return tuple(
@@ -301,52 +299,50 @@ def derive(operands: Operands) -> ReReviewDecision:
             if s == severity
         )
 
-    failing = [op for op in p1 if op.final_verdict in ("NOT_ADDRESSED", "MADE_WORSE")]
+    failing = ids(lambda op: op.final_verdict in ("NOT_ADDRESSED", "MADE_WORSE"))
     below_80 = den > 0 and 5 * num < 4 * den
     rule: str
     text: str
     matched: tuple[str, ...]
-    b1 = [op for op in p1 if op.final_verdict == "MADE_WORSE" and op.driving_severity == "critical"]
+    b1 = ids(lambda op: op.final_verdict == "MADE_WORSE" and op.driving_severity == "critical")
     if b1 or "critical" in regressions:
-        rule, matched = "B1", ids(b1) + regs("critical")
+        rule, matched = "B1", b1 + regs("critical")
         text = "a critical P1 item MADE_WORSE or a critical regression: Major Revision, reject"
     elif p1 and 2 * len(failing) >= len(p1):
-        rule, matched = "B2", ids(failing)
+        rule, matched = "B2", failing
         text = (
             f"{len(failing)} of {len(p1)} P1 items NOT_ADDRESSED or MADE_WORSE (at least half): "
             "Major Revision, reject"
         )
     elif (
-        b3 := [
-            op for op in p1 if op.final_verdict in ("NOT_ADDRESSED", "MADE_WORSE", "CANNOT_VERIFY")
-        ]
+        b3 := ids(lambda op: op.final_verdict in ("NOT_ADDRESSED", "MADE_WORSE", "CANNOT_VERIFY"))
     ) or "major" in regressions:
-        rule, matched = "B3", ids(b3) + regs("major")
+        rule, matched = "B3", b3 + regs("major")
         text = (
             "a P1 item NOT_ADDRESSED, MADE_WORSE or CANNOT_VERIFY, or a major regression: "
             "Major Revision"
         )
     elif (
-        b4 := [
-            op
-            for op in p1
-            if op.final_verdict == "PARTIALLY_ADDRESSED" and op.residual_magnitude == "must_fix"
-        ]
+        b4 := ids(
+            lambda op: (
+                op.final_verdict == "PARTIALLY_ADDRESSED" and op.residual_magnitude == "must_fix"
+            )
+        )
     ) or "must_fix" in operands.p2_partial_magnitudes:
         p2 = tuple(
             i
             for i, m in zip(operands.p2_partial_ids, operands.p2_partial_magnitudes, strict=False)
             if m == "must_fix"
         )
-        rule, matched = "B4", ids(b4) + p2
+        rule, matched = "B4", b4 + p2
         text = "a P1 or P2 item PARTIALLY_ADDRESSED with a must_fix residual gap: Major Revision"
     else:
-        b5 = [
-            op
-            for op in p1
-            if op.final_verdict == "PARTIALLY_ADDRESSED"
-            and op.residual_magnitude in ("should_fix", "consider")
-        ]
+        b5 = ids(
+            lambda op: (
+                op.final_verdict == "PARTIALLY_ADDRESSED"
+                and op.residual_magnitude in ("should_fix", "consider")
+            )
+        )
         minor = regs("minor")
         if b5 or below_80 or operands.p2_made_worse or minor:
             found = []
@@ -358,7 +354,7 @@ def derive(operands: Operands) -> ReReviewDecision:
                 found.append("a P2 item MADE_WORSE")
             if minor:
                 found.append("a minor regression")
-            rule, matched = "B5", ids(b5) + operands.p2_made_worse_ids + minor
+            rule, matched = "B5", b5 + operands.p2_made_worse_ids + minor
             text = "; ".join(found) + ": Minor Revision"
         else:
             rule, matched = "B6", ()
@@ -408,6 +404,25 @@ def derive(operands: Operands) -> ReReviewDecision:
 
 
 # --- operands and gates from the raw records -----------------------------------------------
+
+_P = ParamSpec("_P")
+_T = TypeVar("_T")
+
+
+def _records_shaped(fn: Callable[_P, _T]) -> Callable[_P, _T]:
+    """Records that are not shaped as the documents' schemas say are a ``ReReviewError``,
+    never a ``KeyError`` or ``TypeError`` (these functions read records L1-L7 passed)."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: _P.args, **kwargs: _P.kwargs) -> _T:
+        try:
+            return fn(*args, **kwargs)
+        except (KeyError, TypeError, AttributeError, IndexError) as exc:
+            raise ReReviewError(
+                f"{fn.__name__}: the records are not shaped as the schemas say ({exc!r})"
+            ) from None
+
+    return wrapper
 
 
 @attrs.frozen
@@ -496,6 +511,7 @@ def _escalations(records: _Records) -> list[dict[str, Any]]:
     return found
 
 
+@_records_shaped
 def operands(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],
@@ -552,6 +568,7 @@ def _operands(records: _Records) -> Operands:
     )
 
 
+@_records_shaped
 def decision_inputs(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],
@@ -628,6 +645,7 @@ class Gates:
     bound_tripped: bool
 
 
+@_records_shaped
 def gates(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],
@@ -707,6 +725,7 @@ _PENDING_TEXT: Final = {
 }
 
 
+@_records_shaped
 def decide_records(
     roadmap_items: Sequence[Mapping[str, Any]],
     verdict_record: Mapping[str, Any],

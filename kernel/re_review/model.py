@@ -18,10 +18,13 @@ __all__ = [
     "MAGNITUDES",
     "PRIORITIES",
     "ROW_PRIORITIES",
+    "ROW_PRIORITY_OF",
     "SEAT_LABELS",
     "SEVERITIES",
     "SINGLE_ARTIFACTS",
     "VERDICTS",
+    "VERDICT_RANK",
+    "VERIFIED_OF",
     "VERIFIER_SEATS",
     "WITNESS_STATES",
     "ReReviewError",
@@ -73,6 +76,25 @@ ESCALATION_CLASSES: Final = (
     "legal_compliance",
     "fatal_validity",
 )
+#: A traceability row's ``priority`` for a roadmap priority.
+ROW_PRIORITY_OF: Final = dict(zip(PRIORITIES, ROW_PRIORITIES, strict=True))
+#: A row's ``verified`` for its final verdict.
+VERIFIED_OF: Final = {
+    "FULLY_ADDRESSED": "YES",
+    "PARTIALLY_ADDRESSED": "PARTIAL",
+    "NOT_ADDRESSED": "NO",
+    "MADE_WORSE": "NO",
+    "CANNOT_VERIFY": "CANNOT_VERIFY",
+}
+#: The order of a move towards FULLY_ADDRESSED: MADE_WORSE = CANNOT_VERIFY < NOT_ADDRESSED
+#: < PARTIALLY_ADDRESSED < FULLY_ADDRESSED.
+VERDICT_RANK: Final = {
+    "MADE_WORSE": 0,
+    "CANNOT_VERIFY": 0,
+    "NOT_ADDRESSED": 1,
+    "PARTIALLY_ADDRESSED": 2,
+    "FULLY_ADDRESSED": 3,
+}
 #: The manifest's nine artifact keys (§2.2): seven single entries, then two arrays.
 SINGLE_ARTIFACTS: Final = (
     "original_manuscript",

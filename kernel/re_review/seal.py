@@ -18,7 +18,13 @@ from kernel.errors import InputError
 from kernel.io import decode_utf8, loads_strict
 from kernel.re_review.canonical import canonical_sha256
 from kernel.re_review.decision import ReReviewDecision, decide_records, decision_inputs
-from kernel.re_review.model import ReReviewError
+from kernel.re_review.model import (
+    ROW_PRIORITY_OF,
+    SHA256,
+    SHORT_HASH,
+    VERIFIED_OF,
+    ReReviewError,
+)
 
 __all__ = ["DOCUMENT_FILES", "Sealed", "Witness", "apply_chain_witness", "seal"]
 
@@ -30,16 +36,6 @@ DOCUMENT_FILES: Final = {
     "traceability": "traceability.json",
 }
 _VERSION: Final = re.compile(r"[0-9]+(?:\.[0-9]+)*")
-_HASH12: Final = re.compile(r"[0-9a-f]{12}")
-_SHA256: Final = re.compile(r"[0-9a-f]{64}")
-_VERIFIED: Final = {
-    "FULLY_ADDRESSED": "YES",
-    "PARTIALLY_ADDRESSED": "PARTIAL",
-    "NOT_ADDRESSED": "NO",
-    "MADE_WORSE": "NO",
-    "CANNOT_VERIFY": "CANNOT_VERIFY",
-}
-_ROW_PRIORITY: Final = {"must_fix": "MUST_FIX", "should_fix": "SHOULD_FIX", "consider": "CONSIDER"}
 _MISMATCH: Final = "manifest_hash_mismatch"
 _INCOMPLETE: Final = "manifest_incomplete"
 
@@ -67,6 +63,15 @@ def apply_chain_witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> 
     are checked first (RR-018…022, report order), then the links: the first only when the
     original manuscript is present, every inner one, the last always (RR-023…025). A break
     raises :class:`ReReviewError` with its ``abort_reason`` and ``code``."""
+    try:
+        return _witness(manifest, reports)
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:
+        raise _fail(
+            f"manifest: not shaped as the witness reads it ({exc!r})", _INCOMPLETE, "RR-001"
+        ) from None
+
+
+def _witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> Witness:
     if not reports:
         return Witness("not_run_no_reports")
     artifacts = manifest["artifacts"]
@@ -87,11 +92,11 @@ def apply_chain_witness(manifest: Mapping[str, Any], reports: Sequence[Any]) -> 
                 "RR-019",
             )
         for name in ("base_draft_hash", "output_draft_hash"):
-            if not _HASH12.fullmatch(report[name]):
+            if not SHORT_HASH.fullmatch(report[name]):
                 raise _fail(f"{where}: {name} is not 12 lowercase hex", _INCOMPLETE, "RR-020")
         if tuple(int(part) for part in version.split(".")) >= (1, 2):
             digest = report.get("patch_digest")
-            if not isinstance(digest, str) or not _SHA256.fullmatch(digest):
+            if not isinstance(digest, str) or not SHA256.fullmatch(digest):
                 raise _fail(
                     f"{where}: format {version} needs a 64-hex patch_digest", _INCOMPLETE, "RR-021"
                 )
@@ -298,15 +303,15 @@ def _derived_members(
     verdicts = {rec["item_id"]: rec for rec in vr.get("items", [])}
     for row in tr.get("rows", []):
         item_id = row["item_id"]
-        if priority.get(item_id) in _ROW_PRIORITY:
-            row["priority"] = _ROW_PRIORITY[priority[item_id]]
+        if priority.get(item_id) in ROW_PRIORITY_OF:
+            row["priority"] = ROW_PRIORITY_OF[priority[item_id]]
         record = verdicts.get(item_id)
         if record is not None:
             row["phase2a_verdict"] = record["verdict"]
             row["verified_by"] = record["verified_by"]
         final = row["final_verdict"]
         row["status"] = final
-        row["verified"] = _VERIFIED[final]
+        row["verified"] = VERIFIED_OF[final]
         if "cross_model_verdict" in row:
             row["cross_model_status"] = (
                 "agree" if row["cross_model_verdict"] == final else "diverges"

@@ -83,7 +83,10 @@ def test_explain_prints_each_step(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     lines = out.splitlines()
     assert lines[0] == "G2: (c) escalation exception ESC-1 has no approval [ESC-1]"
-    assert lines[1] == "decision: user_review_required"
+    assert lines[1:3] == [
+        "flag: reject_recommended absent (G2 decided)",
+        "decision: user_review_required",
+    ]
 
 
 def test_derive_prints_what_a_producer_writes(capsys: pytest.CaptureFixture[str]) -> None:
@@ -249,3 +252,20 @@ def test_a_manuscript_out_of_the_folder_or_not_a_file_is_never_read(
     code, body = _json(capsys, str(folder))
     assert code == 2 and [d["code"] for d in body["diagnostics"]] == ["E-NOT-FILE"]
     assert (body["grade"], body["abort_reason"]) == (2, "manifest_incomplete")
+
+
+def test_a_previous_emission_that_cannot_be_read_exits_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder, previous = _revision_two(tmp_path)
+    previous.write_text('{"revision": 1,', "utf-8")
+    code, body = _json(capsys, str(folder), "--previous", str(previous))
+    assert (code, body["grade"], body["abort_reason"]) == (2, 2, "manifest_incomplete")
+    assert [d["code"] for d in body["diagnostics"]] == ["E-JSON"]
+    assert body["previous"] == {
+        "file": str(previous),
+        "supersedes_hash": None,
+        "verdict_record_hash": None,
+    }
+    code, body = _json(capsys, str(folder), "--previous", str(tmp_path / "missing.json"))
+    assert code == 2 and [d["code"] for d in body["diagnostics"]] == ["E-READ"]

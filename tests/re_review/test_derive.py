@@ -212,3 +212,11 @@ def test_operands_from_decision_inputs() -> None:
 def test_malformed_decision_inputs_are_a_kernel_error(broken: dict[str, object]) -> None:
     with pytest.raises(ReReviewError, match=r"decision_inputs|not one of|whole number"):
         Operands.from_decision_inputs(_inputs(**broken))
+
+
+def test_operands_without_ids_are_named_by_their_position() -> None:
+    same = P1Operand(NOT, "major")
+    d = derive(Operands([P1Operand(FULLY, "major"), same, same]))
+    assert d.reasons[0][:1] == ("B2",) and d.reasons[0][2] == ("P1#2", "P1#3")
+    with pytest.raises(ReReviewError, match="P1#1 is PARTIALLY_ADDRESSED"):
+        derive(Operands([P1Operand(PARTIAL, "minor")]))

@@ -36,7 +36,10 @@ def test_example_11_a_silent_change_aborts_with_criteria_drift() -> None:
     assert d.reject_recommended is None and d.base_rule is None
     assert d.reasons[0][2] == ("REV-002",)
     assert d.explain().splitlines()[0].startswith("G1: a row's final verdict differs")
-    assert d.explain().endswith("decision: aborted [RE-REVIEW-ABORT: criteria_drift]")
+    assert d.explain().splitlines()[1:] == [
+        "flag: reject_recommended absent (G1 decided)",
+        "decision: aborted [RE-REVIEW-ABORT: criteria_drift]",
+    ]
 
 
 def test_an_adjustment_on_the_item_carries_the_change() -> None:
@@ -211,3 +214,22 @@ def test_decide_records_ignores_what_the_sidecar_emits() -> None:
     assert (d.decision_state, d.base_rule, d.reject_recommended) == ("Major Revision", "B1", True)
     assert d.decision_inputs == sealed.traceability["decision_inputs"]
     assert d.reasons[0][2] == ("REV-001",)  # the major regression NEW-1 is B3's, not B1's
+
+
+def test_records_that_are_not_shaped_are_a_kernel_error() -> None:
+    import pytest
+
+    from kernel.re_review.decision import decision_inputs, operands
+    from kernel.re_review.model import ReReviewError
+
+    given = records(SCENARIOS["accept"])
+    items = _items(given)
+    broken = {**given["traceability"], "rows": [{"item_id": "REV-001"}]}
+    for call in (
+        lambda: decide_records(items, given["verdict_record"], broken, "pass"),
+        lambda: gates(items, given["verdict_record"], {"rows": [None]}),
+        lambda: operands([{"id": "REV-001"}], given["verdict_record"], broken),
+        lambda: decision_inputs(items, {"new_issues": [{}]}, broken, "pass"),
+    ):
+        with pytest.raises(ReReviewError, match="not shaped"):
+            call()

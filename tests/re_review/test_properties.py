@@ -195,3 +195,50 @@ def test_decide_re_review_ignores_what_the_sidecar_emits(draft: Draft, data: st.
         sealed.decision,
     )
     assert decide_re_review(_loaded(tampered)).to_dict() == sealed.decision.to_dict()
+
+
+@given(drafts(max_items=5), st.data())
+def test_flipping_any_byte_of_a_hashed_file_aborts_manifest_hash_mismatch(
+    draft: Draft, data: st.DataObject
+) -> None:
+    sealed = build(draft)
+    names = sorted(n for n in sealed.inputs if n.endswith((".json", ".md")))
+    name = data.draw(st.sampled_from(names))
+    raw = bytearray(sealed.inputs[name])
+    at = data.draw(st.integers(0, len(raw) - 1))
+    raw[at] ^= data.draw(st.integers(1, 255))
+    flipped = Sealed(
+        sealed.manifest,
+        sealed.precommitment,
+        sealed.verdict_record,
+        sealed.traceability,
+        {**sealed.inputs, name: bytes(raw)},
+        sealed.decision,
+    )
+    report = check_re_review(_loaded(flipped))
+    assert (report.grade, report.abort_reason) == (2, "manifest_hash_mismatch")
+    assert [d.code for d in report.diagnostics if d.severity == "error"] == ["RR-013"]
+    assert decide_re_review(_loaded(flipped)).tag == "[RE-REVIEW-ABORT: manifest_hash_mismatch]"
+
+
+@given(drafts(max_items=5), st.sampled_from(("manifest", "precommitment", "verdict_record")))
+def test_a_changed_upstream_document_breaks_the_hash_chain(draft: Draft, which: str) -> None:
+    sealed = build(draft)
+    docs = {
+        "manifest": dict(sealed.manifest),
+        "precommitment": dict(sealed.precommitment),
+        "verdict_record": dict(sealed.verdict_record),
+    }
+    docs[which]["round_id"] = docs[which]["round_id"] + "-b"
+    changed = Sealed(
+        docs["manifest"],
+        docs["precommitment"],
+        docs["verdict_record"],
+        sealed.traceability,
+        sealed.inputs,
+        sealed.decision,
+    )
+    report = check_re_review(_loaded(changed))
+    link = {"manifest": "RR-201", "precommitment": "RR-202", "verdict_record": "RR-203"}[which]
+    assert (report.grade, report.abort_reason) == (2, "manifest_hash_mismatch")
+    assert [d.code for d in report.diagnostics if d.severity == "error"] == [link]

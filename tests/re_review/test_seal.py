@@ -248,3 +248,14 @@ def test_fields_are_checked_before_links() -> None:
     with pytest.raises(ReReviewError) as raised:
         apply_chain_witness(_manifest(patches=2), reports)
     assert raised.value.code == "RR-019"
+
+
+@pytest.mark.parametrize(
+    "manifest",
+    [{}, {"artifacts": []}, {"artifacts": {"revision_patches": {"items": 3}}}, None],
+)
+def test_a_manifest_the_witness_cannot_read_is_a_kernel_error(manifest: Any) -> None:
+    report = _report(ORIGINAL_SHA[:12], REVISED_SHA[:12])
+    with pytest.raises(ReReviewError) as raised:
+        apply_chain_witness(manifest, [report])
+    assert (raised.value.code, raised.value.abort_reason) == ("RR-001", "manifest_incomplete")
