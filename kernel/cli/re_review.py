@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import os
 import stat
 from collections.abc import Sequence
@@ -35,6 +36,11 @@ EXIT_CODES = """\
 _UNREADABLE: Final = ("E-READ", "E-NOT-FILE", "E-SIZE", "E-UTF8", "E-JSON")
 #: Manifest entries the kernel never reads, hashed when the folder holds them.
 _HASHED: Final = ("original_manuscript", "revised_manuscript")
+#: The codes that judge the emitted decision (``decision_inputs``, the state, the flag):
+#: ``--derive`` does not judge the emission.
+_EMISSION: Final = frozenset(
+    ["RR-399", *(f"RR-{n}" for n in range(401, 408)), *(f"RR-{n}" for n in range(410, 422))]
+)
 
 
 def _parser() -> Parser:
@@ -128,9 +134,16 @@ def _empty() -> dict[str, Any]:
 
 
 def _derive(args: argparse.Namespace, bundle: Any) -> int:
-    from kernel.re_review.decide import decide_re_review
+    from kernel.re_review.check import check_re_review
 
-    decision = decide_re_review(bundle)
+    report = check_re_review(bundle)
+    decision = report.decision
+    # what stopped the derivation (a layer's error); the emission's own rules are not judged
+    stopped = [
+        d
+        for d in report.diagnostics
+        if decision.gate == "G0" and d.severity == "error" and d.code not in _EMISSION
+    ]
     derived = {
         "decision_state": decision.decision_state,
         "abort_reason": decision.abort_reason,
@@ -141,8 +154,6 @@ def _derive(args: argparse.Namespace, bundle: Any) -> int:
     }
     body = {"derived": derived, "decision": decision.to_dict()}
     text = decision.explain().splitlines() if args.explain else []
-    import json
-
     text.append(f"decision_state: {decision.decision_state}")
     if decision.abort_reason is not None:
         text.append(f"abort_reason: {decision.abort_reason}")
@@ -151,8 +162,11 @@ def _derive(args: argparse.Namespace, bundle: Any) -> int:
     if decision.decision_inputs is not None:
         shown = json.dumps(dict(decision.decision_inputs), indent=2, ensure_ascii=False)
         text += ["decision_inputs:", *shown.splitlines()]
-    code = EXIT_FAILED if decision.gate == "G0" else EXIT_OK
-    return emit(args, Result(code, [], body, text, ok=code == EXIT_OK))
+    if any(d.code in _UNREADABLE for d in stopped):
+        code = EXIT_USAGE
+    else:
+        code = EXIT_FAILED if decision.gate == "G0" else EXIT_OK
+    return emit(args, Result(code, stopped, body, text, ok=code == EXIT_OK))
 
 
 def _hashed(bundle: Any) -> tuple[list[dict[str, Any]], list[Diagnostic]]:

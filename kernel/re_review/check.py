@@ -658,6 +658,7 @@ def _tr_rules(out: Findings, doc: Document, value: Mapping[str, Any]) -> None:
             )
         if basis == "author_pointer_located_evidence" and not (
             to in ("PARTIALLY_ADDRESSED", "FULLY_ADDRESSED")
+            and isinstance(frm, str)
             and frm in VERDICT_RANK
             and VERDICT_RANK[str(frm)] < VERDICT_RANK[str(to)]
         ):

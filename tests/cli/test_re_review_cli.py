@@ -269,3 +269,20 @@ def test_a_previous_emission_that_cannot_be_read_exits_2(
     }
     code, body = _json(capsys, str(folder), "--previous", str(tmp_path / "missing.json"))
     assert code == 2 and [d["code"] for d in body["diagnostics"]] == ["E-READ"]
+
+
+def test_derive_shows_what_stopped_it_and_nothing_about_the_emission(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, body = _json(capsys, str(EXAMPLES / "aborted-manifest-hash-mismatch"), "--derive")
+    assert code == 1 and [d["code"] for d in body["diagnostics"]] == ["RR-025"]
+    assert body["derived"]["abort_reason"] == "manifest_hash_mismatch"
+    folder = _copy("accept", tmp_path)
+    doc = json.loads((folder / "traceability.json").read_text("utf-8"))
+    doc["decision_state"] = "Major Revision"  # a wrong emission: --derive does not judge it
+    (folder / "traceability.json").write_text(json.dumps(doc), "utf-8")
+    code, body = _json(capsys, str(folder), "--derive")
+    assert (code, body["diagnostics"], body["derived"]["decision_state"]) == (0, [], "Accept")
+    (folder / "traceability.json").write_text("{", "utf-8")
+    code, body = _json(capsys, str(folder), "--derive")
+    assert code == 2 and [d["code"] for d in body["diagnostics"]] == ["E-JSON"]

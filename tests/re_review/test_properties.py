@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from hypothesis import given
 from hypothesis import strategies as st
-from support.re_review_bundles import Draft, Item, build, drafts
+from support.re_review_bundles import SCENARIOS, Draft, Item, build, drafts
 
 from kernel.re_review.check import check_re_review
 from kernel.re_review.decide import decide_re_review
@@ -242,3 +242,21 @@ def test_a_changed_upstream_document_breaks_the_hash_chain(draft: Draft, which: 
     link = {"manifest": "RR-201", "precommitment": "RR-202", "verdict_record": "RR-203"}[which]
     assert (report.grade, report.abort_reason) == (2, "manifest_hash_mismatch")
     assert [d.code for d in report.diagnostics if d.severity == "error"] == [link]
+
+
+def test_a_verdict_that_is_not_text_is_a_finding_never_an_exception() -> None:
+    sealed = build(SCENARIOS["accept"])
+    tr = {**sealed.traceability, "adjustments": [dict(sealed.traceability["adjustments"][0])]}
+    tr["adjustments"][0]["from_verdict"] = ["PARTIALLY_ADDRESSED"]
+    broken = Sealed(
+        sealed.manifest,
+        sealed.precommitment,
+        sealed.verdict_record,
+        tr,
+        sealed.inputs,
+        sealed.decision,
+    )
+    report = check_re_review(_loaded(broken))
+    assert (report.grade, report.abort_reason) == (2, "phase2b_lint_failed")
+    codes = [d.code for d in report.diagnostics if d.severity == "error"]
+    assert codes and all("RR-141" <= code <= "RR-156" for code in codes)
