@@ -26,7 +26,7 @@ from kernel.expression.ast import SCORES
 from kernel.migration import Migration, migrate
 from kernel.migration.count import seat_value
 
-#: 36 characters: denominators of 10**9 (about 30 bits per dimension and reviewer).
+#: 43 characters: denominators of 10**9 (about 30 bits per dimension and reviewer).
 LONG_PRIOR = "pass=0.123456789,warn=0.1,block=0.776543211"
 #: A prime denominator of 54 bits: at 140 reviewers x 2 read dimensions the exact
 #: probabilities have over 4,300 digits (Python refuses to print them).
