@@ -91,7 +91,7 @@ def test_a_decision_knows_its_contract_and_explains_against_no_other() -> None:
     assert text.startswith(f"decision: {decision.action}")
     with pytest.raises(KernelError, match="was not taken under reviewer/reviewer_full/v1"):
         decision.explain("reviewer/full")
-    same_ids = dict(load_contract(contract).to_dict(), contract_id="another/one/v1")  # type: ignore[arg-type]
+    same_ids = dict(load_contract(contract).to_dict(), contract_id="another/one/v1")
     with pytest.raises(KernelError, match="was not taken under another/one/v1"):
         decision.explain(same_ids)
     assert decision.explain(matrix=outcome.matrix).startswith(text)  # type: ignore[attr-defined]
