@@ -9,7 +9,11 @@ Rows (median wall time):
 - the command line, cold, as a user runs it: ``python -m kernel.migrate reviewer/full`` (text
   report) and ``--format html``, for both templates;
 - contracts past the work bound, refused with an estimate: 12 dimensions named by id (panel
-  5), reviewer/full with a panel of 20, reviewer/methodology_focus with a panel of 4000.
+  5), reviewer/full with a panel of 20, reviewer/methodology_focus with a panel of 4000;
+- the worst cases with a prior (issue 38): an 8.5 KB contract of 99 dimensions at panels 50
+  and 80 with a 43-character prior (22 s and 84 s before; now refused at once, as analyze
+  refuses it), with an ordinary prior at panel 80 (9 s before), and with the longest prior it
+  accepts at panels 50 and 65.
 
 Target for every row: under 5 s (finished or refused).
 """
@@ -64,6 +68,21 @@ def named_dimensions(count: int) -> dict[str, Any]:
 
 
 
+def wide_contract(panel: int, dimensions: int = 99) -> dict[str, Any]:
+    """A Schema 13 methodology-focus contract with reviewer/full's five dimensions and
+    conditions (F2 counted with ``any``), padded to ``dimensions`` dimensions (8.5 KB)."""
+    data = copy.deepcopy(dict(shipped_template("reviewer/methodology_focus")))
+    full = shipped_template("reviewer/full")
+    data["panel_size"] = panel
+    data["acceptance_dimensions"] = copy.deepcopy(full["acceptance_dimensions"]) + [
+        {"id": f"D{i}", "name": f"d{i}", "description": "d", "priority": "normal"}
+        for i in range(6, dimensions + 1)
+    ]
+    data["failure_conditions"] = copy.deepcopy(full["failure_conditions"])
+    data["failure_conditions"][1]["cross_reviewer_quantifier"] = "any"
+    return data
+
+
 def _cli(*argv: str) -> Callable[[], object]:
     def call() -> object:
         done = subprocess.run(
@@ -104,6 +123,36 @@ def cases() -> list[tuple[str, Callable[[], object]]]:
         (
             "migrate reviewer/methodology_focus with panel_size 4000 (refused)",
             lambda: migrate(wider),
+        ),
+        *_with_a_prior(),
+    ]
+
+
+def _with_a_prior() -> list[tuple[str, Callable[[], object]]]:
+    long = parse_prior("pass=0.123456789,warn=0.1,block=0.776543211")
+    ordinary = parse_prior("pass=0.7,warn=0.2,block=0.1")
+    halves = parse_prior("pass=1/2,warn=1/2")
+    at = {panel: wide_contract(panel) for panel in (50, 65, 80)}
+    return [
+        (
+            "migrate 99 dims (8.5 KB), panel 50, --prior of 43 characters (refused)",
+            lambda: migrate(at[50], prior=long),
+        ),
+        (
+            "migrate 99 dims (8.5 KB), panel 80, --prior of 43 characters (refused)",
+            lambda: migrate(at[80], prior=long),
+        ),
+        (
+            "migrate 99 dims (8.5 KB), panel 80, --prior pass=0.7,warn=0.2,block=0.1 (refused)",
+            lambda: migrate(at[80], prior=ordinary),
+        ),
+        (
+            "migrate 99 dims (8.5 KB), panel 50, --prior pass=1/2,warn=1/2",
+            lambda: migrate(at[50], prior=halves),
+        ),
+        (
+            "migrate 99 dims (8.5 KB), panel 65, --prior pass=1/2,warn=1/2",
+            lambda: migrate(at[65], prior=halves),
         ),
     ]
 

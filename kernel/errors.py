@@ -22,6 +22,7 @@ __all__ = [
     "PanelInputError",
     "PanelShrunk",
     "PriorError",
+    "PriorTooLarge",
     "QuorumError",
     "RoundError",
     "SeatDropped",
@@ -183,6 +184,11 @@ class MigrationError(KernelError):
 
 class PriorError(KernelError):
     """A prior that is not a probability distribution over pass/warn/block."""
+
+
+class PriorTooLarge(PriorError, AnalysisTooLarge):
+    """A prior whose exact probabilities would be too large to compute or print: refused at
+    once with the estimate (``E-TOO-LARGE`` on the command line)."""
 
 
 class InputsError(KernelError):

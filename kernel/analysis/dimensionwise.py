@@ -603,10 +603,13 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
             )
     unreachable = tuple(o.key for o in outcomes[:-1] if not o.matrices)
     violation = _non_monotone(run)
-    for k, key in enumerate(unreachable):
-        # What shadows it is told within an equal share of what the budget has left; past
-        # that, only that it never decides (the counts and the other findings are exact).
-        part = Budget(limit=budget.remaining // (len(unreachable) - k))
+    # What shadows each unreachable condition is told, in contract order, within SHADOW_SHARE
+    # of what the budget has left; past that, only that it never decides (the counts and the
+    # other findings are exact). The share keeps the slowest accepted contract well inside
+    # its few seconds (issue 38).
+    told = Budget(limit=budget.remaining * SHADOW_SHARE[0] // SHADOW_SHARE[1])
+    for key in unreachable:
+        part = Budget(limit=told.remaining)
         try:
             findings.append(_unreachable(run, key, part))
         except AnalysisTooLarge:
@@ -619,6 +622,7 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
                     condition_id=key,
                 )
             )
+        told.charge(part.used, "what shadows the unreachable conditions")
         budget.charge(part.used, "what shadows the unreachable conditions")
     if violation is not None:
         findings.append(violation)
@@ -633,6 +637,11 @@ def analyze_dimensionwise(contract: Contract, budget: Budget | None = None) -> A
         findings=tuple(findings),
         dialect="13.2",
     )
+
+
+#: The part of the budget left after the counts (numerator, denominator) that telling what
+#: shadows the unreachable conditions may use.
+SHADOW_SHARE: Final = (1, 4)
 
 
 def _unreachable(first: _Run, key: str, budget: Budget) -> Finding:

@@ -30,7 +30,7 @@ from kernel.analysis.panel import spread
 from kernel.analysis.result import NONE
 from kernel.analysis.space import verdict
 from kernel.contract.model import Contract, load_contract
-from kernel.errors import PriorError
+from kernel.errors import PriorError, PriorTooLarge
 from kernel.expression.ast import SCORES
 from kernel.io import label
 from kernel.strict import shown
@@ -189,7 +189,7 @@ def prior_distributions(given: object, contract: Contract) -> list[Distribution]
     scales = [math.lcm(*(Fraction(q).denominator for q in dist)) for dist in dists]
     bits = contract.panel_size * sum(x.bit_length() for x in scales)
     if bits > MAX_DENOMINATOR_BITS:
-        raise PriorError(
+        raise PriorTooLarge(
             f"prior: the exact probabilities would have a denominator of about {bits} bits "
             f"({contract.panel_size} reviewers x {len(dists)} dimensions); at most "
             f"{MAX_DENOMINATOR_BITS}: use probabilities with smaller denominators"

@@ -119,11 +119,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             from kernel.analysis.probability import probabilities
 
             chances = probabilities(contract, prior, progress)
+    except AnalysisTooLarge as exc:  # a prior too large to compute too (PriorTooLarge)
+        return _failure(args, exc, args.contract)
     except PriorError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE
-    except AnalysisTooLarge as exc:
-        return _failure(args, exc, args.contract)
     finally:
         if meter is not None:
             meter.close()

@@ -29,7 +29,7 @@ from kernel.cli.scaffold import (
     failure,
     write_report,
 )
-from kernel.errors import KernelError, PriorError
+from kernel.errors import AnalysisTooLarge, KernelError, PriorError
 
 if TYPE_CHECKING:
     pass
@@ -146,6 +146,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             expressions=expressions or None,
             prior=prior,
         )
+    except AnalysisTooLarge as exc:  # a prior too large to compute too (PriorTooLarge)
+        return failure(args, exc, args.contract)
     except PriorError as exc:
         print(f"error: {exc.message}", file=sys.stderr)
         return EXIT_USAGE

@@ -36,7 +36,7 @@ from kernel.decision.dimensionwise import (
     planned_decision,
     verdict_rank,
 )
-from kernel.decision.value import Decision
+from kernel.decision.value import Decision, held_weakly
 from kernel.errors import ContractError
 
 __all__ = [
@@ -201,12 +201,14 @@ def build_lookup(
         if live is None:  # pragma: no cover - the lookup is reached through its contract
             return None
         chosen = [found[index // w % len(found)] for found, w in zip(entries, weights, strict=True)]
-        decision: Decision = planned_decision(
-            live,
-            plan,
-            [e[0] for e in chosen],
-            [e[1] for e in chosen],
-            {d.id: VERDICTS[e[2]] for d, e in zip(live.dimensions, chosen, strict=True)},
+        decision: Decision = held_weakly(
+            planned_decision(
+                live,
+                plan,
+                [e[0] for e in chosen],
+                [e[1] for e in chosen],
+                {d.id: VERDICTS[e[2]] for d, e in zip(live.dimensions, chosen, strict=True)},
+            )
         )
         if kept[0] < keep:
             store[index] = decision

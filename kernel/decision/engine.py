@@ -33,7 +33,7 @@ import attrs
 
 from kernel.contract.model import Contract
 from kernel.decision.matrix import read_matrix
-from kernel.decision.value import Decision, decide_counts
+from kernel.decision.value import Decision, decide_counts, held_weakly
 from kernel.errors import ContractError
 from kernel.expression.ast import AnyAtom, MaskWriter
 
@@ -249,7 +249,7 @@ def _decisions(contract: Contract) -> tuple[list[Any] | dict[int, Any], Callable
         if live is None:  # pragma: no cover - the lookup is reached through its contract
             return None
         try:
-            decision = decide_counts(live, counts)
+            decision = held_weakly(decide_counts(live, counts))
         except ContractError:
             return None
         if isinstance(store, list) or len(store) < DECISIONS_MAX:

@@ -3,6 +3,7 @@ to the decision (R1 thresholds, R6 precedence, R5 fallback)."""
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Final
@@ -17,6 +18,7 @@ __all__ = [
     "Decision",
     "decide_counts",
     "decide_fired",
+    "held_weakly",
     "register_explainer",
     "signature",
     "trace_dict",
@@ -53,9 +55,19 @@ class Decision:
     trace: Mapping[str, tuple[Any, ...]] | None = None
     #: Dialect 13.2 only: dimension id → its verdict (``pass|warn|block|block(fatal)``).
     verdicts: Mapping[str, str] | None = None
-    #: The contract the decision was taken under (not part of the decision's value: two
-    #: equal decisions compare equal whichever contract object took them).
-    contract: Contract | None = attrs.field(default=None, eq=False, repr=False, kw_only=True)
+    #: The contract the decision was taken under, or a weak reference to it (a decision a
+    #: contract's engine keeps must not keep the contract alive): read it as :attr:`contract`.
+    #: Not part of the decision's value: equal decisions compare equal whatever took them.
+    held: Contract | weakref.ref[Contract] | None = attrs.field(
+        default=None, eq=False, repr=False, kw_only=True, alias="contract"
+    )
+
+    @property
+    def contract(self) -> Contract | None:
+        """The contract the decision was taken under (``None``: built by hand, or its contract
+        is gone)."""
+        held = self.held
+        return held() if isinstance(held, weakref.ref) else held
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -82,6 +94,11 @@ class Decision:
         ``contract`` may still be given (the earlier call form), but only as the decision's
         own contract: any other contract is a :class:`KernelError`, never a wrong text."""
         own = self.contract
+        if own is None and isinstance(self.held, weakref.ref) and contract is None:
+            raise KernelError(
+                "the contract this decision was taken under is gone (the decision came from "
+                "its engine's store): pass the contract"
+            )
         if contract is not None:
             from kernel.decision.cache import compiled
 
@@ -100,6 +117,15 @@ class Decision:
         if not _EXPLAINER:  # pragma: no cover - the package loads the explainer first
             raise KernelError("no explainer is loaded (import kernel.decision)")
         return _EXPLAINER[0](own, self, matrix)
+
+
+def held_weakly(decision: Decision) -> Decision:
+    """``decision`` holding its contract by a weak reference: what a contract's engine keeps
+    (a strong one would keep the contract, its engine and its store alive forever)."""
+    held = decision.held
+    if held is None or isinstance(held, weakref.ref):
+        return decision
+    return attrs.evolve(decision, contract=weakref.ref(held))
 
 
 def trace_dict(trace: Mapping[str, tuple[Any, ...]]) -> dict[str, list[dict[str, Any]]]:

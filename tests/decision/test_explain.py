@@ -105,3 +105,21 @@ def test_a_hand_built_decision_is_explained_only_with_its_contract() -> None:
     with pytest.raises(KernelError, match="does not know its contract"):
         bare.explain()
     assert bare.explain("reviewer/full") == decision.explain()
+
+
+def test_a_decision_kept_by_its_contracts_engine_does_not_keep_the_contract() -> None:
+    import gc
+    import weakref
+
+    contract = load_contract(load_contract("reviewer/full").to_dict())
+    matrix = {d: ["pass"] * 5 for d in contract.dimension_ids}
+    decisions = [decide(contract, matrix) for _ in range(3)]  # the third from the store
+    assert all(d.explain() == decisions[0].explain() for d in decisions)
+    gone = weakref.ref(contract)
+    kept = decisions[2]
+    del contract, decisions
+    gc.collect()
+    assert gone() is None
+    with pytest.raises(KernelError, match="is gone"):
+        kept.explain()
+    assert kept.explain("reviewer/full").startswith("decision: editorial_decision=accept")

@@ -20,13 +20,20 @@ from kernel.analysis.probability import (
     parse_prior,
     probabilities,
 )
+from kernel.cli.main import main as sprint_kernel
 from kernel.contract.templates import shipped_template
-from kernel.errors import ContractError, KernelError, MatrixError, PriorError
+from kernel.errors import (
+    AnalysisTooLarge,
+    ContractError,
+    KernelError,
+    MatrixError,
+    PriorError,
+)
 from kernel.expression.ast import SCORES
 from kernel.migration import Migration, migrate
 from kernel.migration.count import seat_value
 
-#: 36 characters: denominators of 10**9 (about 30 bits per dimension and reviewer).
+#: 43 characters: denominators of 10**9 (about 30 bits per dimension and reviewer).
 LONG_PRIOR = "pass=0.123456789,warn=0.1,block=0.776543211"
 #: A prime denominator of 54 bits: at 140 reviewers x 2 read dimensions the exact
 #: probabilities have over 4,300 digits (Python refuses to print them).
@@ -62,6 +69,21 @@ def test_a_prior_on_a_wide_contract_is_refused_at_once_as_analyze_refuses_it(
     with pytest.raises(PriorError) as analyzed:
         probabilities(data, parse_prior(prior))
     assert migrated.value.message == analyzed.value.message
+    assert isinstance(migrated.value, AnalysisTooLarge)  # E-TOO-LARGE on the command line
+
+
+@pytest.mark.parametrize("command", ["migrate", "analyze"])
+def test_the_command_line_refuses_it_as_too_large_with_the_estimate(
+    command: str, tmp_path: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps(wide_contract(50)), "utf-8")
+    code = sprint_kernel([command, str(path), "--prior", LONG_PRIOR, "--format", "json"])
+    body = json.loads(capsys.readouterr().out)
+    assert code == 1
+    (found,) = body["diagnostics"]
+    assert found["code"] == "E-TOO-LARGE"
+    assert "148500 bits" in found["message"]
 
 
 def test_a_prior_whose_fractions_would_not_print_is_refused_not_a_value_error() -> None:
