@@ -142,6 +142,8 @@ class Settings:
     root: str = "."
     strict: bool = False
     quiet: bool = False
+    #: Leave out an excluded file even when it is named on the command line.
+    force_exclude: bool = False
     statistics: bool = False
     output_file: str | None = None
     stdin_filename: str | None = None
@@ -156,6 +158,25 @@ class Settings:
     discover: bool = False
     flag_select: tuple[str, ...] | None = None
     flag_ignore: tuple[str, ...] = ()
+    #: The configuration these settings were read from (a file's own, after :meth:`for_file`).
+    config: Config = Config()
+    #: The project keys the command line set (``contract``, ``dialect``, ``strict``,
+    #: ``max-bytes``, …) and their values: they win over every file's configuration.
+    flags: tuple[tuple[str, Any], ...] = ()
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        """A project key's value for these settings' files: the command line's, else the
+        configuration's, else ``default``."""
+        given = dict(self.flags)
+        if key in given:
+            return given[key]
+        value = getattr(self.config, key.replace("-", "_"), None)
+        return default if value is None else value
+
+    def project(self, file: str | None) -> str | None:
+        """The configuration file whose project ``file`` belongs to (``None``: none): a run
+        over files of several projects is several runs, one per project."""
+        return self.for_file(file).source
 
     def for_file(self, file: str | None) -> Settings:
         """The settings that apply to ``file``: those of the configuration nearest it (found
@@ -178,6 +199,10 @@ class Settings:
             exclude=config.exclude,
             root=config.root,
             source=config.source,
+            contract=config.contract,
+            docs_url=config.docs_url,
+            config=config,
+            strict=bool(dict(self.flags).get("strict", config.strict)),
         )
 
     def _ignored(self, code: str, selectors: Sequence[str]) -> bool:
@@ -444,6 +469,12 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         else:
             origins[key] = source if value != default else "default"
 
+    flags: dict[str, Any] = {}
+    for key, flag in (("contract", "contract"), ("dialect", "dialect"), ("max-bytes", "max_bytes")):
+        if getattr(args, flag, None) is not None:
+            flags[key] = getattr(args, flag)
+    if args.strict is not None:
+        flags["strict"] = args.strict
     flag_select = flag_ignore = None
     select = config.select
     if args.select is not None:
@@ -467,6 +498,7 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         root=config.root,
         strict=bool(config.strict if args.strict is None else args.strict),
         quiet=args.quiet,
+        force_exclude=getattr(args, "force_exclude", False),
         statistics=args.statistics,
         output_file=args.output_file,
         stdin_filename=args.stdin_filename,
@@ -475,6 +507,8 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         discover=not args.isolated and args.config is None,
         flag_select=flag_select,
         flag_ignore=flag_ignore or (),
+        config=config,
+        flags=tuple(flags.items()),
     )
     if getattr(args, "contract", "") is None:
         args.contract = config.contract

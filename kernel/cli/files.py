@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pathspec is imported only when a directory or an exclude ne
 
     from kernel.cli.config import Settings
 
-__all__ = ["JSON_FILES", "PHASE_FILES", "expand", "phase1_partners"]
+__all__ = ["JSON_FILES", "PHASE_FILES", "expand", "is_excluded", "phase1_partners", "untracked"]
 
 PHASE1, PHASE2 = ".phase1.md", ".phase2.md"
 #: What ``lint DIR`` and ``decide DIR`` take.
@@ -139,27 +139,93 @@ def _walk(
     return found
 
 
-def expand(arguments: Sequence[str], suffixes: Sequence[str], settings: Settings) -> list[str]:
+def expand(
+    arguments: Sequence[str],
+    suffixes: Sequence[str],
+    settings: Settings,
+    *,
+    warn: Callable[[str], None] | None = None,
+) -> list[str]:
     """The files a command reads, sorted and each once: a directory is replaced by the files
     below it whose names end in one of ``suffixes``, leaving out what ``.gitignore`` or the
-    configuration's ``exclude`` leaves out; a file named on the command line is kept unless
-    ``exclude`` covers it; ``-`` and template names are kept as they are. A directory with
-    nothing to read is a usage error."""
+    configuration's ``exclude`` leaves out; a file named on the command line is read even
+    when ``exclude`` covers it, unless ``--force-exclude`` (as ruff does); ``-`` and template
+    names are kept as they are. A directory with nothing to read, or one ``exclude`` covers,
+    is a usage error; ``warn`` is told when every file named is excluded."""
     excluded = _excluder(settings)
     out: set[str] = set()
     stdin = []  # each - is kept: standard input named twice is an error the reader reports
+    left_out = []
     for argument in arguments:
         if argument == "-":
             stdin.append(argument)
         elif os.path.isdir(argument):
+            if excluded is not None and excluded(argument, True):
+                raise EmptyDirectory(
+                    argument, "", excluded_by=settings.for_file(argument).source or "?"
+                )
             found = _walk(argument, suffixes, excluded)
             if not found:
                 wanted = " or ".join(f"*{s}" for s in suffixes)
                 raise EmptyDirectory(argument, wanted)
             out.update(found)
-        elif excluded is None or not excluded(argument, False):
+        elif settings.force_exclude and excluded is not None and excluded(argument, False):
+            left_out.append(argument)
+        else:
             out.add(argument)
+    if left_out and not out and not stdin and warn is not None:
+        warn(
+            f"every file given is excluded by the configuration's exclude (--force-exclude): "
+            f"{', '.join(left_out)}; nothing was read"
+        )
     return stdin + sorted(out)
+
+
+def is_excluded(path: str, settings: Settings) -> bool:
+    """Whether the ``exclude`` of the configuration nearest ``path`` covers it."""
+    excluded = _excluder(settings)
+    return excluded is not None and excluded(path, os.path.isdir(path))
+
+
+def _work_tree(directory: str) -> bool:
+    """Whether ``directory`` lies in a git work tree (a ``.git`` in it or above it)."""
+    directory = os.path.abspath(directory)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return True
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return False
+        directory = parent
+
+
+def untracked(paths: Iterable[str]) -> set[str]:
+    """Those of ``paths`` that lie in a git work tree that does not track them (not in its
+    index). None when git cannot answer (no git, no work tree): then nothing is reported."""
+    import subprocess
+
+    by_directory: dict[str, list[str]] = {}
+    for path in paths:
+        by_directory.setdefault(os.path.dirname(path) or os.curdir, []).append(path)
+    found: set[str] = set()
+    for directory, files in by_directory.items():
+        if not _work_tree(directory):
+            continue
+        names = [os.path.basename(f) for f in files]
+        try:
+            done = subprocess.run(
+                ["git", "--literal-pathspecs", "-C", directory, "ls-files", "-z", "--", *names],
+                capture_output=True,
+                check=False,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode != 0:
+            continue
+        tracked = {os.path.basename(os.fsdecode(n)) for n in done.stdout.split(b"\0") if n}
+        found.update(f for f, n in zip(files, names, strict=True) if n not in tracked)
+    return found
 
 
 def phase1_partners(files: Iterable[str]) -> dict[str, str]:

@@ -9,10 +9,12 @@ of the one document given.
 from __future__ import annotations
 
 import contextlib
+import os
+import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kernel.cli.files import PHASE_FILES, expand
+from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, is_excluded, untracked
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -28,11 +30,15 @@ from kernel.cli.scaffold import (
 from kernel.cli.seating import Partners, Seated, add_verbose, partners, seat_documents
 from kernel.diagnostics import Diagnostic
 from kernel.errors import EmptyDirectory, KernelError
+from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
 from kernel.reviewer.lint.report import LintReport
 
 __all__ = ["detect_phase", "main"]
+
+#: A written synthesis: ``lint reviews/*.md`` leaves it out (``decide --synthesis`` reads it).
+SYNTHESIS = "synthesis.md"
 
 EXIT_CODES = """\
   0  every document passes (warnings allowed)
@@ -51,7 +57,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         walks=PHASE_FILES,
     )
     parser.add_argument(
-        "docs", nargs="+", metavar="DOC", help="reviewer markdown, a directory, or -"
+        "docs",
+        nargs="*",
+        default=["."],
+        metavar="DOC",
+        help="reviewer markdown, a directory, or - (default: . , as ruff)",
     )
     parser.add_contract_option("contract JSON path, - or shipped template name")
     parser.add_argument("--phase1", metavar="P1", help="the reviewer's Phase 1 document")
@@ -80,26 +90,126 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--manuscript and --metadata go together (the leak check needs both)")
     if args.phase == 1 and args.phase1 is not None:
         parser.error("--phase1 is only meaningful for a Phase 2 document")
+    notes: list[str] = []
     try:
-        docs = expand(args.docs, PHASE_FILES, args.settings)
+        docs = expand(args.docs, PHASE_FILES, args.settings, warn=_warn)
     except EmptyDirectory as exc:
         return failure(args, exc, exc.path)
+    docs, syntheses = _without_syntheses(docs)
+    if syntheses and not docs:
+        parser.error(
+            f"{', '.join(syntheses)}: a synthesis, not a reviewer document "
+            "(decide --synthesis checks it)"
+        )
+    notes += [f"{s}: a synthesis, not linted (decide --synthesis checks it)" for s in syntheses]
     if args.phase1 is not None and len(docs) > 1:
         parser.error("--phase1 goes with one Phase 2 document; lint one reviewer at a time")
-    reader = Reader(args.max_bytes, dialect=args.dialect)
-    try:
-        contract = reader.contract(args.contract)
-    except KernelError as exc:
-        return failure(args, exc, args.contract)
-    seated = LINTS[dialect_of(contract)].roles
-    if seated:
-        if args.role is not None and len(docs) > 1:
+    if args.role is not None and len(docs) > 1:
+        parser.error(
+            "--role names the seat of one document; several documents take their seats "
+            "from their contract_role lines and NAME.phase1.md names"
+        )
+    pairing = args.phase1 is None and args.phase != 1
+    pulled: list[str] = []
+    if pairing and args.role is None:
+        docs, pulled = _with_phase2_partners(docs, args.settings)
+    worst = EXIT_OK
+    diagnostics: list[Diagnostic] = []
+    files: list[dict[str, Any]] = []
+    told: list[str] = [f"{p}: read with its Phase 1, found beside it" for p in pulled]
+    told = told if args.verbose else []
+    dialects: list[str] = []
+    contracts: dict[tuple[str, str, int], Any] = {}
+    for project, group in _rounds(docs, args.settings):
+        own = args.settings if project is None else args.settings.for_file(group[0])
+        name = own.setting("contract")
+        if name is None:
             parser.error(
-                "--role names the seat of one document; several documents take their seats "
-                "from their contract_role lines and NAME.phase1.md names"
+                f"{group[0]}: no contract (give --contract, or set contract in "
+                f"{own.source or 'its configuration'})"
             )
-    elif args.role is not None or args.manuscript is not None:
-        parser.error("--role, --manuscript and --metadata are for dialect 13.2 contracts")
+        dialect = own.setting("dialect") or "auto"
+        max_bytes = own.setting("max-bytes", MAX_INPUT_BYTES)
+        reader = Reader(max_bytes, dialect=dialect)
+        key = (name, dialect, max_bytes)
+        try:
+            if key not in contracts:
+                contracts[key] = reader.contract(name)
+            contract = contracts[key]
+        except KernelError as exc:
+            return failure(args, exc, name)
+        if not LINTS[dialect_of(contract)].roles and (
+            args.role is not None or args.manuscript is not None
+        ):
+            parser.error("--role, --manuscript and --metadata are for dialect 13.2 contracts")
+        outcome = _lint_round(args, reader, contract, group, pairing)
+        if isinstance(outcome, int):
+            return outcome
+        code, found, entries, said = outcome
+        worst = max(worst, code)
+        diagnostics += found
+        files += entries
+        told += said
+        dialects.append(dialect_of(contract))
+    order = {doc: n for n, doc in enumerate(docs)}
+    files.sort(key=lambda entry: order.get(entry["file"], len(order)))
+    body = {"dialect": dialects[0] if dialects else "13", "files": files}
+    return emit(args, Result(worst, diagnostics, body, notes + told))
+
+
+def _warn(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def _is_synthesis(path: str) -> bool:
+    name = os.path.basename(path)
+    return name == SYNTHESIS or name.endswith("." + SYNTHESIS)
+
+
+def _without_syntheses(docs: list[str]) -> tuple[list[str], list[str]]:
+    """The documents to lint, and the syntheses among those given (``reviews/*.md``)."""
+    return [d for d in docs if not _is_synthesis(d)], [d for d in docs if _is_synthesis(d)]
+
+
+def _with_phase2_partners(docs: list[str], settings: Any) -> tuple[list[str], list[str]]:
+    """``docs`` with the ``NAME.phase2.md`` beside each ``NAME.phase1.md`` given alone (so
+    that a commit of a Phase 1 edit is checked against the report that binds it), and those
+    pulled in. A partner ``exclude`` covers, or one git does not track, is left out."""
+    given = set(docs)
+    wanted = [
+        partner
+        for doc in docs
+        if doc.endswith(PHASE1)
+        and (partner := doc[: -len(PHASE1)] + PHASE2) not in given
+        and os.path.isfile(partner)
+        and not is_excluded(partner, settings)
+    ]
+    left = untracked(wanted) if wanted else set()
+    pulled = [p for p in wanted if p not in left]
+    return sorted({*docs, *pulled}, key=lambda d: (d != "-", d)), pulled
+
+
+def _rounds(docs: list[str], settings: Any) -> list[tuple[str | None, list[str]]]:
+    """The documents grouped into rounds: by project (the configuration nearest each file,
+    which gives its contract and every other setting), then by folder (a round is one
+    folder: its seats are unique within it, never across folders)."""
+    groups: dict[tuple[str | None, str], list[str]] = {}
+    for doc in docs:
+        if doc == "-":
+            groups.setdefault((None, ""), []).append(doc)
+            continue
+        project = settings.project(doc)
+        folder = os.path.dirname(os.path.abspath(doc))
+        groups.setdefault((project, folder), []).append(doc)
+    return [(project, group) for (project, _), group in groups.items()]
+
+
+def _lint_round(
+    args: Any, reader: Reader, contract: Any, docs: list[str], pairing: bool
+) -> int | tuple[int, list[Diagnostic], list[dict[str, Any]], list[str]]:
+    """One round's documents linted against its contract: the exit code, the findings, the
+    JSON entries and the verbose lines; or the exit code of an error that stops the run."""
+    seated = LINTS[dialect_of(contract)].roles
     try:
         phase1 = reader.text(args.phase1) if args.phase1 is not None else None
     except KernelError as exc:
@@ -115,7 +225,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             metadata = reader.json(args.metadata)
         except KernelError as exc:
             return failure(args, exc, args.metadata)
-    paired = partners(docs if args.phase1 is None and args.phase != 1 else [], args.settings)
+    paired = partners(docs if pairing else [], args.settings)
+    hidden = untracked(paired.of[p] for p in paired.from_disk)
     texts: dict[str, str | KernelError] = {}
 
     def text_of(path: str) -> str:  # each file read once; - each time it is named
@@ -138,7 +249,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 with contextlib.suppress(KernelError):  # its own lint reports why
                     before = text_of(paired.of[doc])
             phase = args.phase or (
-                2 if before is not None else detect_phase(text, max_bytes=args.max_bytes)
+                2 if before is not None else detect_phase(text, max_bytes=reader.max_bytes)
             )
             read[doc] = (phase, text, before)
         except KernelError as exc:
@@ -148,7 +259,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             contract,
             {d: r for d, r in read.items() if not isinstance(r, KernelError)},
             paired,
-            args.max_bytes,
+            reader.max_bytes,
             phase1_name=args.phase1,
             name_of=lambda d: (args.settings.stdin_filename or d) if d == "-" else d,
         )
@@ -168,7 +279,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             phase, text, before = got
             role = args.role if seats is None else seats.seating.roles.get(doc)
             report = _lint(
-                args, contract, doc, phase, text, before, role, paired, seats, manuscript, metadata
+                args,
+                reader.max_bytes,
+                contract,
+                doc,
+                phase,
+                text,
+                before,
+                role,
+                paired,
+                seats,
+                manuscript,
+                metadata,
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
@@ -183,8 +305,11 @@ def main(argv: Sequence[str] | None = None) -> int:
                 }
             )
             continue
-        worst = max(worst, EXIT_OK if report.ok else EXIT_FAILED)
         found = report.diagnostics(doc)
+        if doc in paired.of and paired.of[doc] in hidden:
+            found.append(_untracked(doc, paired.of[doc]))
+        ok = report.ok and not any(d.severity == "error" for d in found)
+        worst = max(worst, EXIT_OK if ok else EXIT_FAILED)
         diagnostics += found
         entry = {
             "file": doc,
@@ -192,17 +317,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             "findings": finding_dicts(args, found),
             **paired.entry(doc),
         }
+        entry["ok"] = ok
         if seated:
             entry["role"] = role
         files.append(entry)
         if args.verbose:
             told += paired.told(doc) + (seats.told(doc) if seats else [])
-    body = {"dialect": dialect_of(contract), "files": files}
-    return emit(args, Result(worst, diagnostics, body, told))
+    return worst, diagnostics, files, told
+
+
+def _untracked(phase2: str, phase1: str) -> Diagnostic:
+    return Diagnostic(
+        "P2-128",
+        f"{phase2} was read with {phase1}, which git does not track: a clone of the "
+        f"repository has no Phase 1 for it (git add {phase1})",
+        file=phase2,
+        line=1,
+        column=1,
+    )
 
 
 def _lint(
     args: Any,
+    max_bytes: int,
     contract: Any,
     doc: str,
     phase: int,
@@ -230,7 +367,7 @@ def _lint(
             contract,
             manuscript=manuscript,
             metadata=metadata,
-            max_bytes=args.max_bytes,
+            max_bytes=max_bytes,
             **extra,
         )
         if phase == 1
@@ -239,7 +376,7 @@ def _lint(
             contract,
             before,
             phase1_source=paired.of.get(doc, args.phase1) if role is not None else None,
-            max_bytes=args.max_bytes,
+            max_bytes=max_bytes,
             **extra,
         )
     )

@@ -145,6 +145,12 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool) -> No
         action="store_true",
         help="print the findings only, and nothing at all when there are none",
     )
+    add(
+        "--force-exclude",
+        action="store_true",
+        help="leave out a file the configuration's exclude covers even when it is named "
+        "(as a pre-commit hook names every changed file)",
+    )
     add("--statistics", action="store_true", help="print one line per code with its count")
     add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
@@ -565,7 +571,9 @@ def emit(
     )
     code = result.exit
     ok = code == EXIT_OK if result.ok is None else result.ok
-    if settings.strict and code == EXIT_OK and any(d.severity == "warning" for d in diagnostics):
+    if code == EXIT_OK and any(
+        d.severity == "warning" and settings.for_file(d.file).strict for d in diagnostics
+    ):
         code, ok = EXIT_FAILED, False
     failed = code != EXIT_OK
     if getattr(where, "exit_zero", False) and code == EXIT_FAILED:
