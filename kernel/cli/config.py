@@ -528,30 +528,44 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
     args.settings = attrs.evolve(args.settings, origins=tuple(origins.items()))
 
 
+def _shown_path(value: Any) -> Any:
+    """A path as ``--show-settings`` prints every path: absolute (template names and ``-``
+    as they are)."""
+    from kernel.contract.templates import TEMPLATE_NAMES
+
+    if not isinstance(value, str) or value in TEMPLATE_NAMES or value == "-":
+        return value
+    return os.path.abspath(value)
+
+
 def shown_settings(args: argparse.Namespace, file: str | None) -> dict[str, Any]:
     """``--show-settings``: the settings that apply to ``file`` (the run's when ``None``),
-    each value with where it came from."""
+    each value with where it came from. Every path is absolute."""
     settings: Settings = args.settings
     own = settings.for_file(file)
     origins = dict(settings.origins)
+    given = dict(settings.flags)
     if own is not settings:  # a file under another configuration than the run's
-        for key in ("select", "ignore", "per-file-ignores", "exclude"):
+        for key in origins:
             if not origins[key].startswith("command line"):
                 origins[key] = own.source or "default"
+        for key in ("contract", "dialect", "strict", "max-bytes", "docs-url"):
+            if key in origins and key not in given and own.setting(key) is None:
+                origins[key] = "default"
     values: dict[str, Any] = {
-        "contract": getattr(args, "contract", None),
-        "dialect": getattr(args, "dialect", None),
+        "contract": _shown_path(own.setting("contract")),
+        "dialect": own.setting("dialect", "auto"),
         "select": None if own.select is None else list(own.select),
         "ignore": list(own.ignore),
         "per-file-ignores": {glob: list(codes) for glob, codes in own.per_file_ignores},
         "exclude": list(own.exclude),
-        "strict": settings.strict,
-        "max-bytes": getattr(args, "max_bytes", None),
-        "docs-url": settings.docs_url,
+        "strict": bool(own.setting("strict", False)),
+        "max-bytes": own.setting("max-bytes", MAX_INPUT_BYTES),
+        "docs-url": own.setting("docs-url"),
     }
     files = {f: os.path.abspath(f) for f in (settings.source, own.source) if f is not None}
     return {
-        "file": file,
+        "file": _shown_path(file),
         "configuration": files.get(own.source or ""),
         "root": os.path.abspath(own.root),
         "settings": {

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -129,9 +130,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     paired = partners([])
     if args.documents and not args.phase1:
         try:
-            pairs, paired = _paired(
-                expand(args.documents, PHASE_FILES, args.settings), args.settings
-            )
+            files = expand(args.documents, PHASE_FILES, args.settings)
+            folders = sorted({os.path.dirname(f) or os.curdir for f in files if f != "-"})
+            if len(folders) > 1:
+                parser.error(
+                    f"the documents lie in {len(folders)} folders ({', '.join(folders)}): a "
+                    "round is one folder; decide one round at a time (lint checks them all)"
+                )
+            pairs, paired = _paired(files, args.settings)
         except KernelError as exc:
             parser.error(exc.message)
     elif args.documents and len(args.phase1) != len(args.documents):

@@ -22,7 +22,12 @@ SHORT_TRIGGER = "the relevance to neighbouring fields is asserted in one sentenc
 
 
 def lint(*argv: str) -> int:
-    return run(lint_main, list(argv))
+    try:
+        return run(lint_main, list(argv))
+    except SystemExit as exc:  # --show-settings, a usage error
+        if exc.code not in (0, None):
+            raise
+        return 0
 
 
 def copy_round(source: Path, folder: Path) -> Path:
@@ -175,3 +180,36 @@ def test_a_synthesis_among_the_files_is_no_phase1(
         lint("rounds/2026-01/synthesis.md")
     assert exc.value.code == 2
     assert "a synthesis, not a reviewer document" in capsys.readouterr().err
+
+
+def test_decide_takes_one_round(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert lint("rounds/2026-01") == 0
+    with pytest.raises(SystemExit) as exc:
+        from kernel.cli.decide import main as decide_main
+
+        decide_main(["rounds"])
+    assert exc.value.code == 2
+    assert (
+        "the documents lie in 2 folders (rounds/2026-01, rounds/2026-02): a round is one folder"
+        in capsys.readouterr().err
+    )
+
+
+def test_show_settings_gives_each_files_own_settings_and_every_path_absolute(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert lint("rounds/2026-01", "--show-settings") == 0
+    lines = capsys.readouterr().out.splitlines()
+    top = str(repo / "sprint-kernel.toml")
+    assert lines[:3] == [
+        f"Settings for: {repo / 'rounds/2026-01/da.phase1.md'}",
+        f"Configuration: {top}",
+        f'  contract = "{repo / "contracts/review.json"}"  # {top}',
+    ]
+    assert f"  strict = true  # {top}" in lines
+    assert lint("legacy/reviews/eic.phase1.md", "--show-settings", "--format", "json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    legacy = str(repo / "legacy/pyproject.toml")
+    assert shown["file"] == str(repo / "legacy/reviews/eic.phase1.md")
+    assert shown["settings"]["contract"] == {"value": "reviewer/full", "from": legacy}
+    assert shown["settings"]["strict"] == {"value": False, "from": "default"}
