@@ -116,8 +116,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
-    told: list[str] = [f"{p}: read with its Phase 1, found beside it" for p in pulled]
-    told = told if args.verbose else []
+    told: list[str] = []
     dialects: list[str] = []
     contracts: dict[tuple[str, str, int], Any] = {}
     for project, group in _rounds(docs, args.settings):
@@ -142,7 +141,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             args.role is not None or args.manuscript is not None
         ):
             parser.error("--role, --manuscript and --metadata are for dialect 13.2 contracts")
-        outcome = _lint_round(args, reader, contract, group, pairing)
+        outcome = _lint_round(args, reader, contract, group, pairing, pulled)
         if isinstance(outcome, int):
             return outcome
         code, found, entries, said = outcome
@@ -205,7 +204,12 @@ def _rounds(docs: list[str], settings: Any) -> list[tuple[str | None, list[str]]
 
 
 def _lint_round(
-    args: Any, reader: Reader, contract: Any, docs: list[str], pairing: bool
+    args: Any,
+    reader: Reader,
+    contract: Any,
+    docs: list[str],
+    pairing: bool,
+    pulled: Sequence[str] = (),
 ) -> int | tuple[int, list[Diagnostic], list[dict[str, Any]], list[str]]:
     """One round's documents linted against its contract: the exit code, the findings, the
     JSON entries and the verbose lines; or the exit code of an error that stops the run."""
@@ -322,6 +326,8 @@ def _lint_round(
             entry["role"] = role
         files.append(entry)
         if args.verbose:
+            if doc in pulled:
+                told.append(f"{doc}: brought in by {paired.of[doc]}, found beside it")
             told += paired.told(doc) + (seats.told(doc) if seats else [])
     return worst, diagnostics, files, told
 

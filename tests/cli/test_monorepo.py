@@ -123,7 +123,9 @@ def test_a_phase1_given_alone_is_checked_with_the_phase2_beside_it(
     assert lint("rounds/2026-01/eic.phase1.md", "--verbose") == 1
     out = capsys.readouterr().out
     assert "rounds/2026-01/eic.phase2.md" in out and "P2-114" in out
-    assert "rounds/2026-01/eic.phase2.md: read with its Phase 1, found beside it" in out
+    assert (
+        "rounds/2026-01/eic.phase2.md: brought in by rounds/2026-01/eic.phase1.md, found beside it"
+    ) in out
     # --phase 1 lints the one document as a Phase 1, as before
     assert lint("rounds/2026-01/eic.phase1.md", "--phase", "1") == 0
 
