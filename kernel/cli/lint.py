@@ -185,7 +185,8 @@ def _with_phase2_partners(docs: list[str], settings: Any) -> tuple[list[str], li
     ]
     left = untracked(wanted) if wanted else set()
     pulled = [p for p in wanted if p not in left]
-    return sorted({*docs, *pulled}, key=lambda d: (d != "-", d)), pulled
+    stdin = [d for d in docs if d == "-"]  # each - is kept: named twice, the reader says so
+    return stdin + sorted({d for d in docs if d != "-"} | set(pulled)), pulled
 
 
 def _rounds(docs: list[str], settings: Any) -> list[tuple[str | None, list[str]]]:

@@ -266,7 +266,11 @@ class Parser(argparse.ArgumentParser):
         self.add_argument("--version", action="version", version=f"{PROG} {__version__}")
         if formats:
             self.add_argument(
-                "--format", choices=tuple(formats), default=formats[0], help="output format"
+                "--format",
+                "--output-format",
+                choices=tuple(formats),
+                default=formats[0],
+                help="output format (--output-format: ruff's name for it)",
             )
         if max_bytes:
             self.add_argument(
@@ -358,8 +362,10 @@ class Parser(argparse.ArgumentParser):
         return found
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        """One ``error:`` line and where to read more, not the usage block first."""
+        self.exit(
+            EXIT_USAGE, f"{self.prog}: error: {message}\n(run '{self.prog} --help' for usage)\n"
+        )
 
 
 class Reader:
