@@ -182,7 +182,7 @@ def test_text_is_sorted_by_file_line_column(found: list[Diagnostic]) -> None:
     *lines, summary = out.getvalue().splitlines()
     assert lines == [styled(d, False) for d in sorted(placed, key=sort_key)]
     assert all(
-        (f" {d.code} info: " in line) == (d.severity == "info")
+        (f"{d.code} info: " in line) == (d.severity == "info")
         for line, d in zip(lines, sorted(placed, key=sort_key), strict=True)
     )
     judged = any(d.severity != "info" for d in found)
