@@ -33,6 +33,7 @@ from kernel.errors import EmptyDirectory, KernelError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint.detect import detect_phase
 from kernel.reviewer.lint.dialects import LINTS, dialect_of, lint_phase1, lint_phase2
+from kernel.reviewer.lint.partners import untracked_partner
 from kernel.reviewer.lint.report import LintReport
 
 __all__ = ["detect_phase", "main"]
@@ -310,11 +311,10 @@ def _lint_round(
                 }
             )
             continue
-        found = report.diagnostics(doc)
         if doc in paired.of and paired.of[doc] in hidden:
-            found.append(_untracked(doc, paired.of[doc]))
-        ok = report.ok and not any(d.severity == "error" for d in found)
-        worst = max(worst, EXIT_OK if ok else EXIT_FAILED)
+            report = untracked_partner(report, paired.of[doc])
+        worst = max(worst, EXIT_OK if report.ok else EXIT_FAILED)
+        found = report.diagnostics(doc)
         diagnostics += found
         entry = {
             "file": doc,
@@ -322,7 +322,6 @@ def _lint_round(
             "findings": finding_dicts(args, found),
             **paired.entry(doc),
         }
-        entry["ok"] = ok
         if seated:
             entry["role"] = role
         files.append(entry)
@@ -331,17 +330,6 @@ def _lint_round(
                 told.append(f"{doc}: brought in by {paired.of[doc]}, found beside it")
             told += paired.told(doc) + (seats.told(doc) if seats else [])
     return worst, diagnostics, files, told
-
-
-def _untracked(phase2: str, phase1: str) -> Diagnostic:
-    return Diagnostic(
-        "P2-128",
-        f"{phase2} was read with {phase1}, which git does not track: a clone of the "
-        f"repository has no Phase 1 for it (git add {phase1})",
-        file=phase2,
-        line=1,
-        column=1,
-    )
 
 
 def _lint(
