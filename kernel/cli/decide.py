@@ -321,6 +321,9 @@ def _decide_round_v2(
             texts[path] = reader.text(path)
         except KernelError as exc:
             return failure(args, exc, path)
+    taken = _seats_taken_twice(args, contract, pairs, texts)
+    if taken is not None:
+        return taken
     try:
         outcome = decide_reports_v2(
             contract,
@@ -361,3 +364,34 @@ def _decide_round_v2(
         text.append(f"synthesis: {args.synthesis} {verdict} the recomputation")
         code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
     return emit(args, Result(code, found, body, text))
+
+
+def _seats_taken_twice(
+    args: Any, contract: Contract, pairs: list[tuple[str, str]], texts: dict[str, str]
+) -> int | None:
+    """A 13.2 round where two reports declare one seat is aborted naming that cause (as
+    ``lint`` names it, P2-140 and P1-121), not a later finding it causes; ``None`` when every
+    seat is taken once."""
+    from kernel.cli.seating import Partners, seat_documents
+
+    read: dict[str, tuple[int, str, str | None]] = {
+        p2: (2, texts[p2], texts[p1]) for p2, p1 in pairs
+    }
+    read.update({p1: (1, texts[p1], None) for _, p1 in pairs})
+    seats = seat_documents(
+        contract, read, Partners(dict(pairs), frozenset()), args.max_bytes
+    ).seating
+    twice = {
+        doc: found
+        for doc, found in seats.findings.items()
+        if any(f.code in ("P2-140", "P1-121") for f in found)
+    }
+    if not any(f.code == "P2-140" for found in twice.values() for f in found):
+        return None
+    diagnostics = [
+        f.to_diagnostic(doc) for doc, found in twice.items() for f in found if f.code != "P1-120"
+    ]
+    roles = sorted({seats.roles[d] or "" for d in twice if seats.roles.get(d)})
+    text = [f"the round is aborted: the seat {', '.join(roles)} is taken by two reports"]
+    body = {**_NO_DECISION, "dialect": contract.dialect, "tags": [], "error": text[0]}
+    return emit(args, Result(EXIT_FAILED, diagnostics, body, text))
