@@ -59,3 +59,89 @@ def test_decide_names_a_seat_taken_twice(
     ) in lines
     assert "the round is aborted: the seat eic is taken by two reports" in lines
     assert "P2-125" not in out and "OUT-OF-ROLE-SCORE" not in out  # consequences, not causes
+
+
+@pytest.fixture
+def seat(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The eic seat's two documents and the contract, in the working directory."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("eic.phase1.md", "eic.phase2.md", "contract.json"):
+        shutil.copy(V2 / name, tmp_path / name)
+    return tmp_path
+
+
+def _edit(path: Path, old: str, new: str) -> None:
+    text = path.read_text("utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), "utf-8")
+
+
+def test_trigger_drift_stands_on_its_trigger_line_quoting_both_sides(
+    seat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _edit(seat / "eic.phase1.md", "and never shown", "and never proved")
+    code, out, _ = sk(capsys, "lint", "eic.phase2.md", "--contract", "contract.json")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "eic.phase2.md:20:1: P2-114 [TRIGGER-DRIFT: D4 what_triggers_warn does not contain "
+        "emitted trigger text] trigger 'the relevance to neighbouring fields is asserted in one "
+        "sentence and never shown' is not in the Phase 1 what_triggers_warn 'the relevance to "
+        "neighbouring fields is asserted in one sentence and never proved'; quote words of that "
+        "commitment"
+    )
+
+
+def test_a_trigger_where_none_belongs_says_remove_it(
+    seat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _edit(
+        seat / "eic.phase2.md",
+        "### D3: argumentative_coherence\n\nscore: pass\n",
+        '### D3: argumentative_coherence\n\nscore: pass\ntrigger: "the conclusion follows"\n',
+    )
+    code, out, _ = sk(capsys, "lint", "eic.phase2.md", "--contract", "contract.json")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "eic.phase2.md:16:1: P2-113 [TRIGGER-GRAMMAR: eic.phase2.md: D3 trigger is required iff "
+        "an eligible dimension scores block or warn] remove it: D3 scores pass, which takes no "
+        "trigger"
+    )
+
+
+def test_a_misnamed_heading_names_the_expected_one(
+    seat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _edit(
+        seat / "eic.phase1.md", "### D3: argumentative_coherence", "### D3: Argumentative coherence"
+    )
+    code, out, _ = sk(
+        capsys, "lint", "eic.phase1.md", "--contract", "contract.json", "--phase", "1"
+    )
+    assert code == 1
+    assert out.splitlines()[:-1] == [
+        "eic.phase1.md:17:1: P1-105 [PHASE1-GRAMMAR: eic.phase1.md: D3 name mismatch] write "
+        "'### D3: argumentative_coherence' (headings name the dimension exactly as the contract "
+        "does, case included)"
+    ]
+    _edit(
+        seat / "eic.phase2.md", "### D3: argumentative_coherence", "### D3: Argumentative coherence"
+    )
+    code, out, _ = sk(capsys, "lint", "eic.phase2.md", "--contract", "contract.json", "--isolated")
+    assert code == 1 and "write '### D3: argumentative_coherence'" in out
+
+
+def test_a_bulleted_field_line_is_one_finding(
+    seat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _edit(
+        seat / "eic.phase1.md",
+        "what_triggers_warn: the relevance",
+        "- what_triggers_warn: the relevance",
+    )
+    code, out, _ = sk(
+        capsys, "lint", "eic.phase1.md", "--contract", "contract.json", "--phase", "1"
+    )
+    assert code == 1
+    *found, summary = out.splitlines()
+    assert [line.split(" ")[1] for line in found] == ["P1-109"]
+    assert found[0].startswith("eic.phase1.md:30:1: P1-109") and summary.startswith("Found 1 error")

@@ -173,8 +173,11 @@ def analyse_phase2_v2(
     declared, role_findings = _role(doc, scope, role, source)
     findings += role_findings
     scores: dict[str, tuple[str, str | None, str | None]] | None = None
+    trigger_lines: dict[str, int] = {}
     if len(scores_sections) == 1:
-        read, score_findings = _scores(doc, scores_sections[0], scope, declared, source)
+        read, score_findings = _scores(
+            doc, scores_sections[0], scope, declared, source, trigger_lines
+        )
         findings += score_findings
         if read is not None and not any(f.severity == "error" for f in score_findings):
             scores = read
@@ -209,7 +212,7 @@ def analyse_phase2_v2(
     dissent, dissent_findings = _dissent(r, found, by_title, scope, plans, source)
     findings += dissent_findings
     if scores is not None and plans is not None:
-        findings += _binding(scores, set(dissent), plans)
+        findings += _binding(scores, set(dissent), plans, trigger_lines)
     if seat == "da":
         findings += da_findings(r, by_title.get(BODY, []), source)
     elif seat is not None:
@@ -395,9 +398,15 @@ def _parse(source: str, what: str, line: int | None, code: str = "P2-107") -> Fi
 
 
 def _scores(
-    doc: Document, section: Section, scope: RoleScope, role: str | None, source: str
+    doc: Document,
+    section: Section,
+    scope: RoleScope,
+    role: str | None,
+    source: str,
+    trigger_lines: dict[str, int] | None = None,
 ) -> tuple[dict[str, tuple[str, str | None, str | None]] | None, list[Finding]]:
-    """dimension → (score, block_class, trigger), each subsection checked (13.2 §F4-§F8)."""
+    """dimension → (score, block_class, trigger), each subsection checked (13.2 §F4-§F8);
+    ``trigger_lines`` gets the line of each dimension's trigger."""
     _, subs = h3_sections(section)
     titles = [s.heading.title for s in subs if s.heading is not None]
     findings: list[Finding] = []
@@ -422,7 +431,14 @@ def _scores(
             continue
         dim, name = titled
         if name != dim.name:
-            findings.append(_parse(source, f"{dim.id} name mismatch", sub.line))
+            finding = _parse(source, f"{dim.id} name mismatch", sub.line)
+            findings.append(
+                attrs.evolve(
+                    finding,
+                    message=f"{finding.message} write '### {dim.id}: {dim.name}' (headings "
+                    "name the dimension exactly as the contract does, case included)",
+                )
+            )
             continue
         if title in repeated:
             continue
@@ -456,6 +472,9 @@ def _scores(
         reason = values.get("abstain_reason", [None])[0]
         eligible = role in dim.eligible_roles
         line = sub.line
+        trigger_at = next((f.line for f in lines if f.key == "trigger" and f.value), line)
+        if trigger_lines is not None and trigger is not None:
+            trigger_lines[dim.id] = trigger_at
         if eligible and score == "not_assessed" and reason is None:
             sub_findings.append(
                 Finding(
@@ -508,12 +527,18 @@ def _scores(
             )
         needs_trigger = eligible and score in ("block", "warn")
         if (trigger is not None) != needs_trigger:
+            fix = (
+                f"remove it: {dim.id} scores {score}, which takes no trigger"
+                if trigger is not None
+                else f"add a trigger: line quoting the {_TRIGGER_FIELD[score]} commitment of "
+                "your Phase 1 plan"
+            )
             sub_findings.append(
                 Finding(
                     "P2-113",
                     f"[TRIGGER-GRAMMAR: {source}: {dim.id} trigger is required iff an eligible "
-                    "dimension scores block or warn]",
-                    line,
+                    f"dimension scores block or warn] {fix}",
+                    trigger_at if trigger is not None else line,
                     "trigger",
                 )
             )
@@ -532,6 +557,7 @@ def _binding(
     scores: Mapping[str, tuple[str, str | None, str | None]],
     dissent: set[str],
     plans: Mapping[str, Mapping[str, str]],
+    lines: Mapping[str, int] | None = None,
 ) -> list[Finding]:
     """Each emitted trigger against the seat's Phase 1 commitment (13.2 §F9 (4))."""
     findings: list[Finding] = []
@@ -556,8 +582,14 @@ def _binding(
             findings.append(
                 Finding(
                     "P2-114",
-                    f"[TRIGGER-DRIFT: {dim_id} {field} does not contain emitted trigger text]",
-                    None,
+                    f"[TRIGGER-DRIFT: {dim_id} {field} does not contain emitted trigger text] "
+                    f"trigger {trigger!r} is not in the Phase 1 {field} "
+                    + (
+                        f"{plan[field]!r}; quote words of that commitment"
+                        if field in plan
+                        else "(the plan has none)"
+                    ),
+                    (lines or {}).get(dim_id),
                     "binding",
                 )
             )
