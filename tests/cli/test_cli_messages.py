@@ -145,3 +145,18 @@ def test_a_bulleted_field_line_is_one_finding(
     *found, summary = out.splitlines()
     assert [line.split(" ")[1] for line in found] == ["P1-109"]
     assert found[0].startswith("eic.phase1.md:30:1: P1-109") and summary.startswith("Found 1 error")
+
+
+def test_a_da_band_heading_in_another_case_says_headings_are_case_sensitive(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("da.phase1.md", "da.phase2.md", "contract.json"):
+        shutil.copy(V2 / name, tmp_path / name)
+    _edit(tmp_path / "da.phase2.md", "#### MAJOR", "#### Major")
+    code, out, _ = sk(capsys, "lint", "da.phase2.md", "--contract", "contract.json")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "da.phase2.md:43:1: P2-133 [DA-MAJOR-PARSE: da.phase2.md: expected exactly one #### MAJOR "
+        "section, found 0] '#### Major' is not '#### MAJOR': headings are case-sensitive"
+    )
