@@ -187,34 +187,35 @@ def is_excluded(path: str, settings: Settings) -> bool:
     return excluded is not None and excluded(path, os.path.isdir(path))
 
 
-def _work_tree(directory: str) -> bool:
-    """Whether ``directory`` lies in a git work tree (a ``.git`` in it or above it)."""
+def _work_tree(directory: str) -> str | None:
+    """The top of the git work tree ``directory`` lies in (the directory holding ``.git``)."""
     directory = os.path.abspath(directory)
     while True:
         if os.path.exists(os.path.join(directory, ".git")):
-            return True
+            return directory
         parent = os.path.dirname(directory)
         if parent == directory:
-            return False
+            return None
         directory = parent
 
 
 def untracked(paths: Iterable[str]) -> set[str]:
     """Those of ``paths`` that lie in a git work tree that does not track them (not in its
-    index). None when git cannot answer (no git, no work tree): then nothing is reported."""
+    index). None when git cannot answer (no git, no work tree): then nothing is reported.
+    git runs at the work tree's top, where a hook's relative ``GIT_INDEX_FILE`` points."""
     import subprocess
 
-    by_directory: dict[str, list[str]] = {}
+    by_top: dict[str, dict[str, str]] = {}
     for path in paths:
-        by_directory.setdefault(os.path.dirname(path) or os.curdir, []).append(path)
+        top = _work_tree(os.path.dirname(os.path.abspath(path)))
+        if top is not None:
+            relative = os.path.relpath(os.path.abspath(path), top)
+            by_top.setdefault(top, {})[_posix(relative)] = path
     found: set[str] = set()
-    for directory, files in by_directory.items():
-        if not _work_tree(directory):
-            continue
-        names = [os.path.basename(f) for f in files]
+    for top, files in by_top.items():
         try:
             done = subprocess.run(
-                ["git", "--literal-pathspecs", "-C", directory, "ls-files", "-z", "--", *names],
+                ["git", "--literal-pathspecs", "-C", top, "ls-files", "-z", "--", *files],
                 capture_output=True,
                 check=False,
                 timeout=60,
@@ -223,8 +224,8 @@ def untracked(paths: Iterable[str]) -> set[str]:
             continue
         if done.returncode != 0:
             continue
-        tracked = {os.path.basename(os.fsdecode(n)) for n in done.stdout.split(b"\0") if n}
-        found.update(f for f, n in zip(files, names, strict=True) if n not in tracked)
+        tracked = {os.fsdecode(n) for n in done.stdout.split(b"\0") if n}
+        found.update(path for relative, path in files.items() if relative not in tracked)
     return found
 
 
