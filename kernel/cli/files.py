@@ -19,7 +19,15 @@ if TYPE_CHECKING:  # pathspec is imported only when a directory or an exclude ne
 
     from kernel.cli.config import Settings
 
-__all__ = ["JSON_FILES", "PHASE_FILES", "expand", "is_excluded", "phase1_partners", "untracked"]
+__all__ = [
+    "JSON_FILES",
+    "PHASE_FILES",
+    "expand",
+    "is_excluded",
+    "phase1_partners",
+    "untracked",
+    "warn",
+]
 
 PHASE1, PHASE2 = ".phase1.md", ".phase2.md"
 #: What ``lint DIR`` and ``decide DIR`` take.
@@ -179,6 +187,13 @@ def expand(
             f"{', '.join(left_out)}; nothing was read"
         )
     return stdin + sorted(out)
+
+
+def warn(message: str) -> None:
+    """A warning of the command line's own, on standard error (ruff's ``warning:``)."""
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr)
 
 
 def is_excluded(path: str, settings: Settings) -> bool:

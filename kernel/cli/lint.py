@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import contextlib
 import os
-import sys
 from collections.abc import Sequence
 from typing import Any
 
-from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, is_excluded, untracked
+from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, is_excluded, untracked, warn
 from kernel.cli.scaffold import (
     EXIT_FAILED,
     EXIT_OK,
@@ -93,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--phase1 is only meaningful for a Phase 2 document")
     notes: list[str] = []
     try:
-        docs = expand(args.docs, PHASE_FILES, args.settings, warn=_warn)
+        docs = expand(args.docs, PHASE_FILES, args.settings, warn=warn)
     except EmptyDirectory as exc:
         return failure(args, exc, exc.path)
     docs, syntheses = _without_syntheses(docs)
@@ -155,10 +154,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     files.sort(key=lambda entry: order.get(entry["file"], len(order)))
     body = {"dialect": dialects[0] if dialects else "13", "files": files}
     return emit(args, Result(worst, diagnostics, body, notes + told))
-
-
-def _warn(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr)
 
 
 def _is_synthesis(path: str) -> bool:

@@ -215,3 +215,18 @@ def test_show_settings_gives_each_files_own_settings_and_every_path_absolute(
     assert shown["file"] == str(repo / "legacy/reviews/eic.phase1.md")
     assert shown["settings"]["contract"] == {"value": "reviewer/full", "from": legacy}
     assert shown["settings"]["strict"] == {"value": False, "from": "default"}
+
+
+def test_check_reads_each_contract_under_its_own_project(
+    repo: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from kernel.cli.check import main as check_main
+
+    (repo / "legacy" / "contracts").mkdir()
+    shutil.copy(repo / "contracts/review.json", repo / "legacy/contracts/review.json")
+    (repo / "legacy" / "sprint-kernel.toml").write_text('dialect = "13"\n', "utf-8")
+    assert run(check_main, ["contracts/review.json", "legacy/contracts/review.json"]) == 1
+    out = capsys.readouterr().out
+    assert "legacy/contracts/review.json:" in out and "E-SCHEMA" in out  # read as Schema 13
+    top = [line for line in out.splitlines() if line.startswith("contracts/review.json:")]
+    assert top and all(" info: " in line for line in top)  # the 13.2 contract passes
