@@ -290,3 +290,4 @@ def test_python_m_entry_is_the_same_command(command: str, tmp_path: Path) -> Non
     assert done.returncode == 2, done
     assert b"Traceback" not in done.stdout + done.stderr
     assert b"--max-bytes" in done.stderr
+
