@@ -160,3 +160,26 @@ def test_a_da_band_heading_in_another_case_says_headings_are_case_sensitive(
         "da.phase2.md:43:1: P2-133 [DA-MAJOR-PARSE: da.phase2.md: expected exactly one #### MAJOR "
         "section, found 0] '#### Major' is not '#### MAJOR': headings are case-sensitive"
     )
+
+
+def test_a_forbidden_block_class_or_reason_stands_on_its_line_and_says_remove_it(
+    seat: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _edit(
+        seat / "eic.phase2.md",
+        "### D3: argumentative_coherence\n\nscore: pass\n",
+        "### D3: argumentative_coherence\n\nscore: pass\nblock_class: repairable\n"
+        "abstain_reason: out of my depth\n",
+    )
+    code, out, _ = sk(capsys, "lint", "eic.phase2.md", "--contract", "contract.json")
+    assert code == 1
+    found = out.splitlines()[:-1]
+    assert (
+        "eic.phase2.md:16:1: P2-112 [BLOCK-CLASS-INVALID: eic.phase2.md: D3 block_class is "
+        "required iff an eligible mandatory dimension scores block] remove it: only a block on a "
+        "mandatory dimension the role may score takes one"
+    ) in found
+    assert (
+        "eic.phase2.md:17:1: P2-110 [ABSTENTION-INVALID: eic.phase2.md: D3 scored result may not "
+        "carry abstain_reason] remove it"
+    ) in found

@@ -472,7 +472,8 @@ def _scores(
         reason = values.get("abstain_reason", [None])[0]
         eligible = role in dim.eligible_roles
         line = sub.line
-        trigger_at = next((f.line for f in lines if f.key == "trigger" and f.value), line)
+        at = {f.key: f.line for f in reversed(lines) if f.value is not None}
+        trigger_at = at.get("trigger", line)
         if trigger_lines is not None and trigger is not None:
             trigger_lines[dim.id] = trigger_at
         if eligible and score == "not_assessed" and reason is None:
@@ -490,7 +491,7 @@ def _scores(
                 Finding(
                     "P2-111",
                     f"[OUT-OF-ROLE-SCORE: {source}: role {role} may not score {dim.id}]",
-                    line,
+                    at.get("score", line),
                     "abstention",
                 )
             )
@@ -499,8 +500,8 @@ def _scores(
                 Finding(
                     "P2-110",
                     f"[ABSTENTION-INVALID: {source}: structural abstention on {dim.id} must not "
-                    "carry abstain_reason]",
-                    line,
+                    "carry abstain_reason] remove it",
+                    at.get("abstain_reason", line),
                     "abstention",
                 )
             )
@@ -509,8 +510,8 @@ def _scores(
                 Finding(
                     "P2-110",
                     f"[ABSTENTION-INVALID: {source}: {dim.id} scored result may not carry "
-                    "abstain_reason]",
-                    line,
+                    "abstain_reason] remove it",
+                    at.get("abstain_reason", line),
                     "abstention",
                 )
             )
@@ -520,8 +521,14 @@ def _scores(
                 Finding(
                     "P2-112",
                     f"[BLOCK-CLASS-INVALID: {source}: {dim.id} block_class is required iff an "
-                    "eligible mandatory dimension scores block]",
-                    line,
+                    "eligible mandatory dimension scores block] "
+                    + (
+                        "remove it: only a block on a mandatory dimension the role may score "
+                        "takes one"
+                        if block_class is not None
+                        else "add block_class: repairable or block_class: fatal"
+                    ),
+                    at.get("block_class", line),
                     "block_class",
                 )
             )
