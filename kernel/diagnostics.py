@@ -376,6 +376,8 @@ _ROWS: tuple[tuple[str, Severity, str, str, str], ...] = (
      "Reviewer documents: work bounds", _P2),
     ("P2-127", "warning", "trigger binding not checked: no Phase 1 document", "13.2 §F9",
      _P2),
+    ("P2-128", "error", "the Phase 1 document read from beside a Phase 2 is not tracked by "
+     "git (a clone has no Phase 1 for it)", "pre-commit (kernel reading)", _P2),
     ("P2-130", "error", "[DA-TABLE-PARSE]: the DA report's tables or surfaces are malformed",
      "13.2 §F11.3", _P2),
     ("P2-131", "error", "[DA-FINDING-GRAMMAR]: a Severity declaration in a DA report",

@@ -91,10 +91,13 @@ class ConfigError(InputError):
 class EmptyDirectory(InputError):
     """A directory a command was asked to search holds nothing it reads (exit 2)."""
 
-    def __init__(self, path: str, wanted: str) -> None:
-        super().__init__(
-            f"{path}: is a directory with no {wanted} files to read", code="E-NOT-FILE"
+    def __init__(self, path: str, wanted: str, *, excluded_by: str | None = None) -> None:
+        why = (
+            f"is excluded by the exclude of {excluded_by}: nothing in it is read"
+            if excluded_by is not None
+            else f"is a directory with no {wanted} files to read"
         )
+        super().__init__(f"{path}: {why}", code="E-NOT-FILE")
         self.path = path
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from kernel.cli.files import JSON_FILES, expand
+from kernel.cli.files import JSON_FILES, expand, warn
 from kernel.cli.placed import contract_findings
 from kernel.cli.scaffold import (
     EXIT_FAILED,
@@ -95,7 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error("give a CONTRACT (or set contract in the configuration)")
         args.contracts = [args.settings.contract]
     try:
-        sources = expand(args.contracts, JSON_FILES, args.settings)
+        sources = expand(args.contracts, JSON_FILES, args.settings, warn=warn)
         searched = set(sources) - set(expand(_not_dirs(args.contracts), JSON_FILES, args.settings))
     except EmptyDirectory as exc:
         return emit(
@@ -106,12 +106,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                 {"files": []},
             ),
         )
-    reader = Reader(args.max_bytes, dialect=args.dialect)
+    readers: dict[tuple[int, str], Reader] = {}
+
+    def reader_for(source: str) -> Reader:
+        """Each contract read under its own project's max-bytes and dialect."""
+        own = args.settings if source == "-" else args.settings.for_file(source)
+        key = (own.setting("max-bytes", args.max_bytes), own.setting("dialect", args.dialect))
+        if key not in readers:
+            readers[key] = Reader(key[0], dialect=key[1])
+        return readers[key]
+
     worst = EXIT_OK
     diagnostics: list[Diagnostic] = []
     files: list[dict[str, Any]] = []
     skipped = []
     for source in sources:
+        reader = reader_for(source)
         if source in searched and not _is_contract(source, reader):
             skipped.append(source)
             continue

@@ -98,11 +98,23 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _chosen(parser: Parser, codes: Sequence[str]) -> list[Code]:
     """The codes named (every code when none is), or a usage error naming the unknown ones
     with the closest known spelling."""
-    unknown = [c for c in codes if c not in REGISTRY]
+    found = {c: _resolved(c) for c in codes}
+    unknown = [c for c, got in found.items() if not got]
     if unknown:
-        named = ", ".join(shown(c) + did_you_mean(c, REGISTRY) for c in unknown)
+        named = ", ".join(shown(c) + did_you_mean(c.upper(), REGISTRY) for c in unknown)
         parser.error(f"unknown code(s): {named}")
-    return [REGISTRY[c] for c in codes] if codes else list(REGISTRY.values())
+    chosen = [code for c in codes for code in found[c]]
+    return list(dict.fromkeys(chosen)) if codes else list(REGISTRY.values())
+
+
+def _resolved(name: str) -> list[Code]:
+    """The codes ``name`` names: a code in any case (``p2-114``), or an upstream tag
+    (``TRIGGER-DRIFT``, ``[TRIGGER-DRIFT]``) → every code whose summary carries it."""
+    key = name.strip().upper()
+    if key in REGISTRY:
+        return [REGISTRY[key]]
+    tag = f"[{key.strip('[]')}]"
+    return [c for c in REGISTRY.values() if c.summary.startswith(tag)]
 
 
 def _docs_url() -> str | None:

@@ -145,6 +145,8 @@ class Settings:
     root: str = "."
     strict: bool = False
     quiet: bool = False
+    #: Leave out an excluded file even when it is named on the command line.
+    force_exclude: bool = False
     statistics: bool = False
     output_file: str | None = None
     stdin_filename: str | None = None
@@ -159,6 +161,25 @@ class Settings:
     discover: bool = False
     flag_select: tuple[str, ...] | None = None
     flag_ignore: tuple[str, ...] = ()
+    #: The configuration these settings were read from (a file's own, after :meth:`for_file`).
+    config: Config = Config()
+    #: The project keys the command line set (``contract``, ``dialect``, ``strict``,
+    #: ``max-bytes``, …) and their values: they win over every file's configuration.
+    flags: tuple[tuple[str, Any], ...] = ()
+
+    def setting(self, key: str, default: Any = None) -> Any:
+        """A project key's value for these settings' files: the command line's, else the
+        configuration's, else ``default``."""
+        given = dict(self.flags)
+        if key in given:
+            return given[key]
+        value = getattr(self.config, key.replace("-", "_"), None)
+        return default if value is None else value
+
+    def project(self, file: str | None) -> str | None:
+        """The configuration file whose project ``file`` belongs to (``None``: none): a run
+        over files of several projects is several runs, one per project."""
+        return self.for_file(file).source
 
     def for_file(self, file: str | None) -> Settings:
         """The settings that apply to ``file``: those of the configuration nearest it (found
@@ -181,6 +202,10 @@ class Settings:
             exclude=config.exclude,
             root=config.root,
             source=config.source,
+            contract=config.contract,
+            docs_url=config.docs_url,
+            config=config,
+            strict=bool(dict(self.flags).get("strict", config.strict)),
         )
 
     def _ignored(self, code: str, selectors: Sequence[str]) -> bool:
@@ -458,6 +483,13 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         else:
             origins[key] = source if value != default else "default"
 
+    flags: dict[str, Any] = {}
+    keys = ("contract", "dialect", "ars", "max-bytes")
+    for key, flag in ((k, k.replace("-", "_")) for k in keys):
+        if getattr(args, flag, None) is not None:
+            flags[key] = getattr(args, flag)
+    if args.strict is not None:
+        flags["strict"] = args.strict
     flag_select = flag_ignore = None
     select = config.select
     if args.select is not None:
@@ -481,6 +513,7 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         root=config.root,
         strict=bool(config.strict if args.strict is None else args.strict),
         quiet=args.quiet,
+        force_exclude=getattr(args, "force_exclude", False),
         statistics=args.statistics,
         output_file=args.output_file,
         stdin_filename=args.stdin_filename,
@@ -489,6 +522,8 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
         discover=not args.isolated and args.config is None,
         flag_select=flag_select,
         flag_ignore=flag_ignore or (),
+        config=config,
+        flags=tuple(flags.items()),
     )
     if getattr(args, "contract", "") is None:
         args.contract = config.contract
@@ -515,31 +550,47 @@ def settle(args: argparse.Namespace, inputs: Sequence[str] = ()) -> None:
     args.settings = attrs.evolve(args.settings, origins=tuple(origins.items()))
 
 
+def _shown_path(value: Any) -> Any:
+    """A path as ``--show-settings`` prints every path: absolute (template names and ``-``
+    as they are)."""
+    from kernel.contract.templates import TEMPLATE_NAMES
+
+    if not isinstance(value, str) or value in TEMPLATE_NAMES or value == "-":
+        return value
+    return os.path.abspath(value)
+
+
 def shown_settings(args: argparse.Namespace, file: str | None) -> dict[str, Any]:
     """``--show-settings``: the settings that apply to ``file`` (the run's when ``None``),
-    each value with where it came from."""
+    each value with where it came from. Every path is absolute."""
+    from kernel.reviewer.lint.ars import DEFAULT_ARS
+
     settings: Settings = args.settings
     own = settings.for_file(file)
     origins = dict(settings.origins)
+    given = dict(settings.flags)
     if own is not settings:  # a file under another configuration than the run's
-        for key in ("select", "ignore", "per-file-ignores", "exclude"):
+        for key in origins:
             if not origins[key].startswith("command line"):
                 origins[key] = own.source or "default"
+        for key in ("contract", "dialect", "ars", "strict", "max-bytes", "docs-url"):
+            if key in origins and key not in given and own.setting(key) is None:
+                origins[key] = "default"
     values: dict[str, Any] = {
-        "contract": getattr(args, "contract", None),
-        "dialect": getattr(args, "dialect", None),
-        "ars": getattr(args, "ars", None),
+        "contract": _shown_path(own.setting("contract")),
+        "dialect": own.setting("dialect", "auto"),
+        "ars": own.setting("ars", DEFAULT_ARS),
         "select": None if own.select is None else list(own.select),
         "ignore": list(own.ignore),
         "per-file-ignores": {glob: list(codes) for glob, codes in own.per_file_ignores},
         "exclude": list(own.exclude),
-        "strict": settings.strict,
-        "max-bytes": getattr(args, "max_bytes", None),
-        "docs-url": settings.docs_url,
+        "strict": bool(own.setting("strict", False)),
+        "max-bytes": own.setting("max-bytes", MAX_INPUT_BYTES),
+        "docs-url": own.setting("docs-url"),
     }
     files = {f: os.path.abspath(f) for f in (settings.source, own.source) if f is not None}
     return {
-        "file": file,
+        "file": _shown_path(file),
         "configuration": files.get(own.source or ""),
         "root": os.path.abspath(own.root),
         "settings": {

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, TextIO
@@ -159,9 +160,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     paired = partners([])
     if args.documents and not args.phase1:
         try:
-            pairs, paired = _paired(
-                expand(args.documents, PHASE_FILES, args.settings), args.settings
-            )
+            files = expand(args.documents, PHASE_FILES, args.settings)
+            folders = sorted({os.path.dirname(f) or os.curdir for f in files if f != "-"})
+            if len(folders) > 1:
+                parser.error(
+                    f"the documents lie in {len(folders)} folders ({', '.join(folders)}): a "
+                    "round is one folder; decide one round at a time (lint checks them all)"
+                )
+            pairs, paired = _paired(files, args.settings)
         except KernelError as exc:
             parser.error(exc.message)
     elif args.documents and len(args.phase1) != len(args.documents):
@@ -366,6 +372,9 @@ def _decide_round_v2(
             texts[path] = reader.text(path)
         except KernelError as exc:
             return failure(args, exc, path)
+    taken = _seats_taken_twice(args, contract, pairs, texts)
+    if taken is not None:
+        return taken
     try:
         outcome = decide_reports_v2(
             contract,
@@ -409,3 +418,34 @@ def _decide_round_v2(
         text.append(f"synthesis: {args.synthesis} {verdict} the recomputation")
         code = EXIT_OK if outcome.synthesis.ok else EXIT_FAILED
     return emit(args, Result(code, found, _same_keys(body), text))
+
+
+def _seats_taken_twice(
+    args: Any, contract: Contract, pairs: list[tuple[str, str]], texts: dict[str, str]
+) -> int | None:
+    """A 13.2 round where two reports declare one seat is aborted naming that cause (as
+    ``lint`` names it, P2-140 and P1-121), not a later finding it causes; ``None`` when every
+    seat is taken once."""
+    from kernel.cli.seating import Partners, seat_documents
+
+    read: dict[str, tuple[int, str, str | None]] = {
+        p2: (2, texts[p2], texts[p1]) for p2, p1 in pairs
+    }
+    read.update({p1: (1, texts[p1], None) for _, p1 in pairs})
+    seats = seat_documents(
+        contract, read, Partners(dict(pairs), frozenset()), args.max_bytes
+    ).seating
+    twice = {
+        doc: found
+        for doc, found in seats.findings.items()
+        if any(f.code in ("P2-140", "P1-121") for f in found)
+    }
+    if not any(f.code == "P2-140" for found in twice.values() for f in found):
+        return None
+    diagnostics = [
+        f.to_diagnostic(doc) for doc, found in twice.items() for f in found if f.code != "P1-120"
+    ]
+    roles = sorted({seats.roles[d] or "" for d in twice if seats.roles.get(d)})
+    text = [f"the round is aborted: the seat {', '.join(roles)} is taken by two reports"]
+    body = {**_NO_DECISION, "dialect": contract.dialect, "tags": [], "error": text[0]}
+    return emit(args, Result(EXIT_FAILED, diagnostics, _same_keys(body), text))

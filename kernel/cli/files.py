@@ -19,7 +19,15 @@ if TYPE_CHECKING:  # pathspec is imported only when a directory or an exclude ne
 
     from kernel.cli.config import Settings
 
-__all__ = ["JSON_FILES", "PHASE_FILES", "expand", "phase1_partners"]
+__all__ = [
+    "JSON_FILES",
+    "PHASE_FILES",
+    "expand",
+    "is_excluded",
+    "phase1_partners",
+    "untracked",
+    "warn",
+]
 
 PHASE1, PHASE2 = ".phase1.md", ".phase2.md"
 #: What ``lint DIR`` and ``decide DIR`` take.
@@ -139,29 +147,48 @@ def _walk(
     return found
 
 
-def expand(arguments: Sequence[str], suffixes: Sequence[str], settings: Settings) -> list[str]:
+def expand(
+    arguments: Sequence[str],
+    suffixes: Sequence[str],
+    settings: Settings,
+    *,
+    warn: Callable[[str], None] | None = None,
+) -> list[str]:
     """The files a command reads, sorted and each once: a directory is replaced by the files
     below it whose names end in one of ``suffixes``, leaving out what ``.gitignore`` or the
-    configuration's ``exclude`` leaves out; a file named on the command line is kept unless
-    ``exclude`` covers it; ``-`` and template names are kept as they are. A directory with
-    nothing to read is a usage error."""
+    configuration's ``exclude`` leaves out; a file named on the command line is read even
+    when ``exclude`` covers it, unless ``--force-exclude`` (as ruff does); ``-`` and template
+    names are kept as they are. A directory with nothing to read, or one ``exclude`` covers,
+    is a usage error; ``warn`` is told when every file named is excluded."""
     excluded = _excluder(settings)
     out: dict[object, str] = {}  # one name per real file: the first it was given by
     stdin = []  # each - is kept: standard input named twice is an error the reader reports
     walked: list[str] = []
+    left_out = []
     for argument in arguments:
         if argument == "-":
             stdin.append(argument)
         elif os.path.isdir(argument):
+            if excluded is not None and excluded(argument, True):
+                raise EmptyDirectory(
+                    argument, "", excluded_by=settings.for_file(argument).source or "?"
+                )
             found = _walk(argument, suffixes, excluded)
             if not found:
                 wanted = " or ".join(f"*{s}" for s in suffixes)
                 raise EmptyDirectory(argument, wanted)
             walked += found
-        elif excluded is None or not excluded(argument, False):
+        elif settings.force_exclude and excluded is not None and excluded(argument, False):
+            left_out.append(argument)
+        else:
             out.setdefault(_identity(argument), argument)
     for path in walked:  # a file named on the command line keeps that name
         out.setdefault(_identity(path), path)
+    if left_out and not out and not stdin and warn is not None:
+        warn(
+            f"every file given is excluded by the configuration's exclude (--force-exclude): "
+            f"{', '.join(left_out)}; nothing was read"
+        )
     return stdin + sorted(out.values())
 
 
@@ -173,6 +200,61 @@ def _identity(path: str) -> object:
     except (OSError, ValueError):
         return os.path.normcase(os.path.abspath(path))
     return found.st_dev, found.st_ino
+
+
+def warn(message: str) -> None:
+    """A warning of the command line's own, on standard error (ruff's ``warning:``)."""
+    import sys
+
+    print(f"warning: {message}", file=sys.stderr)
+
+
+def is_excluded(path: str, settings: Settings) -> bool:
+    """Whether the ``exclude`` of the configuration nearest ``path`` covers it."""
+    excluded = _excluder(settings)
+    return excluded is not None and excluded(path, os.path.isdir(path))
+
+
+def _work_tree(directory: str) -> str | None:
+    """The top of the git work tree ``directory`` lies in (the directory holding ``.git``)."""
+    directory = os.path.abspath(directory)
+    while True:
+        if os.path.exists(os.path.join(directory, ".git")):
+            return directory
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
+def untracked(paths: Iterable[str]) -> set[str]:
+    """Those of ``paths`` that lie in a git work tree that does not track them (not in its
+    index). None when git cannot answer (no git, no work tree): then nothing is reported.
+    git runs at the work tree's top, where a hook's relative ``GIT_INDEX_FILE`` points."""
+    import subprocess
+
+    by_top: dict[str, dict[str, str]] = {}
+    for path in paths:
+        top = _work_tree(os.path.dirname(os.path.abspath(path)))
+        if top is not None:
+            relative = os.path.relpath(os.path.abspath(path), top)
+            by_top.setdefault(top, {})[_posix(relative)] = path
+    found: set[str] = set()
+    for top, files in by_top.items():
+        try:
+            done = subprocess.run(
+                ["git", "--literal-pathspecs", "-C", top, "ls-files", "-z", "--", *files],
+                capture_output=True,
+                check=False,
+                timeout=60,
+            )
+        except (OSError, subprocess.SubprocessError):
+            continue
+        if done.returncode != 0:
+            continue
+        tracked = {os.fsdecode(n) for n in done.stdout.split(b"\0") if n}
+        found.update(path for relative, path in files.items() if relative not in tracked)
+    return found
 
 
 def phase1_partners(files: Iterable[str]) -> dict[str, str]:

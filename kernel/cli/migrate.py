@@ -115,6 +115,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"-o {args.output} and --output-file {report_file} name the same file: the report "
             "would overwrite the migrated contract"
         )
+    if args.format == "html" and args.output is not None and args.settings.output_file is None:
+        parser.error(
+            f"-o/--output writes the migrated contract, not the page: -o {args.output} with "
+            "--format html is ambiguous; give the page's file with --output-file (and the "
+            "contract's with -o)"
+        )
+    if "strict" not in dict(args.settings.flags):
+        # the configuration's strict governs the findings of the checks (lint, check): a
+        # migration that succeeded exits 0 whatever its MG-2 warning says (--strict still fails)
+        args.settings = attrs.evolve(
+            args.settings, strict=False, flags=(*args.settings.flags, ("strict", False))
+        )
     reader = Reader(args.max_bytes)
     roles = _pairs(args.roles, "--roles", parser)
     actions = _pairs(args.actions, "--actions", parser)

@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, TextIO
 
+import attrs
+
 from kernel.diagnostics import Diagnostic
 
 __all__ = [
@@ -62,6 +64,8 @@ def use_color(choice: str, stream: TextIO, environ: Mapping[str, str] | None = N
 def styled(d: Diagnostic, color: bool) -> str:
     """``file:line:col: CODE message``, with the file bold, the separators cyan and the code
     in its severity's colour when ``color``."""
+    if d.severity == "info":  # an info line reads as what it is in a CI log
+        d = attrs.evolve(d, message=f"info: {d.message}")
     if not color:
         return str(d)
     where = [str(p) for p in (d.file, d.line, d.column if d.line else None) if p]

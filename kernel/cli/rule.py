@@ -26,6 +26,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         formats=("text", "json"),
         max_bytes=False,
     )
-    parser.add_argument("codes", nargs="+", metavar="CODE", help="the codes (SC-11, P2-040, …)")
+    parser.add_argument(
+        "codes",
+        nargs="+",
+        metavar="CODE",
+        help="the codes (SC-11, p2-040, …) or upstream tags (TRIGGER-DRIFT: the codes that "
+        "carry it)",
+    )
     args = parser.parse_args(argv)
     return explain(args.format, _chosen(parser, args.codes))

@@ -147,6 +147,12 @@ def _configuration_options(parser: argparse.ArgumentParser, dialect: bool, ars: 
         action="store_true",
         help="print the findings only, and nothing at all when there are none",
     )
+    add(
+        "--force-exclude",
+        action="store_true",
+        help="leave out a file the configuration's exclude covers even when it is named "
+        "(as a pre-commit hook names every changed file)",
+    )
     add("--statistics", action="store_true", help="print one line per code with its count")
     add("-o", "--output-file", metavar="FILE", help="write the report to FILE")
     add("--stdin-filename", metavar="NAME", help="the name of the - document in every report")
@@ -291,7 +297,11 @@ class Parser(argparse.ArgumentParser):
         self.add_argument("--version", action="version", version=f"{PROG} {__version__}")
         if formats:
             self.add_argument(
-                "--format", choices=tuple(formats), default=formats[0], help="output format"
+                "--format",
+                "--output-format",
+                choices=tuple(formats),
+                default=formats[0],
+                help="output format (--output-format: ruff's name for it)",
             )
         if max_bytes:
             self.add_argument(
@@ -383,8 +393,10 @@ class Parser(argparse.ArgumentParser):
         return found
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+        """One ``error:`` line and where to read more, not the usage block first."""
+        self.exit(
+            EXIT_USAGE, f"{self.prog}: error: {message}\n(run '{self.prog} --help' for usage)\n"
+        )
 
 
 class Reader:
@@ -596,7 +608,9 @@ def emit(
     )
     code = result.exit
     ok = code == EXIT_OK if result.ok is None else result.ok
-    if settings.strict and code == EXIT_OK and any(d.severity == "warning" for d in diagnostics):
+    if code == EXIT_OK and any(
+        d.severity == "warning" and settings.for_file(d.file).strict for d in diagnostics
+    ):
         code, ok = EXIT_FAILED, False
     failed = code != EXIT_OK
     if getattr(where, "exit_zero", False) and code == EXIT_FAILED:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from kernel.cli.files import PHASE1, PHASE2, PHASE_FILES, expand, phase1_partners
+from kernel.cli.files import PHASE1, PHASE2, is_excluded, phase1_partners
 from kernel.contract.model import Contract
 from kernel.errors import KernelError
 from kernel.reviewer.lint.report import LintReport
@@ -57,9 +57,7 @@ def partners(files: Sequence[str], settings: Settings | None = None) -> Partners
     for path in files:
         if path.endswith(PHASE2) and path not in given:
             partner = path[: -len(PHASE2)] + PHASE1
-            if os.path.isfile(partner) and (
-                settings is None or expand([partner], PHASE_FILES, settings)
-            ):
+            if os.path.isfile(partner) and (settings is None or not is_excluded(partner, settings)):
                 found[path] = partner
     return Partners({**given, **found}, frozenset(found))
 

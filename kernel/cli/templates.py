@@ -76,7 +76,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         max_bytes=False,
     )
     # --format before or after "list"; here it does not reset the one given before
-    listing.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
+    listing.add_argument(
+        "--format", "--output-format", choices=("text", "json"), default=argparse.SUPPRESS
+    )
     show = sub.add_parser(
         "show",
         help="print a template's JSON",
@@ -86,7 +88,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         formats=None,
         max_bytes=False,
     )
-    show.add_argument("--format", choices=("text", "json"), default=argparse.SUPPRESS)
+    show.add_argument(
+        "--format", "--output-format", choices=("text", "json"), default=argparse.SUPPRESS
+    )
     show.add_argument("name", metavar="NAME", help="a template name (sprint-kernel templates)")
     show.add_argument(
         "--document",

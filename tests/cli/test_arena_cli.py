@@ -35,7 +35,7 @@ def test_verdict_found(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     f = write(tmp_path, "review.md", "Good.\r\nVERDICT: approved\r\n")
     assert cli(capsys, "verdict", f) == (
         0,
-        f"{f}:2:1: ARENA-VERDICT APPROVED\nAll checks passed.\n",
+        f"{f}:2:1: ARENA-VERDICT info: APPROVED\nAll checks passed.\n",
         "",
     )
 
@@ -46,7 +46,7 @@ def test_verdict_multiple(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code == 0
     assert out.splitlines() == [
         f"{f}:3:1: PARSER_WARNING_MULTIPLE_VERDICTS 2 verdict lines (1, 3); the last one counts",
-        f"{f}:3:1: ARENA-VERDICT REVISE",
+        f"{f}:3:1: ARENA-VERDICT info: REVISE",
         "Found 0 errors and 1 warning in 1 file.",
     ]
 

@@ -15,6 +15,7 @@ from support import paths
 
 import kernel
 from kernel.cli.main import main
+from kernel.cli.output import styled
 from kernel.cli.scaffold import Result, emit, github_lines, sarif_log
 from kernel.diagnostics import REGISTRY, Diagnostic, sort_key
 from kernel.schema import schema_errors, strict_validator
@@ -179,7 +180,11 @@ def test_text_is_sorted_by_file_line_column(found: list[Diagnostic]) -> None:
     emit("text", Result(1, found), out, err)
     placed = [attrs.evolve(d, line=d.line or 1, column=d.column or 1) for d in found]
     *lines, summary = out.getvalue().splitlines()
-    assert lines == [str(d) for d in sorted(placed, key=sort_key)]
+    assert lines == [styled(d, False) for d in sorted(placed, key=sort_key)]
+    assert all(
+        (f"{d.code} info: " in line) == (d.severity == "info")
+        for line, d in zip(lines, sorted(placed, key=sort_key), strict=True)
+    )
     judged = any(d.severity != "info" for d in found)
     assert summary.startswith("Found " if judged else "No errors or warnings, but the run failed")
     assert err.getvalue() == ""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -45,7 +46,7 @@ def _sub(argv: list[str], stdin: bytes | None = None) -> subprocess.CompletedPro
 
 
 def test_lint_several_files_worst_exit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    ok = str(FULL / "eic.phase1.md")
+    ok = str(shutil.copy(FULL / "eic.phase1.md", tmp_path))  # no Phase 2 beside it
     bad = tmp_path / "bad.md"
     bad.write_text("## Contract Paraphrase\n\nnothing\n", "utf-8")
     code, out, err = _run(capsys, ["lint", ok, str(bad), "--contract", "reviewer/full"])
@@ -98,7 +99,8 @@ def test_stdin_for_check_lint_and_contract() -> None:
     assert done.returncode == 2 and b"standard input can be read only once" in done.stdout
     done = _sub([sys.executable, "-m", "kernel.arena", "verdict", "-"], b"VERDICT: REVISE\n")
     assert (
-        done.returncode == 0 and done.stdout == b"-:1:1: ARENA-VERDICT REVISE\nAll checks passed.\n"
+        done.returncode == 0
+        and done.stdout == b"-:1:1: ARENA-VERDICT info: REVISE\nAll checks passed.\n"
     )
 
 

@@ -352,8 +352,9 @@ def test_a_directory_is_recursed_sorted_and_pairs_phase_documents(project: Path)
     assert done.returncode == 0 and "P2-043" not in done.stdout
     body = json.loads(sk(*args, "--format", "json", cwd=project).stdout)
     read = [(f["file"], f.get("phase1_file"), f.get("phase1_from_disk")) for f in body["files"]]
-    assert read == [
+    assert read == [  # and a Phase 1 given alone with the Phase 2 beside it
         ("reviews/da.phase1.md", None, None),
+        ("reviews/da.phase2.md", "reviews/da.phase1.md", False),
         ("reviews/eic.phase2.md", "reviews/eic.phase1.md", True),
     ]
     verbose = sk(*args, "--verbose", cwd=project)
@@ -389,8 +390,26 @@ def test_gitignore_and_exclude_leave_files_out(project: Path) -> None:
     done = sk("lint", "reviews", cwd=project)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "bad" not in done.stdout and "tmp" not in done.stdout
+    # a file named on the command line is read all the same, as ruff reads it ...
     done = sk("lint", "reviews/old/bad.phase1.md", "reviews/eic.phase1.md", cwd=project)
-    assert done.returncode == 0 and "old" not in done.stdout  # exclude covers named files too
+    assert done.returncode == 1 and "reviews/old/bad.phase1.md:1:1" in done.stdout
+    # ... unless --force-exclude (a pre-commit hook names every changed file)
+    args = ("lint", "--force-exclude", "reviews/old/bad.phase1.md", "reviews/eic.phase1.md")
+    done = sk(*args, cwd=project)
+    assert done.returncode == 0 and "old" not in done.stdout
+    done = sk("lint", "--force-exclude", "reviews/old/bad.phase1.md", cwd=project)
+    assert done.returncode == 0 and "All checks passed." in done.stdout
+    assert done.stderr == (
+        "warning: every file given is excluded by the configuration's exclude "
+        "(--force-exclude): reviews/old/bad.phase1.md; nothing was read\n"
+    )
+    # an excluded folder named on the command line says so
+    done = sk("lint", "reviews/old", cwd=project)
+    assert done.returncode == 2
+    assert (
+        "reviews/old:1:1: E-NOT-FILE is excluded by the exclude of sprint-kernel.toml: "
+        "nothing in it is read"
+    ) in done.stdout
     (project / "sprint-kernel.toml").unlink()
     done = sk("lint", "reviews", "--contract", "reviewer/full", cwd=project)
     assert done.returncode == 1 and "reviews/old/bad.phase1.md" in done.stdout

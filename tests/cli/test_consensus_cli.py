@@ -31,8 +31,8 @@ def test_parse_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     assert out.splitlines() == [  # sorted by line; a document-level finding stands at 1:1
         f"{path}:1:1: CN-MALFORMED strict: not JSON: Expecting value (column 1)",
-        f"{path}:1:1: CN-UNKNOWN-FIELD fenced: unknown field 'extra' ignored",
-        f"{path}:3:1: CN-OK valid critique response (method: fenced)",
+        f"{path}:1:1: CN-UNKNOWN-FIELD info: fenced: unknown field 'extra' ignored",
+        f"{path}:3:1: CN-OK info: valid critique response (method: fenced)",
         "Found 0 errors and 1 warning in 1 file.",
     ]
     code, out, _ = call(capsys, "parse", str(path), "--kind", "critique", "--strict-json")
@@ -109,8 +109,8 @@ def test_round_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     assert out.splitlines() == [
         f"{path}:1:1: CN-NO-CONSENSUS no consensus: 1 of 3 approved, 2 required",
         f"{path}:1:1: CN-STOP-MAX-ROUNDS stop (max_rounds): round 3 of 3 is the last",
-        f"{path}:1:1: CN-OBJECTION (1 critique(s)) Too short",
-        f"{path}:1:1: CN-MISSING src",
+        f"{path}:1:1: CN-OBJECTION info: (1 critique(s)) Too short",
+        f"{path}:1:1: CN-MISSING info: src",
         "Found 1 error and 1 warning in 1 file.",
     ]
     code, out, _ = call(capsys, "round", str(path), "--format", "json")
@@ -128,7 +128,7 @@ def test_round_consensus_and_continue_exit_0(
     path.write_text(json.dumps(agreed), encoding="utf-8")
     code, out, _ = call(capsys, "round", str(path))
     assert code == 0
-    assert out.startswith(f"{path}:1:1: CN-CONSENSUS consensus: 2 of 3 approved")
+    assert out.startswith(f"{path}:1:1: CN-CONSENSUS info: consensus: 2 of 3 approved")
     going = {
         **ROUND,
         "round": 2,

@@ -72,8 +72,9 @@ def test_json(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None
     assert code == 0
     data = json.loads(capsys.readouterr().out)
     assert data["ok"] is True and data["diagnostics"] == []
-    [report] = data["files"]
+    report, partner = data["files"]  # the Phase 2 beside it comes along
     assert report["phase"] == 1 and report["ok"] is True and report["findings"] == []
+    assert partner["file"] == str(docs["p2"]) and partner["phase1_file"] == str(docs["p1"])
 
 
 def test_forced_phase(docs: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:

@@ -40,8 +40,10 @@ def test_a_13_2_document_takes_its_seat_from_its_name(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert _run([str(EXAMPLE / "eic.phase1.md"), "--contract", CONTRACT, "--format", "json"]) == 0
-    [entry] = json.loads(capsys.readouterr().out)["files"]
-    assert entry["role"] == "eic"
+    # the Phase 2 beside it is linted with it (a Phase 1 edit is checked against its report)
+    entry, partner = json.loads(capsys.readouterr().out)["files"]
+    assert entry["role"] == "eic" and entry["file"].endswith("eic.phase1.md")
+    assert partner["file"].endswith("eic.phase2.md") and partner["role"] == "eic"
 
 
 def test_role_is_for_one_document(capsys: pytest.CaptureFixture[str]) -> None:

@@ -49,11 +49,11 @@ def test_resolve_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert run(main, ["resolve", path]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out == [
-        f"{path}:1:1: PANEL-RESOLVED F1: Consensus (3/5 specialists)",
-        f"{path}:1:1: PANEL-RESOLVED F2: Majority (dissent: SEC)",
-        f"{path}:1:1: PANEL-RESOLVED F3: Dismissed (3/5 specialists)",
-        f"{path}:1:1: PANEL-AGREEMENT Split Decision",
-        f"{path}:1:1: PANEL-VERDICT Reject (panel Approve; 1 Critical finding(s) resolved "
+        f"{path}:1:1: PANEL-RESOLVED info: F1: Consensus (3/5 specialists)",
+        f"{path}:1:1: PANEL-RESOLVED info: F2: Majority (dissent: SEC)",
+        f"{path}:1:1: PANEL-RESOLVED info: F3: Dismissed (3/5 specialists)",
+        f"{path}:1:1: PANEL-AGREEMENT info: Split Decision",
+        f"{path}:1:1: PANEL-VERDICT info: Reject (panel Approve; 1 Critical finding(s) resolved "
         "Consensus or Majority)",
         "All checks passed.",
     ]
@@ -181,13 +181,13 @@ def test_route_text(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = _write(tmp_path, "f.json", json.dumps(ROUTE_FINDINGS))
     assert run(main, ["route", path]) == 0
     assert capsys.readouterr().out.splitlines() == [
-        f"{path}:1:1: PANEL-ROUTE SEC primary=A adjacent=B rest=-",
-        f"{path}:1:1: PANEL-ROUTE PERF primary=- adjacent=- rest=A,B,C",
-        f"{path}:1:1: PANEL-ROUTE QUAL primary=- adjacent=- rest=A,C",
-        f"{path}:1:1: PANEL-ROUTE CORR primary=- adjacent=- rest=B,C",
-        f"{path}:1:1: PANEL-ROUTE ARCH primary=- adjacent=- rest=A,B,C",
-        f"{path}:1:1: PANEL-ROUTE-BANDS primary 1 (8.3 %), adjacent 1 (8.3 %), rest 10 (83.3 %) "
-        "of 12 pairs",
+        f"{path}:1:1: PANEL-ROUTE info: SEC primary=A adjacent=B rest=-",
+        f"{path}:1:1: PANEL-ROUTE info: PERF primary=- adjacent=- rest=A,B,C",
+        f"{path}:1:1: PANEL-ROUTE info: QUAL primary=- adjacent=- rest=A,C",
+        f"{path}:1:1: PANEL-ROUTE info: CORR primary=- adjacent=- rest=B,C",
+        f"{path}:1:1: PANEL-ROUTE info: ARCH primary=- adjacent=- rest=A,B,C",
+        f"{path}:1:1: PANEL-ROUTE-BANDS info: primary 1 (8.3 %), adjacent 1 (8.3 %), "
+        "rest 10 (83.3 %) of 12 pairs",
         f"{path}:1:1: PANEL-UNLISTED-DOMAIN 'logging': no code specialist lists it, so it is "
         "routed to the rest",
         "Found 0 errors and 1 warning in 1 file.",
@@ -240,10 +240,11 @@ def test_delta_text(capsys: pytest.CaptureFixture[str]) -> None:
     changed, findings = str(EXAMPLES / "changed.txt"), str(EXAMPLES / "findings.json")
     assert run(main, ["delta", changed, findings]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == f"{changed}:1:1: PANEL-DELTA-TARGET src/api/handlers.py"
-    assert f"{findings}:1:1: PANEL-DELTA-DROPPED F5 ./src/api/routes.py" in out
+    assert out[0] == f"{changed}:1:1: PANEL-DELTA-TARGET info: src/api/handlers.py"
+    assert f"{findings}:1:1: PANEL-DELTA-DROPPED info: F5 ./src/api/routes.py" in out
     assert out[-2:] == [
-        f"{findings}:1:1: PANEL-DELTA 3 target(s); 3 finding(s) kept, 3 dropped for re-review",
+        f"{findings}:1:1: PANEL-DELTA info: 3 target(s); 3 finding(s) kept, 3 dropped for "
+        "re-review",
         "All checks passed.",
     ]
 
@@ -308,9 +309,9 @@ def test_audit_text(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(main, ["audit", path]) == 0
     out = capsys.readouterr().out.splitlines()
     lifecycle = "created -> challenged -> defended -> validated"
-    assert f"{path}:1:1: PANEL-FINDING F1 validated: {lifecycle}" in out
+    assert f"{path}:1:1: PANEL-FINDING info: F1 validated: {lifecycle}" in out
     assert out[-2:] == [
-        f"{path}:1:1: PANEL-AUDIT 2 finding(s) (1 dismissed, 1 validated), 0 open; "
+        f"{path}:1:1: PANEL-AUDIT info: 2 finding(s) (1 dismissed, 1 validated), 0 open; "
         "140350 of 350000 tokens",
         "All checks passed.",
     ]

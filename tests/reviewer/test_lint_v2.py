@@ -137,8 +137,13 @@ def test_a_short_trigger_is_a_warning() -> None:
     )
     assert report.ok
     assert [f.message for f in report.findings] == [
-        "[PHASE1-TRIGGER-SHORT: document: D4 what_triggers_warn has fewer than 8 words]"
+        "[PHASE1-TRIGGER-SHORT: document: D4 what_triggers_warn has fewer than 8 words] "
+        "'too short' has 2; a commitment of 8 words or more says what a report can quote"
     ]
+    # on the short trigger's own line, not the subsection's heading
+    mutated = P1.replace(f"what_triggers_warn: {WARN}", "what_triggers_warn: too short")
+    (line,) = [n for n, t in enumerate(mutated.splitlines(), 1) if t.endswith(": too short")]
+    assert [f.line for f in report.findings] == [line]
 
 
 def test_a_role_outside_the_mode_is_a_usage_error() -> None:

@@ -112,15 +112,22 @@ def _read(
     h4 = [b for b in body.blocks if b.structural and b.atx and b.level == 4]
     critical = [b for b in h4 if b.title == "CRITICAL"]
     major = [b for b in h4 if b.title == "MAJOR"]
-    if len(critical) != 1:
-        return fail(
-            "DA-CRITICAL-PARSE",
-            f"expected exactly one #### CRITICAL section, found {len(critical)}",
-        )
-    if len(major) != 1:
-        return fail(
-            "DA-MAJOR-PARSE", f"expected exactly one #### MAJOR section, found {len(major)}"
-        )
+    for tag, wanted, found in (
+        ("DA-CRITICAL-PARSE", "CRITICAL", critical),
+        ("DA-MAJOR-PARSE", "MAJOR", major),
+    ):
+        if len(found) != 1:
+            cased = next((b for b in h4 if b.title.upper() == wanted and b.title != wanted), None)
+            result = fail(
+                tag,
+                f"expected exactly one #### {wanted} section, found {len(found)}",
+                cased.line if cased is not None and not found else None,
+            )
+            if cased is None or found:
+                return result
+            (finding,) = result.findings
+            hint = f" '#### {cased.title}' is not '#### {wanted}': headings are case-sensitive"
+            return DaTables((attrs.evolve(finding, message=finding.message + hint),))
     if critical[0].line > major[0].line:
         return fail("DA-TABLE-PARSE", "#### CRITICAL must precede #### MAJOR", major[0].line)
     headings = {b.line: b for b in doc.blocks if b.structural and b.atx and 2 <= b.level <= 4}

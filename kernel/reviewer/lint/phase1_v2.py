@@ -313,7 +313,14 @@ def _plan(
             )
             continue
         if name != dim.name:
-            findings.append(_grammar(source, f"{dim.id} name mismatch", sub.line, "P1-105"))
+            finding = _grammar(source, f"{dim.id} name mismatch", sub.line, "P1-105")
+            findings.append(
+                attrs.evolve(
+                    finding,
+                    message=f"{finding.message} write '### {dim.id}: {dim.name}' (headings "
+                    "name the dimension exactly as the contract does, case included)",
+                )
+            )
             continue
         if title in repeated:
             continue
@@ -349,11 +356,16 @@ def _fields(
         for f in decorated(lines)
     ]
     values: dict[str, list[str]] = {}
+    at: dict[str, int] = {}
     for f in lines:
         if f.value is not None:
             values.setdefault(f.key, []).append(f.value)
+            at.setdefault(f.key, f.line)
+    bulleted = {f.key for f in decorated(lines)}
     for key in PLAN_FIELDS:
         k = len(values.get(key, []))
+        if k == 0 and key in bulleted:
+            continue  # one defect, one finding: its P1-109 names the line
         if key == "what_triggers_fatal" and not mandatory:
             if k > 1:
                 findings.append(
@@ -410,8 +422,10 @@ def _fields(
             findings.append(
                 Finding(
                     "P1-111",
-                    f"[PHASE1-TRIGGER-SHORT: {source}: {dim_id} {name} has fewer than 8 words]",
-                    sub.line,
+                    f"[PHASE1-TRIGGER-SHORT: {source}: {dim_id} {name} has fewer than 8 words] "
+                    f"{fields[name]!r} has {len(fields[name].split())}; a commitment of "
+                    f"{SHORT_TRIGGER} words or more says what a report can quote",
+                    at.get(name, sub.line),
                     "triggers",
                     "warning",
                 )

@@ -180,8 +180,11 @@ def analyse_phase2_v2(
     declared, role_findings = _role(doc, scope, role, source)
     findings += role_findings
     scores: dict[str, tuple[str, str | None, str | None]] | None = None
+    trigger_lines: dict[str, int] = {}
     if len(scores_sections) == 1:
-        read, score_findings = _scores(doc, scores_sections[0], scope, declared, source)
+        read, score_findings = _scores(
+            doc, scores_sections[0], scope, declared, source, trigger_lines
+        )
         findings += score_findings
         if read is not None and not any(f.severity == "error" for f in score_findings):
             scores = read
@@ -218,7 +221,7 @@ def analyse_phase2_v2(
     )
     findings += dissent_findings
     if scores is not None and plans is not None:
-        findings += _binding(scores, set(dissent), plans)
+        findings += _binding(scores, set(dissent), plans, trigger_lines)
     if seat == "da":
         findings += da_findings(r, by_title.get(BODY, []), source)
     elif seat is not None:
@@ -411,9 +414,15 @@ def _parse(source: str, what: str, line: int | None, code: str = "P2-107") -> Fi
 
 
 def _scores(
-    doc: Document, section: Section, scope: RoleScope, role: str | None, source: str
+    doc: Document,
+    section: Section,
+    scope: RoleScope,
+    role: str | None,
+    source: str,
+    trigger_lines: dict[str, int] | None = None,
 ) -> tuple[dict[str, tuple[str, str | None, str | None]] | None, list[Finding]]:
-    """dimension → (score, block_class, trigger), each subsection checked (13.2 §F4-§F8)."""
+    """dimension → (score, block_class, trigger), each subsection checked (13.2 §F4-§F8);
+    ``trigger_lines`` gets the line of each dimension's trigger."""
     _, subs = h3_sections(section)
     titles = [s.heading.title for s in subs if s.heading is not None]
     findings: list[Finding] = []
@@ -438,7 +447,14 @@ def _scores(
             continue
         dim, name = titled
         if name != dim.name:
-            findings.append(_parse(source, f"{dim.id} name mismatch", sub.line))
+            finding = _parse(source, f"{dim.id} name mismatch", sub.line)
+            findings.append(
+                attrs.evolve(
+                    finding,
+                    message=f"{finding.message} write '### {dim.id}: {dim.name}' (headings "
+                    "name the dimension exactly as the contract does, case included)",
+                )
+            )
             continue
         if title in repeated:
             continue
@@ -472,6 +488,10 @@ def _scores(
         reason = values.get("abstain_reason", [None])[0]
         eligible = role in dim.eligible_roles
         line = sub.line
+        at = {f.key: f.line for f in reversed(lines) if f.value is not None}
+        trigger_at = at.get("trigger", line)
+        if trigger_lines is not None and trigger is not None:
+            trigger_lines[dim.id] = trigger_at
         if eligible and score == "not_assessed" and reason is None:
             sub_findings.append(
                 Finding(
@@ -487,7 +507,7 @@ def _scores(
                 Finding(
                     "P2-111",
                     f"[OUT-OF-ROLE-SCORE: {source}: role {role} may not score {dim.id}]",
-                    line,
+                    at.get("score", line),
                     "abstention",
                 )
             )
@@ -496,8 +516,8 @@ def _scores(
                 Finding(
                     "P2-110",
                     f"[ABSTENTION-INVALID: {source}: structural abstention on {dim.id} must not "
-                    "carry abstain_reason]",
-                    line,
+                    "carry abstain_reason] remove it",
+                    at.get("abstain_reason", line),
                     "abstention",
                 )
             )
@@ -506,8 +526,8 @@ def _scores(
                 Finding(
                     "P2-110",
                     f"[ABSTENTION-INVALID: {source}: {dim.id} scored result may not carry "
-                    "abstain_reason]",
-                    line,
+                    "abstain_reason] remove it",
+                    at.get("abstain_reason", line),
                     "abstention",
                 )
             )
@@ -517,19 +537,31 @@ def _scores(
                 Finding(
                     "P2-112",
                     f"[BLOCK-CLASS-INVALID: {source}: {dim.id} block_class is required iff an "
-                    "eligible mandatory dimension scores block]",
-                    line,
+                    "eligible mandatory dimension scores block] "
+                    + (
+                        "remove it: only a block on a mandatory dimension the role may score "
+                        "takes one"
+                        if block_class is not None
+                        else "add block_class: repairable or block_class: fatal"
+                    ),
+                    at.get("block_class", line),
                     "block_class",
                 )
             )
         needs_trigger = eligible and score in ("block", "warn")
         if (trigger is not None) != needs_trigger:
+            fix = (
+                f"remove it: {dim.id} scores {score}, which takes no trigger"
+                if trigger is not None
+                else f"add a trigger: line quoting the {_TRIGGER_FIELD[score]} commitment of "
+                "your Phase 1 plan"
+            )
             sub_findings.append(
                 Finding(
                     "P2-113",
                     f"[TRIGGER-GRAMMAR: {source}: {dim.id} trigger is required iff an eligible "
-                    "dimension scores block or warn]",
-                    line,
+                    f"dimension scores block or warn] {fix}",
+                    trigger_at if trigger is not None else line,
                     "trigger",
                 )
             )
@@ -548,6 +580,7 @@ def _binding(
     scores: Mapping[str, tuple[str, str | None, str | None]],
     dissent: set[str],
     plans: Mapping[str, Mapping[str, str]],
+    lines: Mapping[str, int] | None = None,
 ) -> list[Finding]:
     """Each emitted trigger against the seat's Phase 1 commitment (13.2 §F9 (4))."""
     findings: list[Finding] = []
@@ -572,8 +605,14 @@ def _binding(
             findings.append(
                 Finding(
                     "P2-114",
-                    f"[TRIGGER-DRIFT: {dim_id} {field} does not contain emitted trigger text]",
-                    None,
+                    f"[TRIGGER-DRIFT: {dim_id} {field} does not contain emitted trigger text] "
+                    f"trigger {trigger!r} is not in the Phase 1 {field} "
+                    + (
+                        f"{plan[field]!r}; quote words of that commitment"
+                        if field in plan
+                        else "(the plan has none)"
+                    ),
+                    (lines or {}).get(dim_id),
                     "binding",
                 )
             )
