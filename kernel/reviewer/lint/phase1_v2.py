@@ -92,9 +92,7 @@ def lint_phase1_v2(
     text = _readable(text, source="Phase 1 document", max_bytes=max_bytes)
     problem = check_structure(text)
     if problem is not None:
-        return LintReport(
-            phase=1, findings=(too_large_finding("P1-115", problem),), role=role
-        )
+        return LintReport(phase=1, findings=(too_large_finding("P1-115", problem),), role=role)
     doc = parse_normalised(text)
     findings = list(analyse_phase1_v2(doc, scope, role, source).findings)
     if manuscript is not None and envelope is not None:
@@ -174,7 +172,7 @@ _PLACES: Final = {k: (lambda o: o[0] == PLAN and o[1] is not None) for k in PLAN
 def _readings(r: Readings, source: str) -> list[Finding]:
     """Headings and plan field lines the readings disagree on, and plan field lines outside
     a scoring-plan subsection (R20)."""
-    found = disagreements(r, _PATTERNS, {k: _in_plan for k in PLAN_FIELDS})
+    found = disagreements(r, _PATTERNS, {k: _in_plan for k in PLAN_FIELDS}, _in_plan)
     findings = [
         _grammar(
             source,

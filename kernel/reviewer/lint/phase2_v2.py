@@ -35,7 +35,7 @@ from kernel.reviewer.lint.readings import (
     Owner,
     Readings,
     disagreements,
-    field_shapes,
+    line_shapes,
     misplaced,
     readings,
     visible,
@@ -74,9 +74,7 @@ _SEVERITY: Final = re.compile(
     r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
 )
 _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
-_ANCHOR: Final = re.compile(
-    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
-)
+_ANCHOR: Final = re.compile(r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)")
 _TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
 
 
@@ -264,6 +262,10 @@ def _anywhere(owner: Owner) -> bool:
     return True
 
 
+def _field_section(owner: Owner) -> bool:
+    return owner[0] == SCORES_SECTION or owner[0] == DISSENT
+
+
 #: Where each field belongs: a ``###`` subsection of the scores, the dissent section.
 _PLACES: Final = {
     **{k: (lambda o: o[0] == SCORES_SECTION and o[1] is not None) for k in _SCORE_FIELDS},
@@ -279,7 +281,7 @@ def _readings(r: Readings, source: str) -> list[Finding]:
     """Headings and field lines the readings disagree on, and field lines out of their
     place (R20)."""
     shaped = {**{k: _in_scores for k in _SCORE_FIELDS}, "contract_role": _anywhere}
-    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped)
+    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped, _field_section)
     findings = [_disagreement(d, source) for d in found]
     for n, key in misplaced(
         r, {**_SCORE_FIELDS, **_DISSENT_FIELDS}, _PLACES, skip={d.line for d in found}
@@ -334,9 +336,7 @@ def _decorated(
     for f in lines:
         value = _written(f)
         if value is not None and f.key in allowed:
-            what = (
-                f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
-            )
+            what = f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
         else:
             what = (
                 f"{f.key}: line{where} must be a canonical unbulleted field line at column 0, "
@@ -580,8 +580,8 @@ def _binding(
     return findings
 
 
-def _field_shaped(line: str) -> bool:
-    return not field_shapes(line).isdisjoint(("dimensionid", "rationale"))
+def _field_shaped(r: Readings, n: int) -> bool:
+    return not line_shapes(r, n).isdisjoint(("dimensionid", "rationale"))
 
 
 def _dissent(
@@ -605,7 +605,7 @@ def _dissent(
     lines = [f for f in lines if f.value is None or visible(r, f.line)]
     seen = {f.line for f in lines if f.value is not None}
     span = range(section.line + 1, min(end + 1, len(doc.lines) + 1))
-    shaped = [n for n in span if _field_shaped(doc.lines[n - 1])]
+    shaped = [n for n in span if _field_shaped(r, n)]
     if any(n not in seen for n in shaped):
         return [], [
             _dissent_grammar(
