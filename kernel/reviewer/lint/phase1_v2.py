@@ -92,7 +92,9 @@ def lint_phase1_v2(
     text = _readable(text, source="Phase 1 document", max_bytes=max_bytes)
     problem = check_structure(text)
     if problem is not None:
-        return LintReport(phase=1, findings=(too_large_finding("P1-115", problem),), role=role)
+        return LintReport(
+            phase=1, findings=(too_large_finding("P1-115", problem),), role=role
+        )
     doc = parse_normalised(text)
     findings = list(analyse_phase1_v2(doc, scope, role, source).findings)
     if manuscript is not None and envelope is not None:
