@@ -353,9 +353,10 @@ def disagreements(
       line under every reading. Lines the block reading takes for a decorated key line
       (``- score: x``, ``**score**: x``) are left to the caller's own finding. The line
       is read as written and as the rendered page shows it (``score&#58; x``);
-    * with ``strict``, raw HTML other than comments and attribute-free
-      :data:`~kernel.text.rendered.ALLOWED_TAGS` on a line of a region ``strict`` holds
-      (under either reading).
+    * with ``strict``, and no field line found above, the first line of a region
+      ``strict`` holds (under either reading) with raw HTML other than comments and
+      attribute-free :data:`~kernel.text.rendered.ALLOWED_TAGS`: CSS can hide or move text
+      the parser reads as shown.
     """
     doc = r.doc
     found: dict[int, Disagreement] = {}
@@ -424,8 +425,8 @@ def disagreements(
                     "reference or escape)",
                 )
                 break
-    if strict is not None:
-        for n, tags in r.page.tags.items():
+    if strict is not None and not any(d.key is not None for d in found.values()):
+        for n, tags in sorted(r.page.tags.items()):
             if n in found or n > len(r.block_owners):
                 continue
             if not (strict(r.block_owners[n - 1]) or strict(r.line_owners[n - 1])):
@@ -440,6 +441,7 @@ def disagreements(
                     f"{', '.join(f'<{t}>' for t in sorted(ALLOWED_TAGS))} without attributes "
                     "may stand there",
                 )
+                break
     return [found[n] for n in sorted(found)]
 
 
