@@ -78,11 +78,9 @@ SHOWN = {
     "named reference": "score: pass\n\nscore&colon; block\n",
     "hexadecimal reference": "score: pass\n\nscore&#x3A; block\n",
     "a reference for a key letter": "score: pass\n\n&#115;core: block\n",
-    "a reference in the middle of the key": "score: pass\n\nblock&#95;class: fatal\n",
     "Greek omicron": "score: pass\n\nsc\u03bfre: block\n",
     "Cyrillic letters": "score: pass\n\n\u0455\u0441\u043ere: block\n",
     "a ratio sign for the colon": "score: pass\n\nscore\u2236 block\n",
-    "empty inline HTML inside the key": "score: pass\n\nsc<b></b>ore: block\n",
     "hidden inline HTML inside the key": "score: pass\n\nsc<span hidden>x</span>ore: block\n",
 }
 
@@ -96,6 +94,22 @@ def test_a_field_the_page_shows_and_no_rule_reads_fails_the_report_and_the_round
     outcome = round_with("da", text)
     assert outcome.decision is None
     assert "R20" in outcome.tags[0]
+
+
+#: Decorations refused before the rendered reading too (their letters read as a field as
+#: written): they must stay refused.
+STILL_REFUSED = {
+    "a reference in the middle of the key": "score: pass\n\nblock&#95;class: fatal\n",
+    "empty inline HTML inside the key": "score: pass\n\nsc<b></b>ore: block\n",
+    "an escaped colon": "score: pass\n\nscore\\: block\n",
+}
+
+
+@pytest.mark.parametrize("case", sorted(STILL_REFUSED))
+def test_decorations_refused_as_written_stay_refused(case: str) -> None:
+    text = da_with_d6(STILL_REFUSED[case])
+    assert "P2-135" in codes("da", text)
+    assert round_with("da", text).decision is None
 
 
 # ---- the page hides a field the rules read ------------------------------------------------
@@ -170,11 +184,10 @@ def test_a_drifted_trigger_aborts_unless_a_dissent_releases_it() -> None:
         "<template>\n\n{}\n\n</template>",
         "<div hidden>\n\n{}\n\n</div>",
         '<div style="display:none">\n\n{}\n\n</div>',
-        "dimension_id&#58; D4\nrationale&#58; the plan did not foresee it{}",
     ],
 )
 def test_a_dissent_the_page_does_not_show_releases_no_trigger(wrap: str) -> None:
-    text = with_dissent(wrap.format(DISSENT if "{}\n" in wrap else ""))
+    text = with_dissent(wrap.format(DISSENT))
     report = analyse_phase2_v2(text, SCOPE, PHASE1["eic"], role="eic")
     assert report.dissent == ()
     assert any(f.code == "P2-114" for f in report.findings)  # TRIGGER-DRIFT stands
@@ -185,11 +198,18 @@ def test_a_dissent_the_page_does_not_show_releases_no_trigger(wrap: str) -> None
 # ---- Phase 1: a hidden commitment is no commitment -----------------------------------------
 
 
-def test_a_phase1_commitment_in_a_template_fails_and_aborts_the_round() -> None:
+@pytest.mark.parametrize(
+    ("opener", "closer"), [("<template>", "</template>"), ("<div hidden>", "</div>")]
+)
+def test_a_phase1_commitment_the_page_hides_fails_and_aborts_the_round(
+    opener: str, closer: str
+) -> None:
     text = PHASE1["eic"]
-    line = next(t for t in text.split("\n") if t.startswith("what_triggers_warn: "))
-    hidden = text.replace(line, f"<template>\n\n{line}\n\n</template>", 1)
-    assert "P1-116" in [f.code for f in lint_phase1_v2(hidden, SCOPE, "eic").errors]
+    head = "### D4: cross_disciplinary_relevance\n\n"
+    start, end = text.index(head) + len(head), text.index("\n\n### D5")
+    hidden = f"{text[:start]}{opener}\n\n{text[start:end]}\n\n{closer}{text[end:]}"
+    errors = lint_phase1_v2(hidden, SCOPE, "eic").errors
+    assert errors and {f.code for f in errors} == {"P1-116"}
     assert round_with("eic", PHASE2["eic"], phase1=hidden).decision is None
 
 
