@@ -11,12 +11,17 @@ back to the source line it came from (block tokens carry ``.map`` line ranges; i
 paragraph, its line breaks and the raw line breaks of inline HTML and code spans count the
 lines).
 
-A document with no ``<``, ``&`` or ``\\`` renders as it is written, and is not rendered.
+A document with no markup that can change what is shown (``<`` before a letter, ``/``, ``!``
+or ``?``; ``&`` before ``#`` or a letter; ``\\`` before punctuation) renders as it is
+written, and is not rendered; a paragraph without any is not inline-parsed. Work bound
+(R13): a document with more than :data:`MAX_RENDERED_MARKUP` such places is not rendered
+either: its :attr:`Rendered.over` says so, and the lints refuse it.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
 from html import escape, unescape
 from html.parser import HTMLParser
@@ -29,7 +34,10 @@ from markdown_it.token import Token
 
 from kernel.text.markdown import Document, block_tokens
 
-__all__ = ["ALLOWED_TAGS", "Rendered", "as_written", "rendered"]
+__all__ = ["ALLOWED_TAGS", "MAX_RENDERED_MARKUP", "Rendered", "as_written", "rendered"]
+
+#: The most places of markup (:data:`_MARKUP`) a document may hold to be rendered.
+MAX_RENDERED_MARKUP: Final = 50_000
 
 #: Raw HTML tags a field's section may hold without failing, written without attributes.
 ALLOWED_TAGS: Final = frozenset(
@@ -93,7 +101,9 @@ _CLOSES_P: Final = frozenset(
 )
 #: Characters that only markdown markup (code spans, escapes) removes from a line.
 _MARKUP_CHARS: Final = str.maketrans("", "", "`\\")
-#: Characters that make the page differ from the text as written.
+#: The places where markup can make the page differ from the text as written: a tag, comment,
+#: declaration or autolink; a character reference; a backslash escape.
+_MARKUP: Final = re.compile(r"<[A-Za-z/!?]|&[#A-Za-z]|\\[!-/:-@\[-`{-~]")
 _TRIGGERS: Final = ("<", "&", "\\")
 
 
@@ -109,6 +119,8 @@ class Rendered:
     altered: frozenset[int]
     #: line → the raw HTML tags on it (name, with attributes), for the strict rule.
     tags: Mapping[int, tuple[tuple[str, bool], ...]]
+    #: Why the document was not rendered (over the work bound), else ``None``.
+    over: str | None = None
 
 
 _PLAIN: Final = Rendered({}, frozenset(), {})
@@ -230,7 +242,7 @@ def _inline_html(tok: Token) -> list[tuple[str, bool]]:
     """The pieces (HTML, raw?) of one inline token's content, with a line break for every
     source line break."""
     content = tok.content
-    if not any(c in content for c in _TRIGGERS):
+    if not any(c in content for c in _TRIGGERS) or _MARKUP.search(content) is None:
         return [(escape(content, quote=False), False)]
     md = _inline_md()
     children: list[Token] = []
@@ -258,6 +270,17 @@ def rendered(doc: Document) -> Rendered:
     source = doc.source or "\n".join(doc.lines)
     if not any(c in source for c in _TRIGGERS):
         return _PLAIN
+    places = sum(1 for _ in _MARKUP.finditer(source))
+    if not places:
+        return _PLAIN
+    if places > MAX_RENDERED_MARKUP:
+        return Rendered(
+            {},
+            frozenset(),
+            {},
+            f"{places} places of markup (tags, character references, escapes), over the "
+            f"limit of {MAX_RENDERED_MARKUP} the rendered page is read for (R13)",
+        )
     tokens: Sequence[Token] = doc.tokens or block_tokens(source)
     page = _Page()
     line = 1

@@ -461,3 +461,18 @@ def test_a_decorated_field_line_fails_or_every_reading_sees_the_same_fields(
         assert after.decision is None
     elif after.decision is not None:
         assert RANK[after.decision.action] >= RANK[before.decision.action]
+
+
+def test_a_document_with_more_markup_than_the_page_is_read_for_is_refused() -> None:
+    """R13: rendering is bounded; past the bound the page cannot be compared, so the report
+    fails rather than being read without it."""
+    from kernel.text.rendered import MAX_RENDERED_MARKUP
+
+    body = "R&amp;D " * (MAX_RENDERED_MARKUP // 2)
+    within = PHASE2["eic"].replace("The report's findings follow.", body)
+    assert codes("eic", within) == []
+    over = PHASE2["eic"].replace("The report's findings follow.", body * 2 + "R&amp;D")
+    errors = lint_phase2_v2(over, SCOPE, PHASE1["eic"], role="eic").errors
+    assert [f.code for f in errors] == ["P2-135"] and "R13" in errors[0].message
+    focus = FOCUS_P2.replace("## Review Body", "## Review Body\n\n" + body * 2 + "R&amp;D", 1)
+    assert [e.code for e in lint_phase2(focus, FOCUS).errors] == ["P2-060"]

@@ -128,6 +128,9 @@ def _line_statements(text: str) -> Iterator[tuple[str, bool]]:
 
 def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
     """Check 8 over ``doc`` (whose sections ``out`` holds)."""
+    over = rendered(doc).over
+    if over is not None:
+        return [Finding(CODE, f"the rendered page was not read: {over}", None, CHECK)]
     found = list(_statements(doc))
     if not found:
         return []

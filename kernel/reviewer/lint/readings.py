@@ -360,9 +360,13 @@ def disagreements(
     """
     doc = r.doc
     found: dict[int, Disagreement] = {}
+    if r.page.over is not None:
+        found[1] = Disagreement(
+            1, None, f"cannot be compared with the rendered page: {r.page.over}"
+        )
     for n in sorted(set(r.line_headings) | set(r.block_headings)):
         line_heading, block_heading = r.line_headings.get(n), r.block_headings.get(n)
-        if line_heading != block_heading:
+        if line_heading != block_heading and n not in found:
             found[n] = Disagreement(n, None, _heading_why(line_heading, block_heading))
     keyed: set[int] = set()
     block_fields: dict[int, str] = {}
