@@ -368,6 +368,8 @@ class _Visible(HTMLParser):
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in self.BLOCK:
             self.out.append("\n")
+            if tag != "br":  # a block start tag ends an open <p>, as HTML says
+                self.handle_endtag("p")
         if tag in ("br", "hr", "img", "input", "meta", "link", "wbr"):
             return
         style = "".join(v or "" for k, v in attrs if k == "style").replace(" ", "").lower()
@@ -476,3 +478,12 @@ def test_a_document_with_more_markup_than_the_page_is_read_for_is_refused() -> N
     assert [f.code for f in errors] == ["P2-135"] and "R13" in errors[0].message
     focus = FOCUS_P2.replace("## Review Body", "## Review Body\n\n" + body * 2 + "R&amp;D", 1)
     assert [e.code for e in lint_phase2(focus, FOCUS).errors] == ["P2-060"]
+
+
+def test_a_block_tag_ends_an_open_paragraph_as_html_says() -> None:
+    # found by the heavy property: markdown's own <p> closes a raw <p aria-hidden> left
+    # open, so a browser shows the paragraph after it (and the report passes)
+    doc = parse_document('<p aria-hidden="true">\n\ncontract_role: eic\n\n</p>\n')
+    assert rendered(doc).shown[3] == "contract_role: eic"
+    doc = parse_document("<template>\n\n<p>\n\ncontract_role: eic\n\n</p>\n")
+    assert 5 not in rendered(doc).shown  # but not out of a template
