@@ -181,7 +181,7 @@ class _Page(HTMLParser):
         self._add(self.getpos()[0], unescape(f"&#{name};").replace("\n", " "))
 
     def handle_entityref(self, name: str) -> None:
-        self._add(self.getpos()[0], unescape(f"&{name};"))
+        self._add(self.getpos()[0], unescape(f"&{name};").replace("\n", " "))
 
     def _note(self, tag: str, attrs: Sequence[tuple[str, str | None]]) -> None:
         if self.raw:
@@ -198,7 +198,8 @@ class _Page(HTMLParser):
         self.hiding += hides
 
     def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self._note(tag, attrs)
+        # HTML ignores the slash of a non-void start tag: <div hidden/> stays open
+        self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag: str) -> None:
         self._note(tag, ())

@@ -121,6 +121,7 @@ HIDDEN = {
     "aria-hidden": '<section aria-hidden="true">\n\nscore: pass\n\n</section>\n',
     "noscript": "<noscript>\n\nscore: pass\n\n</noscript>\n",
     "an inline hidden span left open": "<span hidden>a note\n\nscore: pass\n",
+    "a self-closed hidden div (HTML ignores the slash)": "<div hidden/>\n\nscore: pass\n",
 }
 
 
