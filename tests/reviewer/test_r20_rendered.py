@@ -72,8 +72,7 @@ def test_the_undecorated_round_accepts() -> None:
 SHOWN = {
     # the issue's case: the page shows "score: block" and "block_class: fatal" word for word
     "decimal references": (
-        "score: pass\n\nscore&#58; block\nblock_class&#58; fatal\n"
-        f'trigger&#58; "{TRIGGER}"\n'
+        f'score: pass\n\nscore&#58; block\nblock_class&#58; fatal\ntrigger&#58; "{TRIGGER}"\n'
     ),
     "named reference": "score: pass\n\nscore&colon; block\n",
     "hexadecimal reference": "score: pass\n\nscore&#x3A; block\n",
@@ -488,3 +487,15 @@ def test_a_block_tag_ends_an_open_paragraph_as_html_says() -> None:
     assert rendered(doc).shown[3] == "contract_role: eic"
     doc = parse_document("<template>\n\n<p>\n\ncontract_role: eic\n\n</p>\n")
     assert 5 not in rendered(doc).shown  # but not out of a template
+
+
+def test_a_da_table_row_the_page_shows_otherwise_fails() -> None:
+    """A DA table row is a field line too (R20): text in it the page hides fails the report."""
+    da = (paths.ROOT / "examples" / "full-13.2" / "da.phase2.md").read_text()
+    p1 = (paths.ROOT / "examples" / "full-13.2" / "da.phase1.md").read_text()
+    assert lint_phase2_v2(da, SCOPE, p1, role="da").ok
+    cell = "Attrition could explain the effect. |"
+    assert cell in da
+    hidden = da.replace(cell, "Attrition could <span hidden>not</span> explain the effect. |")
+    errors = lint_phase2_v2(hidden, SCOPE, p1, role="da").errors
+    assert [f.code for f in errors] == ["P2-130"] and "rendered page" in errors[0].message
