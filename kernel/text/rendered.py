@@ -1,8 +1,10 @@
 """The rendered page of a reviewer document, read from a real render (R20).
 
-The document's one block parse (:attr:`Document.tokens`) is rendered to HTML with
-markdown-it's renderer, each inline token parsed inline once (links, images and emphasis
-off: they change no letter a reader sees), and the HTML is read with the standard library's
+The tokens of the document's one block parse (:attr:`Document.tokens`) are rendered to HTML
+as markdown-it's renderer does (each block token's tag, text escaped, raw HTML passed
+through), each inline token parsed inline once (links, images and emphasis left as text:
+they hide no letter but a link's destination, which the field-shape reading removes too;
+code spans note the line breaks they cover), and the HTML is read with the standard library's
 :class:`html.parser.HTMLParser` as a browser shows it: character references decoded; the
 content of ``<template>``, ``<script>``, ``<style>``, ``<noscript>``, ``<title>``,
 comments, and of elements marked ``hidden``, ``aria-hidden="true"`` or with an inline
@@ -299,8 +301,7 @@ def rendered(doc: Document) -> Rendered:
             if line < first:
                 feed("\n" * (first - line), False)
         kind = tok.type
-        if kind == "inline":
-            assert tok.map is not None
+        if kind == "inline" and tok.map is not None:
             start = tok.map[0] + 1
             for i, text in enumerate(tok.content.split("\n")):
                 written[start + i] = text
