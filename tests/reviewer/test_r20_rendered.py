@@ -396,8 +396,12 @@ class _Visible(HTMLParser):
 
 def visible_fields(text: str) -> list[str]:
     """The field lines (of the five Phase 2 keys) the rendered page shows, in order."""
+    html = MarkdownIt("commonmark").render(text)
+    # HTML closes <!--> and <!---> at once (abrupt closing of an empty comment); the
+    # standard library's parser would read on to the next -->
+    html = html.replace("<!--->", "<!---->").replace("<!-->", "<!---->")
     page = _Visible()
-    page.feed(MarkdownIt("commonmark").render(text) + "\n-->")
+    page.feed(html + "\n-->")
     page.close()
     lines = [" ".join(line.split()) for line in "".join(page.out).split("\n")]
     return [line for line in lines if _FIELD.fullmatch(line)]
