@@ -16,7 +16,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from hypothesis import example, given
+from hypothesis import event, example, given
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from support import paths
@@ -322,7 +322,19 @@ def _inline_tag(key: str, value: str, k: int) -> str:
     return forms[k % len(forms)]
 
 
+def _prose_beside(key: str, value: str, k: int) -> str:
+    """The field line as it is, and prose beside it with references, plain tags, escapes and
+    a look-alike letter that spell no field: the report may pass."""
+    notes = (
+        "A note&#58; R&amp;D <sub>i</sub> and \\*stars\\* stay prose.",
+        "Sc\u03bfring note: p &lt; 0.05 <br> holds.",
+        "<b>Aside</b>: the &quot;claim&quot; holds.",
+    )
+    return f"{key}: {value}\n\n{notes[k % len(notes)]}"
+
+
 DECORATIONS = {
+    "prose beside": _prose_beside,
     "reference": _reference,
     "escape": _escape,
     "look-alike": _look_alike,
@@ -427,22 +439,24 @@ def decorated_rounds(draw: st.DrawFn) -> tuple[Contract, RoundV2, str, str]:
     )
     name = draw(st.sampled_from(sorted(DECORATIONS)))
     added = draw(st.none() | st.integers(0, 3))
+    event(f"decoration: {name}{'' if added is None else ', a second line'}")
     return contract, round_, role, decorate(text, index, name, draw(st.integers(0, 59)), added)
 
 
-def _d6_second_score() -> tuple[Contract, RoundV2, str, str]:
-    """The issue's case: a second, referenced score line after D6's own."""
+def _d6(name: str, k: int, added: int | None) -> tuple[Contract, RoundV2, str, str]:
+    """D6's score line of the DA's all-pass report, decorated."""
     matrix = {
         d.id: {r: "pass" for r in SCOPE.roles if r in d.eligible_roles} for d in SCOPE.dimensions
     }
     round_ = RoundV2(SCOPE, PHASE1, PHASE2, matrix, 0)
     lines = PHASE2["da"].split("\n")
     index = lines.index("score: pass", lines.index("### D6: critical_weaknesses"))
-    return CONTRACT, round_, "da", decorate(PHASE2["da"], index, "reference", 0, 0)
+    return CONTRACT, round_, "da", decorate(PHASE2["da"], index, name, k, added)
 
 
 @given(decorated_rounds())
-@example(_d6_second_score())
+@example(_d6("reference", 0, 0))  # the issue's case: a second, referenced score line
+@example(_d6("prose beside", 0, None))  # a report that passes: every reading agrees
 def test_a_decorated_field_line_fails_or_every_reading_sees_the_same_fields(
     case: tuple[Contract, RoundV2, str, str],
 ) -> None:
@@ -452,6 +466,7 @@ def test_a_decorated_field_line_fails_or_every_reading_sees_the_same_fields(
     assert visible_fields(original) == column_0_fields(original)
     report = analyse_phase2_v2(mutated, scope, round_.phase1[role], role=role)
     failed = any(f.severity == "error" for f in report.findings)
+    event("the report fails" if failed else "the report passes, every reading agrees")
     if not failed:
         assert visible_fields(mutated) == column_0_fields(mutated), "the page shows other fields"
         read = read_report(mutated, [(d.id, d.name) for d in contract.dimensions])
