@@ -130,6 +130,11 @@ CASES_V2: dict[str, tuple[Callable[[int], str], str]] = {
     "DA line '| ' + '['": (_da("| ", "["), "da"),
     "DA line '| ' + '<'": (_da("| ", "<"), "da"),
     "DA line '| ' + '[a]('": (_da("| ", "[a]("), "da"),
+    # issue 38: the rendered page is read from a render; past 50,000 places of markup the
+    # report is refused at once
+    "Review Body of '<a ' (rendered page)": (_da("", "<a "), "da"),
+    "Review Body of '&#58; ' (rendered page)": (_da("", "&#58; "), "da"),
+    "Review Body of '<span hidden>x' (rendered page)": (_da("", "<span hidden>x"), "da"),
 }
 
 

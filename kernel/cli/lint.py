@@ -8,7 +8,6 @@ of the one document given.
 
 from __future__ import annotations
 
-import contextlib
 import os
 from collections.abc import Sequence
 from typing import Any
@@ -252,13 +251,17 @@ def _lint_round(
         return found
 
     read: dict[str, tuple[int, str, str | None] | KernelError] = {}
+    #: A Phase 2 document whose Phase 1 partner cannot be read fails with the partner's error
+    #: (exit 2), as with ``--phase1`` and in ``decide``: it is never linted as if alone.
+    failed_at: dict[str, str] = {}
     for doc in docs:
         try:
             text = text_of(doc)
             before = phase1
             if doc in paired.of:
-                with contextlib.suppress(KernelError):  # its own lint reports why
-                    before = text_of(paired.of[doc])
+                failed_at[doc] = paired.of[doc]
+                before = text_of(paired.of[doc])
+                del failed_at[doc]
             phase = args.phase or (
                 2 if before is not None else detect_phase(text, max_bytes=reader.max_bytes)
             )
@@ -307,8 +310,8 @@ def _lint_round(
             )
         except KernelError as exc:
             worst = max(worst, exit_for(exc))
-            found = error_diagnostics(exc, doc)
-            diagnostics += found
+            found = error_diagnostics(exc, failed_at.get(doc, doc))
+            diagnostics += [d for d in found if d not in diagnostics]
             files.append(
                 {
                     "file": doc,

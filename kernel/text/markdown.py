@@ -219,6 +219,8 @@ class Document:
     blocks: tuple[Block, ...]
     #: The text as parsed: BOM dropped, every line ending turned into LF.
     source: str = ""
+    #: The block tokens of the one parse (the rendered page is rendered from them).
+    tokens: tuple[Token, ...] = attrs.field(default=(), eq=False, repr=False)
 
     def fenced_ranges(self) -> list[tuple[int, int]]:
         """The character ranges of ``source`` that fenced code blocks cover, fences
@@ -400,7 +402,7 @@ def parse_normalised(text: str) -> Document:
         tokens = _tokens(text, joined=False)
     except RecursionError:  # pragma: no cover - markdown-it bounds nesting itself
         raise KernelError("markdown nested too deeply") from None
-    return Document(tuple(text.split("\n")), tuple(_blocks(tokens)), text)
+    return Document(tuple(text.split("\n")), tuple(_blocks(tokens)), text, tuple(tokens))
 
 
 #: Container tokens: (quote depth change, list item depth change).

@@ -31,7 +31,14 @@ import attrs
 
 from kernel.io import package_data
 
-__all__ = ["Skeleton", "char_skeleton", "full_skeleton", "is_ignorable", "skeletonize"]
+__all__ = [
+    "Skeleton",
+    "char_skeleton",
+    "fold_table",
+    "full_skeleton",
+    "is_ignorable",
+    "skeletonize",
+]
 
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt, 15.1).
 _IGNORABLE_RANGES: tuple[tuple[int, int], ...] = (
@@ -108,6 +115,21 @@ def _latin(ch: str) -> str:
             if current.isascii():
                 return current
     return ch
+
+
+@functools.cache
+def fold_table() -> dict[int, str | None]:
+    """A ``str.translate`` table, built once, that removes every default-ignorable code point
+    and maps each non-ASCII character the TS #39 data confuses with ASCII to that ASCII text
+    (Greek U+03BF → ``o``, U+2236 RATIO → ``:``); ASCII is left alone. Field keys are read
+    through it (R20), so a look-alike letter cannot disguise a key."""
+    table: dict[int, str | None] = dict.fromkeys(map(ord, _IGNORABLE))
+    for ch in _confusables():
+        if len(ch) == 1 and not ch.isascii() and ord(ch) not in table:
+            latin = "".join(_latin(c) for c in _strip(unicodedata.normalize("NFKC", ch)))
+            if latin and latin.isascii() and latin != ch:
+                table[ord(ch)] = latin
+    return table
 
 
 @functools.lru_cache(maxsize=1 << 18)

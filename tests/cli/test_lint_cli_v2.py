@@ -101,3 +101,31 @@ def test_the_manuscript_leak_check(tmp_path: Path, capsys: pytest.CaptureFixture
         in capsys.readouterr().out
     )
     assert _usage([str(leaked), *args, "--manuscript", str(manuscript)]) == 2
+
+
+@pytest.mark.parametrize("given", ["the folder", "the Phase 2 document"])
+def test_an_unreadable_phase1_beside_a_phase2_is_e_utf8(
+    given: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 38: one Latin-1 byte in the Phase 1 document beside a Phase 2 is exit 2 with
+    E-UTF8 naming it, as with --phase1 and in decide; the Phase 2 is never linted alone."""
+    from kernel.cli.decide import main as decide
+
+    folder = tmp_path / "round"
+    folder.mkdir()
+    for role in ROLES:
+        for phase in (1, 2):
+            name = f"{role}.phase{phase}.md"
+            (folder / name).write_bytes((EXAMPLE / name).read_bytes())
+    p1 = folder / "methodology.phase1.md"
+    p1.write_bytes(p1.read_bytes() + b"caf\xe9\n")
+    target = folder if given == "the folder" else folder / "methodology.phase2.md"
+    assert _run([str(target), "--contract", CONTRACT, "--format", "json"]) == 2
+    out = json.loads(capsys.readouterr().out)
+    assert [(d["code"], d["file"]) for d in out["diagnostics"]] == [("E-UTF8", str(p1))]
+    [entry] = [f for f in out["files"] if f["file"].endswith("methodology.phase2.md")] or [None]
+    if entry is not None:
+        assert entry["ok"] is False and "P2-127" not in json.dumps(entry)
+    assert _run([str(folder / "methodology.phase2.md"), "--contract", CONTRACT]) == 2
+    assert "E-UTF8" in capsys.readouterr().out
+    assert run(decide, [str(folder), "--contract", CONTRACT]) == 2

@@ -69,6 +69,24 @@ def read_da_tables(doc: Document, bodies: Sequence[Section], source: str) -> DaT
     give other CRITICAL ids."""
     r = readings(doc)
     by_blocks = _read(doc, r.block_fences, bodies, source)
+    if not by_blocks.findings and r.hidden:
+        row = next(
+            (n for n, t in _lines(doc, r.block_fences) if n in r.hidden and t.startswith("|")),
+            None,
+        )
+        if row is not None:
+            return DaTables(
+                (
+                    Finding(
+                        "P2-130",
+                        f"[DA-TABLE-PARSE: {source}: a table row the rendered page does not "
+                        "show as written (HTML hides or changes it, or a character reference); "
+                        "the readings must agree (R20)]",
+                        row,
+                        "da_tables",
+                    ),
+                )
+            )
     if by_blocks.findings or r.line_fences == r.block_fences:
         return by_blocks
     by_lines = _read(doc, r.line_fences, bodies, source)

@@ -117,7 +117,7 @@ def comment_after(text: str, open_: bool) -> bool:
 
 def scan(
     lines: Iterable[tuple[int, str]],
-    shaped: Callable[[str], bool],
+    shaped: Callable[[int], bool],
 ) -> tuple[str, int] | None:
     """Over the span's (line number, text) pairs (fenced lines left out): the first
     ``("raw_html", line)`` abort, else the first ``("hidden", line)`` one (a field-shaped
@@ -135,6 +135,6 @@ def scan(
             return ("raw_html", n)
         touched = open_ or "<!--" in blanked
         open_ = comment_after(blanked, open_)
-        if touched and hidden is None and shaped(text):
+        if touched and hidden is None and shaped(n):
             hidden = n
     return ("hidden", hidden) if hidden is not None else None

@@ -179,7 +179,7 @@ _PLACES: Final = {k: (lambda o: o[0] == PLAN and o[1] is not None) for k in PLAN
 def _readings(r: Readings, source: str) -> list[Finding]:
     """Headings and plan field lines the readings disagree on, and plan field lines outside
     a scoring-plan subsection (R20)."""
-    found = disagreements(r, _PATTERNS, {k: _in_plan for k in PLAN_FIELDS})
+    found = disagreements(r, _PATTERNS, {k: _in_plan for k in PLAN_FIELDS}, _in_plan)
     findings = [
         _grammar(
             source,

@@ -37,7 +37,7 @@ from kernel.reviewer.lint.readings import (
     Owner,
     Readings,
     disagreements,
-    field_shapes,
+    line_shapes,
     misplaced,
     readings,
     visible,
@@ -283,6 +283,10 @@ def _anywhere(owner: Owner) -> bool:
     return True
 
 
+def _field_section(owner: Owner) -> bool:
+    return owner[0] == SCORES_SECTION or owner[0] == DISSENT
+
+
 #: Where each field belongs: a ``###`` subsection of the scores, the dissent section.
 _PLACES: Final = {
     **{k: (lambda o: o[0] == SCORES_SECTION and o[1] is not None) for k in _SCORE_FIELDS},
@@ -298,7 +302,7 @@ def _readings(r: Readings, source: str) -> list[Finding]:
     """Headings and field lines the readings disagree on, and field lines out of their
     place (R20)."""
     shaped = {**{k: _in_scores for k in _SCORE_FIELDS}, "contract_role": _anywhere}
-    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped)
+    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped, _field_section)
     findings = [_disagreement(d, source) for d in found]
     for n, key in misplaced(
         r, {**_SCORE_FIELDS, **_DISSENT_FIELDS}, _PLACES, skip={d.line for d in found}
@@ -635,8 +639,8 @@ def _binding(
     return findings
 
 
-def _field_shaped(line: str) -> bool:
-    return not field_shapes(line).isdisjoint(("dimensionid", "rationale"))
+def _field_shaped(r: Readings, n: int) -> bool:
+    return not line_shapes(r, n).isdisjoint(("dimensionid", "rationale"))
 
 
 def _dissent(
@@ -667,11 +671,12 @@ def _dissent(
     if html:
         lines_in = range(section.line + 1, end)
         abort = dissent_html.scan(
-            ((n, doc.lines[n - 1]) for n in lines_in if not r.fenced_by_both(n)), _field_shaped
+            ((n, doc.lines[n - 1]) for n in lines_in if not r.fenced_by_both(n)),
+            lambda n: _field_shaped(r, n),
         )
         if abort is not None:
             return [], [_HTML_ABORTS[abort[0]](abort[1])]
-    shaped = [n for n in span if _field_shaped(doc.lines[n - 1])]
+    shaped = [n for n in span if _field_shaped(r, n)]
     unseen = next((n for n in shaped if n not in seen), None)
     if unseen is not None:
         if html and _commented(r, unseen):

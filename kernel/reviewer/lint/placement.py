@@ -8,6 +8,10 @@ white space and ``=`` (or ``:``), anywhere on a line. Line starts are counted ge
 here: besides LF, every character that some reader takes for a line break (VT, FF,
 U+001C-U+001E, U+0085, U+2028, U+2029) starts a line, because the check looks for
 statements a reader could see.
+A line is read as written, with look-alike and invisible characters folded
+(:func:`~kernel.text.skeleton.fold_table`), and as the rendered page shows it
+(:mod:`kernel.text.rendered`: ``score&#58; block`` and ``score\\: block`` read
+``score: block``), R20.
 
 Outside fenced code, each of them must be where the document states it:
 
@@ -34,7 +38,8 @@ from kernel.reviewer.lint._structure import Outline
 from kernel.reviewer.lint.readings import hidden_lines
 from kernel.reviewer.lint.report import Finding
 from kernel.text.markdown import Block, Document, key_values, sections
-from kernel.text.skeleton import is_ignorable
+from kernel.text.rendered import rendered
+from kernel.text.skeleton import fold_table
 
 __all__ = ["CHECK", "CODE", "MAX_REPORTED", "misplaced_key_lines"]
 
@@ -62,9 +67,11 @@ _PLACES: Final = {
 }
 
 
-def _candidates(doc: Document) -> Iterator[tuple[int, str]]:
-    """(line, text as read) of every line holding one of the words, in order; a line with
-    default-ignorable characters is read without them (R20), so they cannot hide a word."""
+def _candidates(doc: Document) -> Iterator[tuple[int, tuple[str, ...]]]:
+    """(line, texts as read) of every line holding one of the words, in order: a line with
+    default-ignorable or look-alike characters is read without them and with the look-alikes
+    mapped to ASCII (R20), and a line the rendered page shows otherwise than written
+    (``score&#58;``, ``score\\:``) is read as shown too, so none of them can hide a word."""
     source = doc.source
     offsets: list[int] = []
     for word in _WORDS:
@@ -79,33 +86,51 @@ def _candidates(doc: Document) -> Iterator[tuple[int, str]]:
         line += source.count("\n", previous, offset)
         previous = offset
         lines.add(line)
-    invisible: dict[int, str] = {}
+    read: dict[int, list[str]] = {}
     if not source.isascii():
+        table = fold_table()
         for n, text in enumerate(doc.lines, start=1):
-            if not text.isascii() and any(map(is_ignorable, text)):
-                seen = "".join(c for c in text if not is_ignorable(c))
-                if any(word in seen for word in _WORDS):
-                    invisible[n] = seen
-    for n in sorted(lines | invisible.keys()):
-        yield n, invisible.get(n, doc.lines[n - 1])
+            if not text.isascii():
+                seen = text.translate(table)
+                if seen != text and any(word in seen for word in _WORDS):
+                    read.setdefault(n, []).append(seen)
+    for n, shown in rendered(doc).shown.items():
+        if n <= len(doc.lines) and shown.strip() != doc.lines[n - 1].strip():
+            seen = shown.translate(fold_table()) if not shown.isascii() else shown
+            if any(word in seen for word in _WORDS):
+                read.setdefault(n, []).append(seen)
+    for n in sorted(lines | read.keys()):
+        yield n, (doc.lines[n - 1], *read.get(n, ()))
 
 
 def _statements(doc: Document) -> Iterator[tuple[int, str, bool]]:
     """(line, what, at the real line start) of every key line and decision statement, in
     document order: only the lines holding one of the words are matched."""
-    for line, text in _candidates(doc):
-        pieces = _BREAK.split(text) if _BREAK.search(text) is not None else (text,)
-        for i, piece in enumerate(pieces):
-            m = _KEY_LINE.match(piece)
-            if m is not None:
-                yield line, m.group(1), i == 0
-        if "editorial_decision" in text:
-            for _ in _DECISION.finditer(text):
-                yield line, "editorial_decision", False
+    for line, texts in _candidates(doc):
+        for text in texts:  # the first reading that finds a statement on the line
+            found = list(_line_statements(text))
+            if found:
+                for what, line_start in found:
+                    yield line, what, line_start
+                break
+
+
+def _line_statements(text: str) -> Iterator[tuple[str, bool]]:
+    pieces = _BREAK.split(text) if _BREAK.search(text) is not None else (text,)
+    for i, piece in enumerate(pieces):
+        m = _KEY_LINE.match(piece)
+        if m is not None:
+            yield m.group(1), i == 0
+    if "editorial_decision" in text:
+        for _ in _DECISION.finditer(text):
+            yield "editorial_decision", False
 
 
 def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
     """Check 8 over ``doc`` (whose sections ``out`` holds)."""
+    over = rendered(doc).over
+    if over is not None:
+        return [Finding(CODE, f"the rendered page was not read: {over}", None, CHECK)]
     found = list(_statements(doc))
     if not found:
         return []
@@ -141,7 +166,7 @@ def misplaced_key_lines(doc: Document, out: Outline) -> list[Finding]:
                 valid[what] = _key_lines(out, name, what)
             if line in valid[what]:
                 if hidden is None:
-                    hidden = hidden_lines(doc.blocks)
+                    hidden = hidden_lines(doc.blocks) | rendered(doc).altered
                 if line not in hidden:
                     continue
                 problem = "hidden"
@@ -179,10 +204,11 @@ def _message(problem: str, what: str, section: Block | None) -> str:
         )
     if problem == "hidden":
         return (
-            f"the '{what}:' line {where} is hidden on the rendered page by an HTML comment left "
-            "open before it (a '<!--' behind a list or quote marker, or after a closed comment "
-            "on its line): a reader never sees it, so it counts for no one (R20); close the "
-            "comment or remove it"
+            f"the '{what}:' line {where} is hidden on the rendered page, or shown otherwise than "
+            "written, by HTML (a comment left open before it — a '<!--' behind a list or quote "
+            "marker, or after a closed comment on its line —, '<template>', a 'hidden' element, "
+            "inline HTML) or a character reference: a reader does not see what the lint reads, "
+            "so it counts for no one (R20); remove the HTML"
         )
     if problem == "look-alike":
         return (

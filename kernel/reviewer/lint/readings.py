@@ -5,14 +5,18 @@ A 13.2 document is read three ways, and the kernel never takes the more lenient 
 * the **block reading** (the kernel's): CommonMark blocks (:mod:`kernel.text.markdown`);
 * the **line reading** (upstream's, 13.2 §E0): line by line at column 0, after dropping the
   fenced blocks of §E0.2, with ``## ``/``### ``/``#### `` headings at column 0 (§E0.3);
-* the **rendered page** a person reads: the block reading, except that a raw ``<!--`` that an
-  HTML block leaves open hides everything after it, up to the next HTML block holding ``-->``.
+* the **rendered page** a person reads: the document rendered by markdown-it and read by an
+  HTML parser as a browser shows it (:mod:`kernel.text.rendered`): character references
+  decoded, the content of ``<template>``, ``hidden`` elements, comments (one left open hides
+  the rest) and the like dropped, each piece of text mapped back to its source line.
 
 Where they differ on a heading (levels 2 to 4) or a field line, the document fails with a
 finding; a field written any other way where a field belongs (field-shaped, §F10.3) fails
-too; and a field line outside its own place fails (dialect 13's check 8, for 13.2). Every
-``Default_Ignorable_Code_Point`` is removed before a line's field shape is read, so an
-invisible character cannot disguise a field.
+too (as written, or as the page shows it); raw HTML other than the few of
+:data:`~kernel.text.rendered.ALLOWED_TAGS` (and comments) in a field's section fails; and a
+field line outside its own place fails (dialect 13's check 8, for 13.2). Every
+``Default_Ignorable_Code_Point`` is removed and every confusable look-alike mapped to its
+ASCII prototype before a line's field shape is read, so neither can disguise a field.
 """
 
 from __future__ import annotations
@@ -27,7 +31,8 @@ from typing import Final
 import attrs
 
 from kernel.text.markdown import Block, Document
-from kernel.text.skeleton import is_ignorable
+from kernel.text.rendered import ALLOWED_TAGS, Rendered, rendered
+from kernel.text.skeleton import fold_table
 
 __all__ = [
     "MARKUP",
@@ -37,6 +42,7 @@ __all__ = [
     "disagreements",
     "field_shapes",
     "hidden_lines",
+    "line_shapes",
     "misplaced",
     "readings",
     "visible",
@@ -63,11 +69,14 @@ class Readings:
     #: line → (level, title) of each heading of level 2 to 4, per reading.
     line_headings: Mapping[int, tuple[int, str]]
     block_headings: Mapping[int, tuple[int, str]]
-    #: Lines the rendered page hides behind a ``<!--`` left open.
+    #: Lines of paragraphs and headings the rendered page does not show as written (hidden
+    #: by HTML or a comment left open, changed by a character reference or inline HTML).
     hidden: frozenset[int]
     #: Per line (index = line - 1), its owner by each reading.
     line_owners: tuple[Owner, ...]
     block_owners: tuple[Owner, ...]
+    #: The rendered page.
+    page: Rendered
 
     def fenced_by_both(self, n: int) -> bool:
         return n in self.line_fenced and n in self.block_fenced
@@ -198,6 +207,7 @@ def readings(doc: Document) -> Readings:
     line_headings = _line_headings(doc.lines, line_fenced)
     block_headings = _block_headings(doc.blocks)
     count = len(doc.lines)
+    page = rendered(doc)
     return Readings(
         doc,
         fences,
@@ -206,9 +216,10 @@ def readings(doc: Document) -> Readings:
         _spread(blocks),
         line_headings,
         block_headings,
-        hidden_lines(doc.blocks),
+        hidden_lines(doc.blocks) | page.altered,
         _owners(count, line_headings),
         _owners(count, block_headings),
+        page,
     )
 
 
@@ -216,7 +227,8 @@ def field_shapes(line: str) -> set[str]:
     """The letters before the first colon of ``line`` as a reader may take it: with comment
     markers blanked (a commented field) and with comments removed (text beside a comment),
     each after NFKC, case folding, removal of every default-ignorable code point and of
-    markup spans (13.2 §F10.3, R20). Empty when the line has no colon."""
+    markup spans (13.2 §F10.3, R20), with confusable look-alikes mapped to ASCII
+    (:func:`~kernel.text.skeleton.fold_table`). Empty when the line has no colon."""
     if ":" not in line and line.isascii():
         return set()
     blanked = line.replace("<!--", "    ").replace("-->", "   ")
@@ -224,10 +236,20 @@ def field_shapes(line: str) -> set[str]:
     for text in (blanked, _without_comments(line)):
         folded = unicodedata.normalize("NFKC", text).casefold()
         if not folded.isascii():
-            folded = "".join(c for c in folded if not is_ignorable(c))
+            folded = folded.translate(fold_table()).lower()
         head, colon, _ = MARKUP.sub("", without_tags(folded)).partition(":")
         if colon:
             shapes.add("".join(c for c in head if c.isalpha()))
+    return shapes
+
+
+def line_shapes(r: Readings, n: int) -> set[str]:
+    """:func:`field_shapes` of line ``n`` as written and as the rendered page shows it."""
+    text = r.doc.lines[n - 1]
+    shapes = field_shapes(text)
+    shown = r.page.shown.get(n)
+    if shown is not None and shown.strip() != text.strip():
+        shapes |= field_shapes(shown)
     return shapes
 
 
@@ -317,6 +339,7 @@ def disagreements(
     r: Readings,
     patterns: Mapping[str, re.Pattern[str]],
     shaped: Mapping[str, Callable[[Owner], bool]],
+    strict: Callable[[Owner], bool] | None = None,
 ) -> list[Disagreement]:
     """Where the readings differ (R20), in line order, at most one per line:
 
@@ -328,13 +351,22 @@ def disagreements(
       :func:`field_shapes`) where that key's region (``shaped[key](owner)`` under either
       reading) holds it, outside code both readings fence, that is not a canonical field
       line under every reading. Lines the block reading takes for a decorated key line
-      (``- score: x``, ``**score**: x``) are left to the caller's own finding.
+      (``- score: x``, ``**score**: x``) are left to the caller's own finding. The line
+      is read as written and as the rendered page shows it (``score&#58; x``);
+    * with ``strict``, and no field line found above, the first line of a region
+      ``strict`` holds (under either reading) with raw HTML other than comments and
+      attribute-free :data:`~kernel.text.rendered.ALLOWED_TAGS`: CSS can hide or move text
+      the parser reads as shown.
     """
     doc = r.doc
     found: dict[int, Disagreement] = {}
+    if r.page.over is not None:
+        found[1] = Disagreement(
+            1, None, f"cannot be compared with the rendered page: {r.page.over}"
+        )
     for n in sorted(set(r.line_headings) | set(r.block_headings)):
         line_heading, block_heading = r.line_headings.get(n), r.block_headings.get(n)
-        if line_heading != block_heading:
+        if line_heading != block_heading and n not in found:
             found[n] = Disagreement(n, None, _heading_why(line_heading, block_heading))
     keyed: set[int] = set()
     block_fields: dict[int, str] = {}
@@ -371,19 +403,20 @@ def disagreements(
             found[n] = Disagreement(
                 n,
                 key,
-                "is hidden on the rendered page by an HTML comment left open before it "
-                "(a '<!--' behind a list or quote marker, or after a closed comment on its line)",
+                "is not shown as written on the rendered page: HTML hides or changes it (a "
+                "comment left open before it, '<template>', a 'hidden' element, inline HTML "
+                "or a character reference)",
             )
     if shaped:
         letters = {k.replace("_", ""): k for k in shaped}
-        for n, text in enumerate(doc.lines, start=1):
+        for n in range(1, len(doc.lines) + 1):
             if n in found or n in keyed or r.fenced_by_both(n):
                 continue
             owners = (r.block_owners[n - 1], r.line_owners[n - 1])
             wanted = {s for s, k in letters.items() if any(map(shaped[k], owners))}
             if not wanted:
                 continue
-            for shape in field_shapes(text) & wanted:
+            for shape in line_shapes(r, n) & wanted:
                 key = letters[shape]
                 if block_fields.get(n) == key and line_fields.get(n) == key:
                     continue
@@ -392,7 +425,25 @@ def disagreements(
                     key,
                     "is written as a field but is no canonical field line for every reading "
                     "(bulleted, quoted, decorated, commented, spelled with other case, "
-                    "spacing or invisible characters)",
+                    "spacing, look-alike or invisible characters, or shown by a character "
+                    "reference or escape)",
+                )
+                break
+    if strict is not None and not any(d.key is not None for d in found.values()):
+        for n, tags in sorted(r.page.tags.items()):
+            if n in found or n > len(r.block_owners):
+                continue
+            if not (strict(r.block_owners[n - 1]) or strict(r.line_owners[n - 1])):
+                continue
+            other = [t for t, attrs in tags if t != "!--" and (attrs or t not in ALLOWED_TAGS)]
+            if other:
+                found[n] = Disagreement(
+                    n,
+                    None,
+                    f"holds raw HTML ('<{other[0]}>') in a field's section: the rendered page "
+                    "may show other text than the readings; only comments and "
+                    f"{', '.join(f'<{t}>' for t in sorted(ALLOWED_TAGS))} without attributes "
+                    "may stand there",
                 )
                 break
     return [found[n] for n in sorted(found)]
@@ -438,5 +489,6 @@ def misplaced(
 
 
 def visible(r: Readings, n: int) -> bool:
-    """Whether every reading sees line ``n`` (the caller knows the block reading does)."""
+    """Whether every reading sees line ``n`` as written (the caller knows the block reading
+    does)."""
     return n not in r.line_fenced and n not in r.hidden
