@@ -112,10 +112,14 @@ def test_autolinks_code_and_comparisons_are_not_raw_html(line: str) -> None:
     assert codes(dissent(f"{CANONICAL}\n\n{line}")) == []
 
 
-def test_inline_html_in_prose_passes_the_fork() -> None:
+def test_inline_html_in_the_dissent_fails_both_readings_each_by_its_rule() -> None:
+    """The fork has no DISSENT-RAW-HTML, but R20's strict rule holds in every field section
+    under either reading: raw HTML other than a few plain tags fails there (P2-135)."""
     text = dissent(f"{CANONICAL}\n\nThe plan said so <span>explicitly</span>.")
-    assert codes(text, "fork") == []
+    assert codes(text, "fork") == ["P2-135"]
     assert codes(text) == ["P2-149"]
+    plain = dissent(f"{CANONICAL}\n\nThe plan said so <em>explicitly</em>.")
+    assert codes(plain, "fork") == []
 
 
 @pytest.mark.parametrize(
@@ -133,10 +137,11 @@ def test_a_field_inside_a_comment_is_hidden_under_main(section: str) -> None:
     assert codes(dissent(section)) == ["P2-148"]
 
 
-def test_the_fork_credits_a_field_behind_a_mid_line_comment() -> None:
-    """Its declared limit (13.2 §F10.3): a mid-line ``<!--`` never opens a comment there."""
+def test_no_reading_credits_a_field_behind_a_mid_line_comment() -> None:
+    """The fork's line reading (13.2 §F10.3) never opens a comment mid-line, but the
+    rendered page hides the field: R20 credits a field only where every reading sees it."""
     section = "dimension_id: D1\nThe plan (see note <!-- earlier draft\nrationale: x -->"
-    assert codes(dissent(section), "fork") == []
+    assert codes(dissent(section), "fork") == ["P2-117"]
     assert codes(dissent(section)) == ["P2-148"]
 
 

@@ -157,6 +157,7 @@ def test_the_command_prints_each_starter_and_refuses_what_is_missing() -> None:
         "name": "13.2/reviewer/full",
         "document": "synthesis",
         "role": None,
+        "ars": "main",
         "text": starter("13.2/reviewer/full", "synthesis"),
     }
     done = _cli("13.2/reviewer/full", "--document", "phase2")

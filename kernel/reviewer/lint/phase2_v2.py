@@ -165,7 +165,7 @@ def analyse_phase2_v2(
         assert s.heading is not None
         by_title.setdefault(s.heading.title, []).append(s)
     findings = _retired(r, by_title, source)
-    findings += _readings(r, source)
+    findings += _readings(r, source, dissent_html=chosen.dissent_html)
     scores_sections = by_title.get(SCORES_SECTION, [])
     if len(scores_sections) != 1:
         what = "missing" if not scores_sections else "duplicated"
@@ -298,11 +298,17 @@ _PLACE_NAMES: Final = {
 }
 
 
-def _readings(r: Readings, source: str) -> list[Finding]:
+def _in_scores_section(owner: Owner) -> bool:
+    return owner[0] == SCORES_SECTION
+
+
+def _readings(r: Readings, source: str, *, dissent_html: bool = False) -> list[Finding]:
     """Headings and field lines the readings disagree on, and field lines out of their
-    place (R20)."""
+    place (R20). ``dissent_html``: the reading aborts on raw HTML in the dissent section
+    itself (DISSENT-RAW-HTML), so the strict rule leaves that section to it."""
     shaped = {**{k: _in_scores for k in _SCORE_FIELDS}, "contract_role": _anywhere}
-    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped, _field_section)
+    strict = _in_scores_section if dissent_html else _field_section
+    found = disagreements(r, {**_ROLE, **_SCORE_FIELDS}, shaped, strict)
     findings = [_disagreement(d, source) for d in found]
     for n, key in misplaced(
         r, {**_SCORE_FIELDS, **_DISSENT_FIELDS}, _PLACES, skip={d.line for d in found}
