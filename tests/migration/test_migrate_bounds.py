@@ -215,6 +215,31 @@ def test_per_condition_actions_count_renamed_by_the_deciding_condition(
     assert m.to_dict()["moved"] == moved
 
 
+def test_a_methodology_focus_variant_is_decided_differently_in_22_of_81() -> None:
+    """The issue's case: with F1 mapped to reject, a matrix F1 decided under Schema 13 and F3
+    (whose old action is also reject_or_major_revision, now major_revision) under 13.2 was
+    counted as renamed: 17 of 81 decided differently; brute force says 22."""
+    data = copy.deepcopy(dict(shipped_template("reviewer/methodology_focus")))
+    data["failure_conditions"] = [
+        {
+            "condition_id": f"F{i}",
+            "severity": severity,
+            "expression": expression,
+            "cross_reviewer_quantifier": quantifier,
+            "action": f"editorial_decision={action}",
+        }
+        for i, severity, expression, quantifier, action in [
+            (1, 90, "D1 scores 'warn'", "majority", "reject_or_major_revision"),
+            (2, 80, "D1 scores 'block'", "any", "major_revision"),
+            (3, 70, "D2 scores 'pass'", "any", "reject_or_major_revision"),
+            (0, 10, "D1 scores 'pass'", "all", "accept"),
+        ]
+    ]
+    m = migrate(data, actions={"F1": "reject"})
+    assert (m.moved, m.space) == (22, 81)
+    assert (m.moved, m.renamed) == _brute_moved(m)
+
+
 def test_the_probability_of_deciding_differently_follows_the_deciding_condition() -> None:
     m = migrate(
         _variant(action="editorial_decision=reject_or_major_revision"),
