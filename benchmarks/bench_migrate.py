@@ -62,8 +62,6 @@ def named_dimensions(count: int) -> dict[str, Any]:
     return data
 
 
-
-
 def _cli(*argv: str) -> Callable[[], object]:
     def call() -> object:
         done = subprocess.run(

@@ -32,7 +32,7 @@ from benchmarks.timing import DISAGREES, ERROR, NOT_AVAILABLE, OK, Row, human, m
 
 PREFIX = "bench_"
 #: Sections listed first, in this order; any other is listed after them, alphabetically.
-FIRST = ("decide", "lint", "analyze", "cli")
+FIRST = ("decide", "lint", "round", "analyze", "cli")
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 BASELINE_JSON = ROOT / "benchmarks" / "baseline.json"
@@ -80,6 +80,13 @@ TARGETS: tuple[tuple[str, str, str | tuple[str, ...], float, str], ...] = (
     ("decide", "", "hand-written", 1.0, "decide ≤ 1.0x the hand-written function"),
     ("decide", "", "CEL-Rust (", 0.01, "decide ≥ 100x faster than CEL-Rust"),
     ("lint", "", "markdown-it-py block-only", 2.0, "lint ≤ 2x markdown-it-py's block-only parse"),
+    (
+        "round",
+        "",
+        "markdown-it-py parse",
+        2.0,
+        "a real-size round ≤ 2x markdown-it-py's full parse",
+    ),
     (
         "cli",
         "",
