@@ -34,7 +34,7 @@ from kernel.reviewer.lint._structure import Outline
 from kernel.reviewer.lint.readings import hidden_lines
 from kernel.reviewer.lint.report import Finding
 from kernel.text.markdown import Block, Document, key_values, sections
-from kernel.text.skeleton import is_ignorable
+from kernel.text.skeleton import without_ignorables
 
 __all__ = ["CHECK", "CODE", "MAX_REPORTED", "misplaced_key_lines"]
 
@@ -82,10 +82,9 @@ def _candidates(doc: Document) -> Iterator[tuple[int, str]]:
     invisible: dict[int, str] = {}
     if not source.isascii():
         for n, text in enumerate(doc.lines, start=1):
-            if not text.isascii() and any(map(is_ignorable, text)):
-                seen = "".join(c for c in text if not is_ignorable(c))
-                if any(word in seen for word in _WORDS):
-                    invisible[n] = seen
+            seen = without_ignorables(text)
+            if seen != text and any(word in seen for word in _WORDS):
+                invisible[n] = seen
     for n in sorted(lines | invisible.keys()):
         yield n, invisible.get(n, doc.lines[n - 1])
 

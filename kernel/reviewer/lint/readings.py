@@ -27,7 +27,7 @@ from typing import Final
 import attrs
 
 from kernel.text.markdown import Block, Document
-from kernel.text.skeleton import is_ignorable
+from kernel.text.skeleton import without_ignorables
 
 __all__ = [
     "MARKUP",
@@ -217,18 +217,31 @@ def field_shapes(line: str) -> set[str]:
     markers blanked (a commented field) and with comments removed (text beside a comment),
     each after NFKC, case folding, removal of every default-ignorable code point and of
     markup spans (13.2 §F10.3, R20). Empty when the line has no colon."""
-    if ":" not in line and line.isascii():
-        return set()
+    if line.isascii():
+        if ":" not in line:
+            return set()
+        if "<" not in line and ">" not in line and "]" not in line:
+            # No comment, tag or markup span: both readings are the line, lower-cased.
+            return {_letters(line.partition(":")[0].lower())}
     blanked = line.replace("<!--", "    ").replace("-->", "   ")
     shapes: set[str] = set()
     for text in (blanked, _without_comments(line)):
-        folded = unicodedata.normalize("NFKC", text).casefold()
-        if not folded.isascii():
-            folded = "".join(c for c in folded if not is_ignorable(c))
+        folded = without_ignorables(unicodedata.normalize("NFKC", text).casefold())
         head, colon, _ = MARKUP.sub("", without_tags(folded)).partition(":")
         if colon:
-            shapes.add("".join(c for c in head if c.isalpha()))
+            shapes.add(_letters(head))
     return shapes
+
+
+#: ``bytes.translate`` deletion set: every ASCII character that is not a letter.
+_ASCII_NON_LETTERS: Final = bytes(b for b in range(128) if not chr(b).isalpha())
+
+
+def _letters(text: str) -> str:
+    """The letters (``str.isalpha``) of ``text``, in order."""
+    if text.isascii():
+        return text.encode("ascii").translate(None, _ASCII_NON_LETTERS).decode("ascii")
+    return "".join(filter(str.isalpha, text))
 
 
 def without_tags(text: str) -> str:
@@ -376,11 +389,15 @@ def disagreements(
             )
     if shaped:
         letters = {k.replace("_", ""): k for k in shaped}
+        wanted_by: dict[tuple[Owner, Owner], set[str]] = {}
         for n, text in enumerate(doc.lines, start=1):
             if n in found or n in keyed or r.fenced_by_both(n):
                 continue
             owners = (r.block_owners[n - 1], r.line_owners[n - 1])
-            wanted = {s for s, k in letters.items() if any(map(shaped[k], owners))}
+            wanted = wanted_by.get(owners)
+            if wanted is None:
+                wanted = {s for s, k in letters.items() if any(map(shaped[k], owners))}
+                wanted_by[owners] = wanted
             if not wanted:
                 continue
             for shape in field_shapes(text) & wanted:

@@ -12,6 +12,8 @@ costs the manuscript's length times the text's.
 
 from __future__ import annotations
 
+import functools
+import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
@@ -34,8 +36,9 @@ def shingles_found(words: Sequence[str], size: int, text: str, starts: Iterable[
     for j in range(len(tokens) - size + 1):
         points[tuple(token_ids[j + 1 : j + 1 + inner])].add((tokens[j], tokens[j + size - 1]))
     queries: dict[_Inner, list[int]] = defaultdict(list)
-    for s in starts:
-        key = tuple(ids.get(w, -1) for w in words[s + 1 : s + 1 + inner])
+    word_ids = [ids.get(w, -1) for w in words]
+    for s in _candidates(word_ids, inner, starts):
+        key = tuple(word_ids[s + 1 : s + 1 + inner])
         if key in points:
             queries[key].append(s)
     found: set[int] = set()
@@ -44,6 +47,26 @@ def shingles_found(words: Sequence[str], size: int, text: str, starts: Iterable[
         hits = _in_rectangles(points[key], asked)
         found.update(s for s, hit in zip(group, hits, strict=True) if hit)
     return found
+
+
+@functools.cache
+def _known_run(inner: int) -> re.Pattern[bytes]:
+    return re.compile(b"\x01{%d,}" % inner)
+
+
+def _candidates(word_ids: Sequence[int], inner: int, starts: Iterable[int]) -> Iterable[int]:
+    """The ``starts`` whose inner words all occur in the text (``word_ids`` ≥ 0): found as
+    runs of known words, in C, so that a long manuscript costs no Python step per word."""
+    if not inner:
+        return starts
+    wanted = starts if isinstance(starts, range | set | frozenset) else set(starts)
+    known = bytes(map((-1).__lt__, word_ids))
+    return [
+        s
+        for m in _known_run(inner).finditer(known)
+        for s in range(m.start() - 1, m.end() - inner)
+        if s in wanted
+    ]
 
 
 def _prefixed(ordered: Sequence[str], prefix: str) -> tuple[int, int]:
