@@ -26,6 +26,7 @@ from kernel.errors import KernelError, MatrixError
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.cycle import ReviewerState, duplicate, exhaust, panel_tags, start, step
 from kernel.reviewer.duplicates import duplicate_of
+from kernel.reviewer.lint.linted import made_from
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
@@ -107,19 +108,70 @@ class PanelOutcome:
 
 
 def _review(
-    contract: Contract, role: str, phase2: str, phase1: str | None, max_bytes: int
+    contract: Contract,
+    role: str,
+    phase2: str,
+    phase1: str | None,
+    max_bytes: int,
+    made: Linted = (None, None),
 ) -> ReviewerResult:
     state = start(role, contract.contract_id)
     report1: LintReport | None = None
     if phase1 is not None:
-        report1 = lint_phase1(phase1, contract, max_bytes=max_bytes)
+        report1 = made[0] or lint_phase1(phase1, contract, max_bytes=max_bytes)
         state = step(state, report1)
         if state.next_call != "phase2":
             return ReviewerResult(role, report1, None, exhaust(state))
     else:
         state = attrs.evolve(state, stage="phase2")
-    report2 = lint_phase2(phase2, contract, phase1, max_bytes=max_bytes)
+    report2 = made[1] or lint_phase2(phase2, contract, phase1, max_bytes=max_bytes)
     return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
+
+
+#: Per reviewer, the caller's (Phase 1 report, Phase 2 report), either ``None`` when not given.
+Linted = tuple[LintReport | None, LintReport | None]
+
+
+def _linted(
+    reports: object,
+    entries: Sequence[tuple[str, str, str | None]],
+    contract: Contract,
+    max_bytes: int,
+) -> list[Linted]:
+    """``reports`` checked against ``entries``: one item per reviewer, a Phase 2 report, a
+    (Phase 1 report, Phase 2 report) pair or ``None``; each report given must be one the
+    public lints just made from that reviewer's documents (:mod:`~kernel.reviewer.lint.
+    linted`), else a :class:`KernelError` (a decision never uses a report of other text)."""
+    if reports is None:
+        return [(None, None)] * len(entries)
+    if isinstance(reports, str | bytes | Mapping) or not isinstance(reports, Sequence):
+        raise KernelError(
+            f"reports must be a list of lint reports per reviewer, got {type(reports).__name__}"
+        )
+    if len(reports) != len(entries):
+        raise KernelError(f"reports: {len(reports)} items for {len(entries)} reviewers")
+    out: list[Linted] = []
+    for i, (item, (_, phase2, phase1)) in enumerate(zip(reports, entries, strict=True)):
+        pair = (None, item) if item is None or isinstance(item, LintReport) else item
+        if not (isinstance(pair, tuple | list) and len(pair) == 2):
+            raise KernelError(
+                f"reports[{i}] must be a LintReport, a (phase1_report, phase2_report) pair or "
+                f"None, got {type(item).__name__}"
+            )
+        one, two = pair
+        for report, phase, text, against in ((one, 1, phase1, None), (two, 2, phase2, phase1)):
+            if report is None:
+                continue
+            if text is None or not made_from(report, text, against, contract, max_bytes):
+                raise KernelError(
+                    f"reports[{i}]: the Phase {phase} report is not the kernel's lint of "
+                    f"reviewers[{i}]'s Phase {phase} text"
+                    + (" against its Phase 1 text" if phase == 2 else "")
+                    + " under this contract (pass what lint_phase1/lint_phase2 returned for "
+                    "exactly these documents, or None to lint them here)"
+                )
+        out.append((one, two))
+    return out
 
 
 def _entries(
@@ -166,9 +218,19 @@ def decide_documents(
     *,
     synthesis: str | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
+    reports: Sequence[LintReport | Linted | None] | None = None,
 ) -> PanelOutcome | RoundV2Outcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort, in the
     contract's dialect.
+
+    ``reports``, when given, holds per reviewer (in the same order) the reports the caller
+    has just made of those documents with :func:`~kernel.reviewer.lint.lint_phase1` and
+    :func:`~kernel.reviewer.lint.lint_phase2` (the Phase 2 report against that reviewer's
+    Phase 1 text, the same ``max_bytes``): a Phase 2 report, a (Phase 1 report, Phase 2
+    report) pair, or ``None`` (either report ``None`` too): the decision uses them as they
+    are (with the names and role the caller linted them with) instead of linting the same
+    documents again. A report not made by those lints from exactly these documents is a
+    :class:`KernelError`.
 
     ``reviewers`` is a list, tuple or any other iterable (a generator too) of 3-tuples (or
     3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. Anything
@@ -192,7 +254,8 @@ def decide_documents(
     if synthesis is not None and not isinstance(synthesis, str):
         raise KernelError(f"synthesis must be a str or None, got {type(synthesis).__name__}")
     entries = _entries(reviewers, loaded.panel_size, cap=_DOORS[loaded.dialect].cap)
-    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes)
+    made = _linted(reports, entries, loaded, max_bytes)
+    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes, made)
 
 
 def _decide_13(
@@ -200,11 +263,15 @@ def _decide_13(
     reviewers: list[tuple[str, str, str | None]],
     synthesis: str | None,
     max_bytes: int,
+    made: Sequence[Linted],
 ) -> PanelOutcome:
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
-    details = tuple(_review(contract, role, p2, p1, max_bytes) for role, p2, p1 in reviewers)
+    details = tuple(
+        _review(contract, role, p2, p1, max_bytes, m)
+        for (role, p2, p1), m in zip(reviewers, made, strict=True)
+    )
     details = _without_duplicates(details, [r[1] for r in reviewers])
     tags = panel_tags([d.state for d in details], contract.panel_size)
     decision: Decision | None = None
@@ -230,19 +297,25 @@ def _decide_13_2(
     reviewers: list[tuple[str, str, str | None]],
     synthesis: str | None,
     max_bytes: int,
+    made: Sequence[Linted],
 ) -> RoundV2Outcome:
     from kernel.reviewer.round_v2 import decide_reports_v2
 
     roles = [r[0] for r in reviewers]
     return decide_reports_v2(
-        contract, reviewers, roles=roles, synthesis=synthesis, max_bytes=max_bytes
+        contract,
+        reviewers,
+        roles=roles,
+        synthesis=synthesis,
+        max_bytes=max_bytes,
+        linted=[m[1] for m in made],
     )
 
 
 @attrs.frozen
 class _Door:
     decide: Callable[
-        [Contract, list[tuple[str, str, str | None]], str | None, int],
+        [Contract, list[tuple[str, str, str | None]], str | None, int, Sequence[Linted]],
         PanelOutcome | RoundV2Outcome,
     ]
     #: Whether more reviewers than ``panel_size`` are refused on reading (13), rather than

@@ -146,6 +146,7 @@ def decide_reports_v2(
     synthesis: str | None = None,
     synthesis_source: str = "synthesis",
     max_bytes: int = MAX_INPUT_BYTES,
+    linted: Sequence[LintReport | None] | None = None,
 ) -> RoundV2Outcome:
     """Lint each report (with its seat's Phase 1 when given), check the panel, decide, and
     check ``synthesis`` against the recomputation. A round that cannot be decided has no
@@ -159,7 +160,11 @@ def decide_reports_v2(
     dispatched = _dispatched(roles, len(entries), scope)
     tags = _cardinality(scope, contract.panel_size, entries)
     seats: list[SeatV2] = []
-    for name, text, phase1 in entries:
+    for i, (name, text, phase1) in enumerate(entries):
+        given = linted[i] if linted is not None and i < len(linted) else None
+        if given is not None:  # the caller's own lint of this very report (checked by the caller)
+            seats.append(SeatV2(name, given.role, given))
+            continue
         analysed = analyse_phase2_v2(
             text, scope, phase1, source=name, phase1_source=f"{name} (Phase 1)", max_bytes=max_bytes
         )

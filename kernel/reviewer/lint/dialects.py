@@ -17,6 +17,7 @@ import attrs
 from kernel.contract.model import Contract
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint import linted
 from kernel.reviewer.lint import phase1 as _v1_phase1
 from kernel.reviewer.lint.report import LintReport
 
@@ -163,7 +164,9 @@ def lint_phase1(
         "source": source,
         "max_bytes": max_bytes,
     }
-    return _lints(loaded).phase1(text, loaded, role, options)
+    report = _lints(loaded).phase1(text, loaded, role, options)
+    linted.note(report, text, None, loaded, max_bytes)
+    return report
 
 
 def lint_phase2(
@@ -181,4 +184,6 @@ def lint_phase2(
     (its ``contract_role:`` must match)."""
     loaded = _v1_phase1._require_contract(contract)
     options = {"source": source, "phase1_source": phase1_source, "max_bytes": max_bytes}
-    return _lints(loaded).phase2(text, loaded, phase1, role, options)
+    report = _lints(loaded).phase2(text, loaded, phase1, role, options)
+    linted.note(report, text, phase1, loaded, max_bytes)
+    return report

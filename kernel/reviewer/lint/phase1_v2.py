@@ -8,7 +8,7 @@ message is upstream's bracketed tag with the document's ``source`` name as its p
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -92,9 +92,7 @@ def lint_phase1_v2(
     text = _readable(text, source="Phase 1 document", max_bytes=max_bytes)
     problem = check_structure(text)
     if problem is not None:
-        return LintReport(
-            phase=1, findings=(too_large_finding("P1-115", problem),), role=role
-        )
+        return LintReport(phase=1, findings=(too_large_finding("P1-115", problem),), role=role)
     doc = parse_normalised(text)
     findings = list(analyse_phase1_v2(doc, scope, role, source).findings)
     if manuscript is not None and envelope is not None:
@@ -447,12 +445,15 @@ def manuscript_leak(
     if len(words) < SHINGLE:
         return False
     leaked = shingles_found(words, SHINGLE, normalise(phase1), range(len(words) - SHINGLE + 1))
-    exempt = (
-        lambda: normalise(metadata["title"]),
-        lambda: normalise(metadata["field"]),
-        lambda: str(metadata["word_count"]),
-        lambda: normalise(contract_text),
-    )
-    for text in exempt:
-        leaked -= shingles_found(words, SHINGLE, text(), leaked) if leaked else set()
+
+    def exempt() -> Iterator[str]:  # each normalised only when something is still leaked
+        yield normalise(metadata["title"])
+        yield normalise(metadata["field"])
+        yield str(metadata["word_count"])
+        yield normalise(contract_text)
+
+    for text in exempt():
+        if not leaked:
+            break
+        leaked -= shingles_found(words, SHINGLE, text, leaked)
     return bool(leaked)

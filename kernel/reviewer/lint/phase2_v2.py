@@ -74,9 +74,7 @@ _SEVERITY: Final = re.compile(
     r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
 )
 _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
-_ANCHOR: Final = re.compile(
-    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
-)
+_ANCHOR: Final = re.compile(r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)")
 _TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
 
 
@@ -334,9 +332,7 @@ def _decorated(
     for f in lines:
         value = _written(f)
         if value is not None and f.key in allowed:
-            what = (
-                f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
-            )
+            what = f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
         else:
             what = (
                 f"{f.key}: line{where} must be a canonical unbulleted field line at column 0, "
