@@ -1,5 +1,6 @@
 """A real-size review round, generated: five seats, each a Phase 1 of 3 to 8 KB and a Phase 2 of
-10 to 25 KB of varied English (the documentation's prose, shuffled and recombined per seat),
+10 to 25 KB of varied English (sentences of the documentation, frozen in
+``benchmarks/data/prose.txt.gz``, shuffled and recombined per seat),
 with findings, evidence anchors, dissent and DA tables as real reports carry them; a 30 KB
 manuscript; the shipped round's synthesis.
 
@@ -11,13 +12,14 @@ writes prose (the Contract Paraphrase, the Review Body), and 13.2 findings are a
 
 from __future__ import annotations
 
+import gzip
 import random
-import re
+from pathlib import Path
 from typing import Final
 
 import attrs
 
-from benchmarks.documents import EXAMPLE_13_2, _docs_prose
+from benchmarks.documents import EXAMPLE_13_2
 
 EXAMPLE_13: Final = EXAMPLE_13_2.parent / "full"
 ROLES: Final = ("eic", "methodology", "domain", "perspective", "da")
@@ -48,12 +50,16 @@ class Round:
         return (*(t for _, p2, p1 in self.seats for t in (p1, p2)), self.synthesis)
 
 
+#: 2,274 sentences of the project's documentation as it read when the round was made (a
+#: frozen copy: a later edit of the documentation does not change the round), none with a
+#: colon in its first 30 characters (no sentence reads as a field line).
+PROSE: Final = Path(__file__).resolve().parent / "data" / "prose.txt.gz"
+
+
 def _sentences(rng: random.Random, part: int) -> list[str]:
-    """The documentation's sentences, every other one (``part`` 0: the reviewers', 1: the
+    """The frozen sentences, every other one (``part`` 0: the reviewers', 1: the
     manuscript's, so that no seat quotes the manuscript), shuffled."""
-    found: list[str] = []
-    for p in _docs_prose():
-        found += [s.strip() for s in re.split(r"(?<=[.;])\s+", p) if len(s.strip()) > 30]
+    found = gzip.decompress(PROSE.read_bytes()).decode("utf-8").splitlines()
     out = list(dict.fromkeys(found))[part::2]
     rng.shuffle(out)
     if part:  # the manuscript's words in another order: no twelve of them as a seat writes them

@@ -7,6 +7,7 @@ message is upstream's bracketed tag with the document's ``source`` name as its p
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterator, Mapping
 from typing import Any, Final
@@ -436,12 +437,18 @@ def read_metadata(metadata: object) -> Mapping[str, Any]:
     return metadata
 
 
+@functools.lru_cache(maxsize=1)
+def _words(manuscript: str) -> tuple[str, ...]:
+    """The manuscript's normalised words (kept for the round's next seat)."""
+    return tuple(normalise(manuscript).split(" "))
+
+
 def manuscript_leak(
     phase1: str, manuscript: str, metadata: Mapping[str, Any], contract_text: str
 ) -> bool:
     """Whether a 12-word shingle of the manuscript occurs in the Phase 1 text outside the
     exemptions (13.2 §E9.2-§E9.4)."""
-    words = normalise(manuscript).split(" ")
+    words = _words(manuscript)
     if len(words) < SHINGLE:
         return False
     leaked = shingles_found(words, SHINGLE, normalise(phase1), range(len(words) - SHINGLE + 1))

@@ -17,6 +17,7 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 __all__ = ["shingles_found"]
 
@@ -32,12 +33,16 @@ def shingles_found(words: Sequence[str], size: int, text: str, starts: Iterable[
     ids: dict[str, int] = {}
     token_ids = [ids.setdefault(t, len(ids)) for t in tokens]
     inner = size - 2
+    # A window matches only where its inner words occur on both sides: the windows of each
+    # side whose inner words all occur on the other are found as runs, in C.
+    vocabulary = set(words)
     points: dict[_Inner, set[tuple[str, str]]] = defaultdict(set)
-    for j in range(len(tokens) - size + 1):
+    known = bytes(map(vocabulary.__contains__, tokens))
+    for j in _windows(known, inner, range(len(tokens) - size + 1)):
         points[tuple(token_ids[j + 1 : j + 1 + inner])].add((tokens[j], tokens[j + size - 1]))
     queries: dict[_Inner, list[int]] = defaultdict(list)
-    word_ids = [ids.get(w, -1) for w in words]
-    for s in _candidates(word_ids, inner, starts):
+    word_ids = list(map(ids.get, words, repeat(-1)))
+    for s in _windows(bytes(map((-1).__lt__, word_ids)), inner, starts):
         key = tuple(word_ids[s + 1 : s + 1 + inner])
         if key in points:
             queries[key].append(s)
@@ -54,13 +59,12 @@ def _known_run(inner: int) -> re.Pattern[bytes]:
     return re.compile(b"\x01{%d,}" % inner)
 
 
-def _candidates(word_ids: Sequence[int], inner: int, starts: Iterable[int]) -> Iterable[int]:
-    """The ``starts`` whose inner words all occur in the text (``word_ids`` ≥ 0): found as
-    runs of known words, in C, so that a long manuscript costs no Python step per word."""
+def _windows(known: bytes, inner: int, starts: Iterable[int]) -> Iterable[int]:
+    """The ``starts`` ``s`` whose inner words ``s + 1 … s + inner`` are all known
+    (``known[i]`` is 1)."""
     if not inner:
         return starts
     wanted = starts if isinstance(starts, range | set | frozenset) else set(starts)
-    known = bytes(map((-1).__lt__, word_ids))
     return [
         s
         for m in _known_run(inner).finditer(known)
