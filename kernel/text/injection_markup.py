@@ -217,8 +217,9 @@ class Unmarked:
         code points."""
         original = self._original
         assert original is not None
-        table = {ord(c): "\x00" if c in _EMPHASIS else "\x01" for c in set(original)}
-        base = original.translate(table).encode("latin-1")
+        # One byte per code point (a non-ASCII one reads as "?", not emphasis): 0 for an
+        # emphasis character, else 1.
+        base = original.encode("ascii", "replace").translate(_EMPHASIS_ZERO)
         widths: list[bytes] = []
         kept = 0
         for start, end, produced in self._sites:
@@ -293,6 +294,8 @@ def unmarked_emphasis(text: str) -> Unmarked:
 _DROP_EMPHASIS: Final = {ord(c): None for c in _EMPHASIS}
 _DROP_SHOWN: Final = {ord(c): None for c in _EMPHASIS if c not in "[]"}
 _EMPHASIS_BYTES: Final = _EMPHASIS.encode("ascii")
+#: bytes.translate table: an emphasis character to 0, every other byte to 1.
+_EMPHASIS_ZERO: Final = bytes(0 if chr(b) in _EMPHASIS else 1 for b in range(256))
 
 
 def _dropped(piece: str) -> str:

@@ -24,7 +24,7 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from itertools import accumulate
 
 import attrs
@@ -207,19 +207,64 @@ def skeletonize(text: str) -> Skeleton:
             others = set(_NON_ASCII.findall(text))
         table = dict(table)
     lengths = {}  # code point -> chr(skeleton length), for translate()
+    changed: dict[str, str] = {}
     for ch in others:
         sk = char_skeleton(ch)
         if sk != ch:
             table[ord(ch)] = sk
+            changed[ch] = sk
         lengths[ord(ch)] = chr(len(sk))
         aligned = aligned and len(sk) == 1
+    mixed = bool(others) and len(others) <= _FEW_OTHERS
     ends = None
     if not aligned:
         # One byte per code point holding its skeleton length (NFKC expands a code point to
         # at most 18 characters), summed in C.
-        widths = text.translate({**ascii_lengths, **lengths}).encode("latin-1")
+        if mixed:
+            lengths_of = {ch: lengths[ord(ch)] for ch in others}
+            widths = translate_mixed(text, _ASCII_ONES, lengths_of).encode("latin-1")
+        else:
+            widths = text.translate({**ascii_lengths, **lengths}).encode("latin-1")
         ends = array("q", accumulate(widths))
+    if mixed:
+        return Skeleton(text, translate_mixed(text, _ascii_bytes(), changed), ends)
     return Skeleton(text, text.translate(table) if table else text, ends)
+
+
+#: Up to this many distinct non-ASCII characters, a text is translated by
+#: :func:`translate_mixed` (ASCII in one C pass, then each of those characters).
+_FEW_OTHERS = 24
+#: bytes.translate table: every ASCII byte to 1, every other byte kept.
+_ASCII_ONES = bytes([1] * 128 + list(range(128, 256)))
+
+
+def translate_mixed(text: str, ascii_table: bytes, others: Mapping[str, str]) -> str:
+    """``text.translate`` for a table given in two parts: ``ascii_table`` (256 bytes; bytes
+    128 to 255 map to themselves) for ASCII characters, each to one ASCII character, and
+    ``others`` for the non-ASCII ones it holds (a character not in it stays). The ASCII part
+    runs in C over the UTF-8 bytes (a non-ASCII character's bytes are all past 127), then
+    each non-ASCII character is replaced: a per-character ``str.translate`` of a text that
+    is not all ASCII costs a dictionary lookup a character."""
+    out = (
+        text.encode("utf-8", "surrogatepass")
+        .translate(ascii_table)
+        .decode("utf-8", "surrogatepass")
+    )
+    moved = {ch: sk for ch, sk in others.items() if sk != ch}
+    if all(sk.isascii() for sk in moved.values()):  # no replacement holds another's key
+        for ch, sk in moved.items():
+            out = out.replace(ch, sk)
+        return out
+    return out.translate({ord(ch): sk for ch, sk in moved.items()})
+
+
+@functools.cache
+def _ascii_bytes() -> bytes:
+    """The skeleton of every ASCII character as a bytes.translate table (bytes 128 to 255
+    kept)."""
+    changed, _, aligned = _ascii_tables()
+    assert aligned
+    return bytes([ord(changed.get(i, chr(i))) for i in range(128)] + list(range(128, 256)))
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
