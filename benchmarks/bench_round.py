@@ -31,10 +31,13 @@ def _forget() -> Callable[[], None]:
     for module, name in (
         ("kernel.text.markdown", "parse_normalised"),
         ("kernel.reviewer.lint.readings", "readings"),
+        ("kernel.reviewer.lint.readings", "forget_readings"),
     ):
         fn = getattr(importlib.import_module(module), name, None)
         if fn is not None and hasattr(fn, "cache_clear"):
             clears.append(fn.cache_clear)
+        elif fn is not None and name.startswith("forget"):
+            clears.append(fn)
 
     def forget() -> None:
         for clear in clears:

@@ -24,7 +24,7 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from itertools import accumulate
 
 import attrs
@@ -196,7 +196,7 @@ def skeletonize(text: str) -> Skeleton:
     # ASCII goes by tables built once; only the other characters are looked at here: found
     # by a regex when they are few, else from the set of all characters (which also tells
     # which ASCII ones occur).
-    others: Iterable[str] = ()
+    others: Collection[str] = ()
     table = ascii_table
     if not text.isascii():
         if len(text.encode("utf-8", "surrogatepass")) - len(text) > len(text) // 8:

@@ -709,13 +709,14 @@ def _findings(
             continue
         if any(b.structural and b.atx and b.level == 4 for b in sub.blocks):
             return grammar(f"{title} may not nest a Severity finding under H4", sub.line)
-        severities = [m.group("severity") for t in lines for m in _SEVERITY.finditer(t)]
+        marked = [t for t in lines if "**" in t]  # every pattern below needs a "**"
+        severities = [m.group("severity") for t in marked for m in _SEVERITY.finditer(t)]
         if declared != 1 or len(severities) != 1:
             return grammar(
                 f"{title} must contain exactly one parseable Severity declaration", sub.line
             )
-        anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in lines)
-        anchors = [m.group("value") for t in lines for m in _ANCHOR.finditer(t)]
+        anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in marked)
+        anchors = [m.group("value") for t in marked for m in _ANCHOR.finditer(t)]
         if severities[0] in ("Critical", "Major"):
             if anchors_declared != 1 or len(anchors) != 1:
                 return [

@@ -17,7 +17,6 @@ invisible character cannot disguise a field.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from bisect import bisect_right
@@ -189,9 +188,31 @@ def _owners(count: int, headings: Mapping[int, tuple[int, str]]) -> tuple[Owner,
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=2)
+#: The last documents read, by identity: hashing a document (every block) cost more than
+#: looking it up; the parser hands the same value back for the same text.
+_READ: dict[int, Readings] = {}
+_KEPT = 2
+
+
 def readings(doc: Document) -> Readings:
     """Every reading of ``doc``, computed once (linear in its size)."""
+    held = _READ.get(id(doc))
+    if held is not None and held.doc is doc:
+        return held
+    made = _readings(doc)
+    _READ.pop(id(doc), None)
+    _READ[id(doc)] = made
+    while len(_READ) > _KEPT:
+        del _READ[next(iter(_READ))]
+    return made
+
+
+def forget_readings() -> None:
+    """Drop the documents kept (a benchmark timing a first reading calls it)."""
+    _READ.clear()
+
+
+def _readings(doc: Document) -> Readings:
     fences = line_fences(doc.lines)
     line_fenced = _spread(fences)
     blocks = {b.line: b.end for b in doc.blocks if b.fenced}
