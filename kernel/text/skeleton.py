@@ -68,8 +68,11 @@ _MARKS = frozenset({"Mn", "Me"})
 _IGNORABLE = frozenset(chr(cp) for lo, hi in _IGNORABLE_RANGES for cp in range(lo, hi + 1))
 
 
-#: ``str.translate`` table deleting every Default_Ignorable_Code_Point.
-_DELETE_IGNORABLE = dict.fromkeys(map(ord, _IGNORABLE))
+@functools.cache
+def _delete_ignorable() -> dict[int, None]:
+    """``str.translate`` table deleting every Default_Ignorable_Code_Point (built on first
+    need: most texts are ASCII)."""
+    return dict.fromkeys(map(ord, _IGNORABLE))
 
 
 def is_ignorable(ch: str) -> bool:
@@ -79,7 +82,7 @@ def is_ignorable(ch: str) -> bool:
 
 def without_ignorables(text: str) -> str:
     """``text`` without its Default_Ignorable_Code_Points (in C, one pass)."""
-    return text if text.isascii() else text.translate(_DELETE_IGNORABLE)
+    return text if text.isascii() else text.translate(_delete_ignorable())
 
 
 def _strip(text: str) -> str:
