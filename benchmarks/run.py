@@ -32,7 +32,7 @@ from benchmarks.timing import DISAGREES, ERROR, NOT_AVAILABLE, OK, Row, human, m
 
 PREFIX = "bench_"
 #: Sections listed first, in this order; any other is listed after them, alphabetically.
-FIRST = ("decide", "lint", "round", "analyze", "cli")
+FIRST = ("decide", "lint", "analyze", "cli")
 ROOT = Path(__file__).resolve().parents[1]
 RESULTS_JSON = ROOT / "benchmarks" / "results.json"
 BASELINE_JSON = ROOT / "benchmarks" / "baseline.json"
