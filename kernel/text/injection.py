@@ -49,6 +49,8 @@ import attrs
 
 from kernel.errors import KernelError
 from kernel.text import DEFAULT_DELIMITERS
+from kernel.text import injection_match as _match
+from kernel.text import injection_phrases as _phrases
 from kernel.text.delimit import delimiters_in
 from kernel.text.injection_markup import (
     emphasis_in_word,
@@ -59,49 +61,6 @@ from kernel.text.injection_markup import (
     unmarked,
     unmarked_emphasis,
 )
-from kernel.text.injection_match import (
-    _RULES as _RULES,
-)
-from kernel.text.injection_match import (
-    PHRASES as PHRASES,
-)
-from kernel.text.injection_match import (
-    _any_plain as _any_plain,
-)
-from kernel.text.injection_match import (
-    _gate_words as _gate_words,
-)
-from kernel.text.injection_match import (
-    _matches as _matches,
-)
-from kernel.text.injection_match import (
-    _may_match as _may_match,
-)
-from kernel.text.injection_match import (
-    _phrase_matches as _phrase_matches,
-)
-from kernel.text.injection_match import (
-    _phrase_parts as _phrase_parts,
-)
-from kernel.text.injection_match import (
-    _phrases_data as _phrases_data,
-)
-from kernel.text.injection_match import (
-    _raw,
-    _read,
-)
-from kernel.text.injection_match import (
-    _stored_or_built as _stored_or_built,
-)
-from kernel.text.injection_match import (
-    _Tokens as _Tokens,
-)
-from kernel.text.injection_match import (
-    _words as _words,
-)
-from kernel.text.injection_match import (
-    phrase_table as phrase_table,
-)
 from kernel.text.injection_phrases import (
     CATEGORIES,
     DANGEROUS_COMMAND,
@@ -109,9 +68,6 @@ from kernel.text.injection_phrases import (
     FORGED_PROVENANCE,
     INSTRUCTION_OVERRIDE,
     ROLE_REASSIGNMENT,
-)
-from kernel.text.injection_phrases import (
-    _Compiler as _Compiler,
 )
 from kernel.text.skeleton import skeletonize
 
@@ -126,6 +82,24 @@ __all__ = [
     "InjectionFinding",
     "scan_injection",
 ]
+
+# The matcher's names that tests and tools reach through the scan module.
+_RULES = _match._RULES
+PHRASES = _match.PHRASES
+_any_plain = _match._any_plain
+_gate_words = _match._gate_words
+_matches = _match._matches
+_may_match = _match._may_match
+_phrase_matches = _match._phrase_matches
+_phrase_parts = _match._phrase_parts
+_phrases_data = _match._phrases_data
+_stored_or_built = _match._stored_or_built
+_Tokens = _match._Tokens
+_words = _match._words
+phrase_table = _match.phrase_table
+_raw = _match._raw
+_read = _match._read
+_Compiler = _phrases._Compiler
 
 
 @attrs.frozen
