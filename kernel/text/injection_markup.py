@@ -291,7 +291,6 @@ def unmarked_emphasis(text: str) -> Unmarked:
     return Unmarked(text, None) if body == text else Unmarked(body, text)
 
 
-_DROP_EMPHASIS: Final = {ord(c): None for c in _EMPHASIS}
 _DROP_SHOWN: Final = {ord(c): None for c in _EMPHASIS if c not in "[]"}
 _EMPHASIS_BYTES: Final = _EMPHASIS.encode("ascii")
 #: bytes.translate table: an emphasis character to 0, every other byte to 1.
@@ -304,4 +303,10 @@ def _dropped(piece: str) -> str:
         return piece
     if piece.isascii():
         return piece.encode("ascii").translate(None, _EMPHASIS_BYTES).decode("ascii")
-    return piece.translate(_DROP_EMPHASIS)
+    # Every emphasis character is ASCII, and no byte of a non-ASCII character's UTF-8 is:
+    # deleting bytes is exact, and C-fast where str.translate looks each character up.
+    return (
+        piece.encode("utf-8", "surrogatepass")
+        .translate(None, _EMPHASIS_BYTES)
+        .decode("utf-8", "surrogatepass")
+    )
