@@ -116,9 +116,7 @@ def _against_targets(quick: bool) -> list[Row]:
             seconds = _median_s(lambda c=contract: analyze(c), repeat)  # type: ignore[misc]
         a = analyze(contract)
         met = "met" if seconds < target else "NOT met"
-        space = (
-            f"3^{a.dimensions * a.panel_size}" if a.dialect == "13" else f"{a.space} matrices"
-        )
+        space = f"3^{a.dimensions * a.panel_size}" if a.dialect == "13" else f"{a.space} matrices"
         note = f"target < {target:g} s: {met}; space {space}"
         rows.append(row(SECTION, name, "kernel", seconds * 1e9, note=note, kernel=True))
     return rows

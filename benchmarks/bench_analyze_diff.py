@@ -73,8 +73,6 @@ def _amended(data: dict[str, Any], **per_condition: dict[str, Any]) -> dict[str,
     return new
 
 
-
-
 def cases() -> list[tuple[str, Callable[[], object]]]:
     full = load_contract("reviewer/full")
     f2_any = load_contract(str(ROOT / "examples" / "full_f2_any.json"))

@@ -66,8 +66,6 @@ def named_dimensions(count: int) -> dict[str, Any]:
     return data
 
 
-
-
 def wide_contract(panel: int, dimensions: int = 99) -> dict[str, Any]:
     """A Schema 13 methodology-focus contract with reviewer/full's five dimensions and
     conditions (F2 counted with ``any``), padded to ``dimensions`` dimensions (8.5 KB)."""

@@ -81,6 +81,13 @@ TARGETS: tuple[tuple[str, str, str | tuple[str, ...], float, str], ...] = (
     ("decide", "", "CEL-Rust (", 0.01, "decide ≥ 100x faster than CEL-Rust"),
     ("lint", "", "markdown-it-py block-only", 2.0, "lint ≤ 2x markdown-it-py's block-only parse"),
     (
+        "round",
+        "",
+        "markdown-it-py parse",
+        2.0,
+        "a real-size round ≤ 2x markdown-it-py's full parse",
+    ),
+    (
         "cli",
         "",
         tuple(SHARE + c for c in CONTRACT_CLIS + COMPANION_CLIS),

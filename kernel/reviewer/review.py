@@ -27,6 +27,7 @@ from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.cycle import ReviewerState, duplicate, exhaust, panel_tags, start, step
 from kernel.reviewer.duplicates import duplicate_of
 from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
+from kernel.reviewer.lint.linted import made_from
 from kernel.reviewer.lint.phase1 import lint_phase1
 from kernel.reviewer.lint.phase2 import lint_phase2
 from kernel.reviewer.lint.report import LintReport
@@ -108,19 +109,71 @@ class PanelOutcome:
 
 
 def _review(
-    contract: Contract, role: str, phase2: str, phase1: str | None, max_bytes: int
+    contract: Contract,
+    role: str,
+    phase2: str,
+    phase1: str | None,
+    max_bytes: int,
+    made: Linted = (None, None),
 ) -> ReviewerResult:
     state = start(role, contract.contract_id)
     report1: LintReport | None = None
     if phase1 is not None:
-        report1 = lint_phase1(phase1, contract, max_bytes=max_bytes)
+        report1 = made[0] or lint_phase1(phase1, contract, max_bytes=max_bytes)
         state = step(state, report1)
         if state.next_call != "phase2":
             return ReviewerResult(role, report1, None, exhaust(state))
     else:
         state = attrs.evolve(state, stage="phase2")
-    report2 = lint_phase2(phase2, contract, phase1, max_bytes=max_bytes)
+    report2 = made[1] or lint_phase2(phase2, contract, phase1, max_bytes=max_bytes)
     return ReviewerResult(role, report1, report2, exhaust(step(state, report2)))
+
+
+#: Per reviewer, the caller's (Phase 1 report, Phase 2 report), either ``None`` when not given.
+Linted = tuple[LintReport | None, LintReport | None]
+
+
+def _linted(
+    reports: object,
+    entries: Sequence[tuple[str, str, str | None]],
+    contract: Contract,
+    max_bytes: int,
+    ars: str,
+) -> list[Linted]:
+    """``reports`` checked against ``entries``: one item per reviewer, a Phase 2 report, a
+    (Phase 1 report, Phase 2 report) pair or ``None``; each report given must be one the
+    public lints just made from that reviewer's documents (:mod:`~kernel.reviewer.lint.
+    linted`), else a :class:`KernelError` (a decision never uses a report of other text)."""
+    if reports is None:
+        return [(None, None)] * len(entries)
+    if isinstance(reports, str | bytes | Mapping) or not isinstance(reports, Sequence):
+        raise KernelError(
+            f"reports must be a list of lint reports per reviewer, got {type(reports).__name__}"
+        )
+    if len(reports) != len(entries):
+        raise KernelError(f"reports: {len(reports)} items for {len(entries)} reviewers")
+    out: list[Linted] = []
+    for i, (item, (_, phase2, phase1)) in enumerate(zip(reports, entries, strict=True)):
+        pair = (None, item) if item is None or isinstance(item, LintReport) else item
+        if not (isinstance(pair, tuple | list) and len(pair) == 2):
+            raise KernelError(
+                f"reports[{i}] must be a LintReport, a (phase1_report, phase2_report) pair or "
+                f"None, got {type(item).__name__}"
+            )
+        one, two = pair
+        for report, phase, text, against in ((one, 1, phase1, None), (two, 2, phase2, phase1)):
+            if report is None:
+                continue
+            if text is None or not made_from(report, text, against, contract, max_bytes, ars):
+                raise KernelError(
+                    f"reports[{i}]: the Phase {phase} report is not the kernel's lint of "
+                    f"reviewers[{i}]'s Phase {phase} text"
+                    + (" against its Phase 1 text" if phase == 2 else "")
+                    + " under this contract and reading (pass what lint_phase1/lint_phase2 "
+                    "returned for exactly these documents, or None to lint them here)"
+                )
+        out.append((one, two))
+    return out
 
 
 def _entries(
@@ -168,9 +221,19 @@ def decide_documents(
     synthesis: str | None = None,
     max_bytes: int = MAX_INPUT_BYTES,
     ars: str | Reading = DEFAULT_ARS,
+    reports: Sequence[LintReport | Linted | None] | None = None,
 ) -> PanelOutcome | RoundV2Outcome:
     """Lint each ``(role, phase2_text, phase1_text)``, then decide or abort, in the
     contract's dialect.
+
+    ``reports``, when given, holds per reviewer (in the same order) the reports the caller
+    has just made of those documents with :func:`~kernel.reviewer.lint.lint_phase1` and
+    :func:`~kernel.reviewer.lint.lint_phase2` (the Phase 2 report against that reviewer's
+    Phase 1 text, the same ``max_bytes``): a Phase 2 report, a (Phase 1 report, Phase 2
+    report) pair, or ``None`` (either report ``None`` too): the decision uses them as they
+    are (with the names and role the caller linted them with) instead of linting the same
+    documents again. A report not made by those lints from exactly these documents is a
+    :class:`KernelError`.
 
     ``reviewers`` is a list, tuple or any other iterable (a generator too) of 3-tuples (or
     3-item lists): a str role, the Phase 2 text and the Phase 1 text or ``None``. Anything
@@ -196,7 +259,8 @@ def decide_documents(
     if synthesis is not None and not isinstance(synthesis, str):
         raise KernelError(f"synthesis must be a str or None, got {type(synthesis).__name__}")
     entries = _entries(reviewers, loaded.panel_size, cap=_DOORS[loaded.dialect].cap)
-    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes, chosen)
+    made = _linted(reports, entries, loaded, max_bytes, chosen.name)
+    return _DOORS[loaded.dialect].decide(loaded, entries, synthesis, max_bytes, chosen, made)
 
 
 def _decide_13(
@@ -205,11 +269,15 @@ def _decide_13(
     synthesis: str | None,
     max_bytes: int,
     ars: Reading,
+    made: Sequence[Linted],
 ) -> PanelOutcome:
     roles = [r[0] for r in reviewers]
     if len(set(roles)) != len(roles):
         raise KernelError(f"reviewer roles must be distinct: {', '.join(roles)}")
-    details = tuple(_review(contract, role, p2, p1, max_bytes) for role, p2, p1 in reviewers)
+    details = tuple(
+        _review(contract, role, p2, p1, max_bytes, m)
+        for (role, p2, p1), m in zip(reviewers, made, strict=True)
+    )
     details = _without_duplicates(details, [r[1] for r in reviewers])
     tags = panel_tags([d.state for d in details], contract.panel_size)
     decision: Decision | None = None
@@ -236,19 +304,33 @@ def _decide_13_2(
     synthesis: str | None,
     max_bytes: int,
     ars: Reading,
+    made: Sequence[Linted],
 ) -> RoundV2Outcome:
     from kernel.reviewer.round_v2 import decide_reports_v2
 
     roles = [r[0] for r in reviewers]
     return decide_reports_v2(
-        contract, reviewers, roles=roles, synthesis=synthesis, max_bytes=max_bytes, ars=ars
+        contract,
+        reviewers,
+        roles=roles,
+        synthesis=synthesis,
+        max_bytes=max_bytes,
+        ars=ars,
+        linted=[m[1] for m in made],
     )
 
 
 @attrs.frozen
 class _Door:
     decide: Callable[
-        [Contract, list[tuple[str, str, str | None]], str | None, int, Reading],
+        [
+            Contract,
+            list[tuple[str, str, str | None]],
+            str | None,
+            int,
+            Reading,
+            Sequence[Linted],
+        ],
         PanelOutcome | RoundV2Outcome,
     ]
     #: Whether more reviewers than ``panel_size`` are refused on reading (13), rather than

@@ -151,6 +151,7 @@ def decide_reports_v2(
     synthesis_source: str = "synthesis",
     max_bytes: int = MAX_INPUT_BYTES,
     ars: str | Reading = DEFAULT_ARS,
+    linted: Sequence[LintReport | None] | None = None,
 ) -> RoundV2Outcome:
     """Lint each report (with its seat's Phase 1 when given), check the panel, decide, and
     check ``synthesis`` against the recomputation. A round that cannot be decided has no
@@ -166,7 +167,11 @@ def decide_reports_v2(
     dispatched = _dispatched(roles, len(entries), scope)
     tags = _cardinality(scope, contract.panel_size, entries)
     seats: list[SeatV2] = []
-    for name, text, phase1 in entries:
+    for i, (name, text, phase1) in enumerate(entries):
+        given = linted[i] if linted is not None and i < len(linted) else None
+        if given is not None:  # the caller's own lint of this very report (checked by the caller)
+            seats.append(SeatV2(name, given.role, given))
+            continue
         analysed = analyse_phase2_v2(
             text,
             scope,

@@ -24,7 +24,7 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from itertools import accumulate
 
 import attrs
@@ -38,6 +38,7 @@ __all__ = [
     "full_skeleton",
     "is_ignorable",
     "skeletonize",
+    "without_ignorables",
 ]
 
 # Default_Ignorable_Code_Point (Unicode DerivedCoreProperties.txt, 15.1).
@@ -68,9 +69,21 @@ _MARKS = frozenset({"Mn", "Me"})
 _IGNORABLE = frozenset(chr(cp) for lo, hi in _IGNORABLE_RANGES for cp in range(lo, hi + 1))
 
 
+@functools.cache
+def _delete_ignorable() -> dict[int, None]:
+    """``str.translate`` table deleting every Default_Ignorable_Code_Point (built on first
+    need: most texts are ASCII)."""
+    return dict.fromkeys(map(ord, _IGNORABLE))
+
+
 def is_ignorable(ch: str) -> bool:
     """True for a Default_Ignorable_Code_Point (one code point)."""
     return ch in _IGNORABLE
+
+
+def without_ignorables(text: str) -> str:
+    """``text`` without its Default_Ignorable_Code_Points (in C, one pass)."""
+    return text if text.isascii() else text.translate(_delete_ignorable())
 
 
 def _strip(text: str) -> str:
@@ -202,7 +215,7 @@ def skeletonize(text: str) -> Skeleton:
     # ASCII goes by tables built once; only the other characters are looked at here: found
     # by a regex when they are few, else from the set of all characters (which also tells
     # which ASCII ones occur).
-    others: Iterable[str] = ()
+    others: Collection[str] = ()
     table = ascii_table
     if not text.isascii():
         if len(text.encode("utf-8", "surrogatepass")) - len(text) > len(text) // 8:
@@ -213,19 +226,64 @@ def skeletonize(text: str) -> Skeleton:
             others = set(_NON_ASCII.findall(text))
         table = dict(table)
     lengths = {}  # code point -> chr(skeleton length), for translate()
+    changed: dict[str, str] = {}
     for ch in others:
         sk = char_skeleton(ch)
         if sk != ch:
             table[ord(ch)] = sk
+            changed[ch] = sk
         lengths[ord(ch)] = chr(len(sk))
         aligned = aligned and len(sk) == 1
+    mixed = bool(others) and len(others) <= _FEW_OTHERS
     ends = None
     if not aligned:
         # One byte per code point holding its skeleton length (NFKC expands a code point to
         # at most 18 characters), summed in C.
-        widths = text.translate({**ascii_lengths, **lengths}).encode("latin-1")
+        if mixed:
+            lengths_of = {ch: lengths[ord(ch)] for ch in others}
+            widths = translate_mixed(text, _ASCII_ONES, lengths_of).encode("latin-1")
+        else:
+            widths = text.translate({**ascii_lengths, **lengths}).encode("latin-1")
         ends = array("q", accumulate(widths))
+    if mixed:
+        return Skeleton(text, translate_mixed(text, _ascii_bytes(), changed), ends)
     return Skeleton(text, text.translate(table) if table else text, ends)
+
+
+#: Up to this many distinct non-ASCII characters, a text is translated by
+#: :func:`translate_mixed` (ASCII in one C pass, then each of those characters).
+_FEW_OTHERS = 24
+#: bytes.translate table: every ASCII byte to 1, every other byte kept.
+_ASCII_ONES = bytes([1] * 128 + list(range(128, 256)))
+
+
+def translate_mixed(text: str, ascii_table: bytes, others: Mapping[str, str]) -> str:
+    """``text.translate`` for a table given in two parts: ``ascii_table`` (256 bytes; bytes
+    128 to 255 map to themselves) for ASCII characters, each to one ASCII character, and
+    ``others`` for the non-ASCII ones it holds (a character not in it stays). The ASCII part
+    runs in C over the UTF-8 bytes (a non-ASCII character's bytes are all past 127), then
+    each non-ASCII character is replaced: a per-character ``str.translate`` of a text that
+    is not all ASCII costs a dictionary lookup a character."""
+    out = (
+        text.encode("utf-8", "surrogatepass")
+        .translate(ascii_table)
+        .decode("utf-8", "surrogatepass")
+    )
+    moved = {ch: sk for ch, sk in others.items() if sk != ch}
+    if all(sk.isascii() for sk in moved.values()):  # no replacement holds another's key
+        for ch, sk in moved.items():
+            out = out.replace(ch, sk)
+        return out
+    return out.translate({ord(ch): sk for ch, sk in moved.items()})
+
+
+@functools.cache
+def _ascii_bytes() -> bytes:
+    """The skeleton of every ASCII character as a bytes.translate table (bytes 128 to 255
+    kept)."""
+    changed, _, aligned = _ascii_tables()
+    assert aligned
+    return bytes([ord(changed.get(i, chr(i))) for i in range(128)] + list(range(128, 256)))
 
 
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")

@@ -23,7 +23,7 @@ from kernel.contract.validator import _is_valid_template
 from kernel.expression import lalr
 from kernel.expression.parser import _precompiled, atom_from_data, atom_to_data
 from kernel.io import package_data
-from kernel.text import injection
+from kernel.text import injection_match
 from kernel.text.injection import (
     _RULES,
     PHRASES,
@@ -74,7 +74,7 @@ def test_a_missing_or_broken_phrase_file_means_a_fresh_build(
         {rule.name: {"parts": [{"whole": "x", "by_first": []}], "finders": {}}},
     )
     for table in broken:
-        monkeypatch.setattr(injection, "_stored_table", lambda t=table: t)
+        monkeypatch.setattr(injection_match, "_stored_table", lambda t=table: t)
         assert _phrases_data(_stored_or_built(rule.name, rule.patterns)) == built
 
 

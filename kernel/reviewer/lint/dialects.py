@@ -17,6 +17,7 @@ import attrs
 from kernel.contract.model import Contract
 from kernel.errors import KernelError
 from kernel.io import MAX_INPUT_BYTES
+from kernel.reviewer.lint import linted
 from kernel.reviewer.lint import phase1 as _v1_phase1
 from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.report import LintReport
@@ -170,7 +171,9 @@ def lint_phase1(
         "max_bytes": max_bytes,
         "ars": chosen,
     }
-    return _lints(loaded).phase1(text, loaded, role, options)
+    report = _lints(loaded).phase1(text, loaded, role, options)
+    linted.note(report, text, None, loaded, max_bytes, chosen.name)
+    return report
 
 
 def lint_phase2(
@@ -195,4 +198,6 @@ def lint_phase2(
         "max_bytes": max_bytes,
         "ars": chosen,
     }
-    return _lints(loaded).phase2(text, loaded, phase1, role, options)
+    report = _lints(loaded).phase2(text, loaded, phase1, role, options)
+    linted.note(report, text, phase1, loaded, max_bytes, chosen.name)
+    return report

@@ -7,8 +7,9 @@ message is upstream's bracketed tag with the document's ``source`` name as its p
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, Final
 
 import attrs
@@ -97,9 +98,7 @@ def lint_phase1_v2(
     text = _readable(text, source="Phase 1 document", max_bytes=max_bytes)
     problem = check_structure(text)
     if problem is not None:
-        return LintReport(
-            phase=1, findings=(too_large_finding("P1-115", problem),), role=role
-        )
+        return LintReport(phase=1, findings=(too_large_finding("P1-115", problem),), role=role)
     doc = parse_normalised(text)
     findings = list(analyse_phase1_v2(doc, scope, role, source).findings)
     if manuscript is not None and envelope is not None:
@@ -457,21 +456,30 @@ def read_metadata(metadata: object) -> Mapping[str, Any]:
     return metadata
 
 
+@functools.lru_cache(maxsize=1)
+def _words(manuscript: str) -> tuple[str, ...]:
+    """The manuscript's normalised words (kept for the round's next seat)."""
+    return tuple(normalise(manuscript).split(" "))
+
+
 def manuscript_leak(
     phase1: str, manuscript: str, metadata: Mapping[str, Any], contract_text: str
 ) -> bool:
     """Whether a 12-word shingle of the manuscript occurs in the Phase 1 text outside the
     exemptions (13.2 §E9.2-§E9.4)."""
-    words = normalise(manuscript).split(" ")
+    words = _words(manuscript)
     if len(words) < SHINGLE:
         return False
-    exempt = (
-        normalise(metadata["title"]),
-        normalise(metadata["field"]),
-        str(metadata["word_count"]),
-        normalise(contract_text),
-    )
     leaked = shingles_found(words, SHINGLE, normalise(phase1), range(len(words) - SHINGLE + 1))
-    for text in exempt:
-        leaked -= shingles_found(words, SHINGLE, text, leaked) if leaked else set()
+
+    def exempt() -> Iterator[str]:  # each normalised only when something is still leaked
+        yield normalise(metadata["title"])
+        yield normalise(metadata["field"])
+        yield str(metadata["word_count"])
+        yield normalise(contract_text)
+
+    for text in exempt():
+        if not leaked:
+            break
+        leaked -= shingles_found(words, SHINGLE, text, leaked)
     return bool(leaked)

@@ -77,9 +77,7 @@ _SEVERITY: Final = re.compile(
     r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Severity\*\*:\s*(?P<severity>Critical|Major|Minor)\b"
 )
 _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
-_ANCHOR: Final = re.compile(
-    r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)"
-)
+_ANCHOR: Final = re.compile(r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)")
 _TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
 
 
@@ -363,9 +361,7 @@ def _decorated(
     for f in lines:
         value = _written(f)
         if value is not None and f.key in allowed:
-            what = (
-                f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
-            )
+            what = f"{f.key} {value!r}{where} is not one of {', '.join(allowed[f.key])}"
         else:
             what = (
                 f"{f.key}: line{where} must be a canonical unbulleted field line at column 0, "
@@ -832,7 +828,8 @@ def _findings(
             continue
         if any(b.structural and b.atx and b.level == 4 for b in sub.blocks):
             return grammar(f"{title} may not nest a Severity finding under H4", sub.line)
-        per_line = [[m.group("severity") for m in _SEVERITY.finditer(t)] for t in lines]
+        marked = [t for t in lines if "**" in t]  # every pattern below needs a "**"
+        per_line = [[m.group("severity") for m in _SEVERITY.finditer(t)] for t in marked]
         severities = [v for values in per_line for v in values]
         several = escalation and not any(len(values) > 1 for values in per_line)
         if declared != len(severities) or not severities or (len(severities) > 1 and not several):
@@ -857,8 +854,8 @@ def _findings(
                 )
             )
         severity = severities[-1]
-        anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in lines)
-        anchors = [m.group("value") for t in lines for m in _ANCHOR.finditer(t)]
+        anchors_declared = sum(len(_ANCHOR_DECLARED.findall(t)) for t in marked)
+        anchors = [m.group("value") for t in marked for m in _ANCHOR.finditer(t)]
         if severity in ("Critical", "Major"):
             if anchors_declared != 1 or len(anchors) != 1:
                 return [

@@ -21,7 +21,6 @@ ASCII prototype before a line's field shape is read, so neither can disguise a f
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from bisect import bisect_right
@@ -198,9 +197,31 @@ def _owners(count: int, headings: Mapping[int, tuple[int, str]]) -> tuple[Owner,
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=2)
+#: The last documents read, by identity: hashing a document (every block) cost more than
+#: looking it up; the parser hands the same value back for the same text.
+_READ: dict[int, Readings] = {}
+_KEPT = 2
+
+
 def readings(doc: Document) -> Readings:
     """Every reading of ``doc``, computed once (linear in its size)."""
+    held = _READ.get(id(doc))
+    if held is not None and held.doc is doc:
+        return held
+    made = _readings(doc)
+    _READ.pop(id(doc), None)
+    _READ[id(doc)] = made
+    while len(_READ) > _KEPT:
+        del _READ[next(iter(_READ))]
+    return made
+
+
+def forget_readings() -> None:
+    """Drop the documents kept (a benchmark timing a first reading calls it)."""
+    _READ.clear()
+
+
+def _readings(doc: Document) -> Readings:
     fences = line_fences(doc.lines)
     line_fenced = _spread(fences)
     blocks = {b.line: b.end for b in doc.blocks if b.fenced}
@@ -229,8 +250,12 @@ def field_shapes(line: str) -> set[str]:
     each after NFKC, case folding, removal of every default-ignorable code point and of
     markup spans (13.2 §F10.3, R20), with confusable look-alikes mapped to ASCII
     (:func:`~kernel.text.skeleton.fold_table`). Empty when the line has no colon."""
-    if ":" not in line and line.isascii():
-        return set()
+    if line.isascii():
+        if ":" not in line:
+            return set()
+        if "<" not in line and ">" not in line and "]" not in line:
+            # No comment, tag or markup span: both readings are the line, lower-cased.
+            return {_letters(line.partition(":")[0].lower())}
     blanked = line.replace("<!--", "    ").replace("-->", "   ")
     shapes: set[str] = set()
     for text in (blanked, _without_comments(line)):
@@ -239,7 +264,7 @@ def field_shapes(line: str) -> set[str]:
             folded = folded.translate(fold_table()).lower()
         head, colon, _ = MARKUP.sub("", without_tags(folded)).partition(":")
         if colon:
-            shapes.add("".join(c for c in head if c.isalpha()))
+            shapes.add(_letters(head))
     return shapes
 
 
@@ -251,6 +276,17 @@ def line_shapes(r: Readings, n: int) -> set[str]:
     if shown is not None and shown.strip() != text.strip():
         shapes |= field_shapes(shown)
     return shapes
+
+
+#: ``bytes.translate`` deletion set: every ASCII character that is not a letter.
+_ASCII_NON_LETTERS: Final = bytes(b for b in range(128) if not chr(b).isalpha())
+
+
+def _letters(text: str) -> str:
+    """The letters (``str.isalpha``) of ``text``, in order."""
+    if text.isascii():
+        return text.encode("ascii").translate(None, _ASCII_NON_LETTERS).decode("ascii")
+    return "".join(filter(str.isalpha, text))
 
 
 def without_tags(text: str) -> str:
@@ -409,11 +445,15 @@ def disagreements(
             )
     if shaped:
         letters = {k.replace("_", ""): k for k in shaped}
+        wanted_by: dict[tuple[Owner, Owner], set[str]] = {}
         for n in range(1, len(doc.lines) + 1):
             if n in found or n in keyed or r.fenced_by_both(n):
                 continue
             owners = (r.block_owners[n - 1], r.line_owners[n - 1])
-            wanted = {s for s, k in letters.items() if any(map(shaped[k], owners))}
+            wanted = wanted_by.get(owners)
+            if wanted is None:
+                wanted = {s for s, k in letters.items() if any(map(shaped[k], owners))}
+                wanted_by[owners] = wanted
             if not wanted:
                 continue
             for shape in line_shapes(r, n) & wanted:

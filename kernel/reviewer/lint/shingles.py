@@ -12,9 +12,12 @@ costs the manuscript's length times the text's.
 
 from __future__ import annotations
 
+import functools
+import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from itertools import repeat
 
 __all__ = ["shingles_found"]
 
@@ -27,23 +30,70 @@ def shingles_found(words: Sequence[str], size: int, text: str, starts: Iterable[
     tokens = text.split(" ")
     if len(tokens) < size:
         return set()
-    ids: dict[str, int] = {}
-    token_ids = [ids.setdefault(t, len(ids)) for t in tokens]
     inner = size - 2
+    ids, by_inner = _index(words, size)
+    # A text window can match only where its inner words all occur in ``words``: those
+    # windows are found as runs of known words, in C.
+    token_ids = list(map(ids.get, tokens, repeat(-1)))
     points: dict[_Inner, set[tuple[str, str]]] = defaultdict(set)
-    for j in range(len(tokens) - size + 1):
+    known = bytes(map((-1).__lt__, token_ids))
+    for j in _windows(known, inner, range(len(tokens) - size + 1)):
         points[tuple(token_ids[j + 1 : j + 1 + inner])].add((tokens[j], tokens[j + size - 1]))
-    queries: dict[_Inner, list[int]] = defaultdict(list)
-    for s in starts:
-        key = tuple(ids.get(w, -1) for w in words[s + 1 : s + 1 + inner])
-        if key in points:
-            queries[key].append(s)
+    wanted = starts if isinstance(starts, range | set | frozenset) else set(starts)
+    queries: dict[_Inner, list[int]] = {}
+    for key in points:
+        group = [s for s in by_inner.get(key, ()) if s in wanted]
+        if group:
+            queries[key] = group
     found: set[int] = set()
     for key, group in queries.items():
         asked = [(words[s], words[s + size - 1]) for s in group]
         hits = _in_rectangles(points[key], asked)
         found.update(s for s, hit in zip(group, hits, strict=True) if hit)
     return found
+
+
+#: The index of the last ``words`` tuple (a manuscript is read once per seat of a round).
+_INDEXED: dict[int, tuple[Sequence[str], int, dict[str, int], dict[_Inner, list[int]]]] = {}
+
+
+def _index(words: Sequence[str], size: int) -> tuple[dict[str, int], dict[_Inner, list[int]]]:
+    """Each word's id, and the shingle starts of ``words`` by their inner words' ids; kept
+    for a tuple (which cannot change), the last one."""
+    held = _INDEXED.get(id(words))
+    if held is not None and held[0] is words and held[1] == size:
+        return held[2], held[3]
+    ids: dict[str, int] = {}
+    word_ids = [ids.setdefault(w, len(ids)) for w in words]
+    inner = size - 2
+    by_inner: dict[_Inner, list[int]] = defaultdict(list)
+    for s in range(len(words) - size + 1):
+        by_inner[tuple(word_ids[s + 1 : s + 1 + inner])].append(s)
+    if isinstance(words, tuple):
+        _INDEXED.pop(id(words), None)
+        _INDEXED[id(words)] = (words, size, ids, by_inner)
+        while len(_INDEXED) > 1:
+            del _INDEXED[next(iter(_INDEXED))]
+    return ids, by_inner
+
+
+@functools.cache
+def _known_run(inner: int) -> re.Pattern[bytes]:
+    return re.compile(b"\x01{%d,}" % inner)
+
+
+def _windows(known: bytes, inner: int, starts: Iterable[int]) -> Iterable[int]:
+    """The ``starts`` ``s`` whose inner words ``s + 1 … s + inner`` are all known
+    (``known[i]`` is 1)."""
+    if not inner:
+        return starts
+    wanted = starts if isinstance(starts, range | set | frozenset) else set(starts)
+    return [
+        s
+        for m in _known_run(inner).finditer(known)
+        for s in range(m.start() - 1, m.end() - inner)
+        if s in wanted
+    ]
 
 
 def _prefixed(ordered: Sequence[str], prefix: str) -> tuple[int, int]:
