@@ -47,7 +47,10 @@ DIALECTS: Final = {
     "13.2": (str(EXAMPLES / "full-13.2" / "contract.json"), EXAMPLES / "full-13.2"),
 }
 #: reading name → keyword arguments of every lint and decision call under it.
-READINGS: Final[Mapping[str, Mapping[str, Any]]] = {"default": {}}
+READINGS: Final[Mapping[str, Mapping[str, Any]]] = {
+    "main": {"ars": "main"},
+    "fork": {"ars": "fork"},
+}
 #: Documents per dialect and kind (a few thousand in all).
 SEEDS: Final = 600
 #: Plain ``pytest`` checks every ``SUBSET``-th case.
