@@ -14,7 +14,6 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from benchmarks import timing
@@ -26,10 +25,7 @@ TARGET_NS = 0.5e9
 
 
 def _bundles(sizes: Sequence[int]) -> dict[int, Any]:
-    tests = str(Path(__file__).resolve().parents[1] / "tests")
-    if tests not in sys.path:
-        sys.path.insert(0, tests)
-    from support.re_review_bundles import build, sized
+    from benchmarks.re_review_bundles import build, sized
 
     return {n: build(sized(n)) for n in sizes}
 

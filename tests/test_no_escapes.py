@@ -389,6 +389,35 @@ def _run(draw: st.DrawFn) -> Any:
     return run
 
 
+#: The shipped re-review rounds, one folder each.
+RE_REVIEW = sorted(p for p in (EXAMPLES / "re-review").iterdir() if p.is_dir())
+_RR_DOCUMENTS = ("manifest", "precommitment", "verdict_record", "traceability")
+
+
+@st.composite
+def _re_review_source(draw: st.DrawFn) -> Any:
+    """A folder of a shipped round, or its documents as a mapping with one of them mutated
+    (the hashed files as bytes, as read), or anything at all."""
+    folder = draw(st.sampled_from(RE_REVIEW))
+    if draw(st.booleans()):
+        return str(folder)
+    source: dict[str, Any] = {
+        name: json.loads((folder / f"{name}.json").read_text("utf-8")) for name in _RR_DOCUMENTS
+    }
+    name = draw(st.sampled_from(_RR_DOCUMENTS))
+    source[name] = draw(mutated(source[name]) | HOSTILE)
+    roadmap = folder / "roadmap.json"
+    if roadmap.exists():
+        source["roadmap"] = roadmap.read_bytes()
+    return source
+
+
+def _re_review_bundles() -> st.SearchStrategy[Any]:
+    from kernel.re_review import load_re_review
+
+    return _safe(_re_review_source().map(load_re_review)) | HOSTILE
+
+
 def _drivers() -> dict[str, st.SearchStrategy[Call]]:
     from kernel.consensus import RoundInput, round_from_mapping
 
@@ -456,6 +485,11 @@ def _drivers() -> dict[str, st.SearchStrategy[Call]]:
         ),
         "kernel.decide_documents": calls(CONTRACTS, reviewers(), max_bytes=MAX_BYTES),
         "kernel.check_synthesis": _check_synthesis_call(),
+        "kernel.load_re_review": calls(
+            _re_review_source() | TEXTISH, max_bytes=MAX_BYTES, letter=st.none() | TEXTISH
+        ),
+        "kernel.check_re_review": calls(_re_review_bundles()),
+        "kernel.decide_re_review": calls(_re_review_bundles()),
         # kernel.contract
         "kernel.contract.validate": calls(CONTRACTS, schema=SCHEMAS),
         "kernel.contract.check_structural_invariants": calls(CONTRACTS),

@@ -161,7 +161,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.documents and not args.phase1:
         try:
             files = expand(args.documents, PHASE_FILES, args.settings)
-            folders = sorted({os.path.dirname(f) or os.curdir for f in files if f != "-"})
+            named: dict[str, str] = {}  # one folder named two ways is one folder
+            for f in files:
+                if f != "-":
+                    folder = os.path.dirname(f) or os.curdir
+                    named.setdefault(os.path.realpath(folder), folder)
+            folders = sorted(named.values())
             if len(folders) > 1:
                 parser.error(
                     f"the documents lie in {len(folders)} folders ({', '.join(folders)}): a "

@@ -59,12 +59,12 @@ def test_the_command_places_them_in_the_written_contract_as_check_does(
     assert code == 0
     sc15 = [line for line in out.splitlines() if " SC-15 " in line]
     assert sc15 == [
-        f"{new}:13:25: SC-15 mandatory dimension D1 has one eligible role "
+        f"{new}:13:25: SC-15 info: mandatory dimension D1 has one eligible role "
         "(single-judge mandatory gate)"
     ]
     code, out, _ = _run(["reviewer/methodology_focus"], capsys)
     assert (
-        "reviewer/methodology_focus:1:1: SC-15 $.acceptance_dimensions[0].eligible_roles: "
+        "reviewer/methodology_focus:1:1: SC-15 info: $.acceptance_dimensions[0].eligible_roles: "
         "mandatory dimension D1 has one eligible role (single-judge mandatory gate) "
         "(in the migrated contract)"
     ) in out
