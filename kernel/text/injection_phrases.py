@@ -1,13 +1,16 @@
-"""The injection scan's phrase lists and command patterns (the first of its three rooms; the
+"""The injection scan's phrase rules and command patterns (the first of its three rooms; the
 matcher is :mod:`kernel.text.injection_match`, the reader's view
 :mod:`kernel.text.injection_markup`, the scan :mod:`kernel.text.injection`).
 
-Every pattern is written over the skeleton of the text (:mod:`kernel.text.skeleton`): a
-literal goes through the same skeleton as the text it is matched against. A phrase rule's
-patterns are ``(name, regex)`` pairs of alternations of fixed words with bounded, possessive
-repetition; the matcher cuts them by first word and stores the cut regexes in
-``kernel/data/injection_phrases.json`` (refreshed by ``python -m kernel.contract.precompiled
---write``). The start checks say where a match may begin.
+The phrase lists are data: ``kernel/data/injection_phrases.toml`` (its header, and
+``docs/panel.md``, describe it). This module reads and checks that file and turns each rule
+into ``(first words, regex of the rest)`` patterns: every literal goes through the same
+skeleton as the text it is matched against (:mod:`kernel.text.skeleton`), word lists become
+prefix trees, and repetition is bounded and possessive. The matcher cuts the patterns by
+first word and stores the cut regexes in ``kernel/data/injection_phrases.json`` (refreshed by
+``python -m kernel.contract.precompiled --write``), so a scan reads neither the TOML nor
+builds a regex. The command patterns, and the start checks that say where a match may begin,
+are code.
 """
 
 from __future__ import annotations
@@ -189,10 +192,13 @@ def _parse_then(text: str) -> tuple[_Term, ...]:
     terms, at = _sequence(tokens, 0)
     if at != len(tokens):
         raise ValueError(f"unexpected {tokens[at][0]!r}")
+    if not terms:
+        raise ValueError("nothing to match")
     return terms
 
 
 def _sequence(tokens: list[tuple[str, str, int]], at: int) -> tuple[tuple[_Term, ...], int]:
+    """The terms from ``at`` to the next ``|`` or ``)`` (or the end), and where they stop."""
     terms: list[_Term] = []
     while at < len(tokens) and tokens[at][0] not in ("|", ")"):
         punct, word, most = tokens[at]
@@ -201,11 +207,11 @@ def _sequence(tokens: list[tuple[str, str, int]], at: int) -> tuple[tuple[_Term,
             alts = []
             while True:
                 alt, at = _sequence(tokens, at)
+                if at >= len(tokens):
+                    raise ValueError("a group without its ')'")
                 if not alt:
                     raise ValueError("an empty alternative")
                 alts.append(alt)
-                if at >= len(tokens):
-                    raise ValueError("a group without its ')'")
                 at += 1
                 if tokens[at - 1][0] == ")":
                     break
@@ -216,9 +222,7 @@ def _sequence(tokens: list[tuple[str, str, int]], at: int) -> tuple[tuple[_Term,
             terms.append(_Term(word))
         else:
             terms.append(_Term("list", word, most=most))
-    if not terms:
-        raise ValueError("nothing to match")
-    if terms[-1].most:
+    if terms and terms[-1].most:
         raise ValueError("the last term is optional")
     return tuple(terms), at
 
