@@ -148,7 +148,7 @@ def test_a_malformed_shipped_file_fails_loudly(monkeypatch: pytest.MonkeyPatch) 
     monkeypatch.setattr(phrases, "package_data", lambda *_: b'[lists]\nx = ["X"]\n')
     phrase_lists.cache_clear()
     try:
-        with pytest.raises(PhraseFileError, match="injection_phrases.toml"):
+        with pytest.raises(PhraseFileError, match=r"injection_phrases\.toml"):
             phrase_lists()
     finally:
         phrase_lists.cache_clear()
