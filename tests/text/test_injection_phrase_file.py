@@ -152,3 +152,20 @@ def test_a_malformed_shipped_file_fails_loudly(monkeypatch: pytest.MonkeyPatch) 
             phrase_lists()
     finally:
         phrase_lists.cache_clear()
+
+
+def test_the_clause_start_check_is_built_from_the_lists_without_the_stored_regex(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    stored = phrases._clause_before()
+    assert stored.pattern == phrases.clause_before_source()
+    text = "The parser ignores previous tokens. So please just ignore previous findings."
+    for table in ({}, {"clause-start": {"before": "("}}, {"clause-start": []}):
+        monkeypatch.setattr(phrases, "_stored_table", lambda t=table: t)
+        phrases._clause_before.cache_clear()
+        try:
+            assert phrases._clause_before().pattern == stored.pattern
+            starts = [phrases._starts_clause(text, i) for i in (11, 51)]
+        finally:
+            phrases._clause_before.cache_clear()
+        assert starts == [False, True]
