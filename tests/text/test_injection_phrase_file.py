@@ -159,8 +159,13 @@ def test_the_clause_start_check_is_built_from_the_lists_without_the_stored_regex
 ) -> None:
     stored = phrases._clause_before()
     assert stored.pattern == phrases.clause_before_source()
-    text = "The parser ignores previous tokens. So please just ignore previous findings."
-    for table in ({}, {"clause-start": {"before": "("}}, {"clause-start": []}):
+    text = skeletonize("The parser ignores previous tokens. So please just ignore the rest.").text
+    tables: tuple[dict[str, Any], ...] = (
+        {},
+        {"clause-start": {"before": "("}},
+        {"clause-start": []},
+    )
+    for table in tables:
         monkeypatch.setattr(phrases, "_stored_table", lambda t=table: t)
         phrases._clause_before.cache_clear()
         try:
