@@ -179,8 +179,8 @@ class _Term(NamedTuple):
 def _parse_then(text: str) -> tuple[_Term, ...]:
     """A rule's ``then`` read into terms; ``ValueError`` says what is wrong with it."""
     tokens: list[tuple[str, str, int]] = []
-    pos = 0
-    while pos < len(text) and not text[pos:].isspace():
+    pos, end = 0, len(text.rstrip())
+    while pos < end:
         m = _TOKEN.match(text, pos)
         assert m is not None
         punct, special, name, suffix, bad = m.groups()
@@ -235,6 +235,7 @@ def _glued(term: _Term) -> bool:
 
 
 def _render(terms: Sequence[_Term], lists: Mapping[str, Sequence[str]]) -> str:
+    """The regex of a sequence of terms, ``lists`` naming the word lists."""
     out = []
     for i, term in enumerate(terms):
         before = terms[i - 1] if i else None
@@ -355,10 +356,10 @@ def rule_patterns(
 
 
 @functools.cache
-def phrase_patterns(rule: str) -> list[tuple[str, str]]:
+def phrase_patterns(rule: str) -> tuple[tuple[str, str], ...]:
     """A phrase rule's patterns, every table of the rule in file order."""
     data = phrase_lists()
-    return [pair for table in data[rule] for pair in rule_patterns(table, data["lists"])]
+    return tuple(pair for table in data[rule] for pair in rule_patterns(table, data["lists"]))
 
 
 @functools.cache
