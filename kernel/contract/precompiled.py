@@ -12,8 +12,9 @@ suite checks that the file equals a fresh compile, and CI runs ``--check``.
 
 ``--write`` also rewrites the parser's precomputed LALR tables
 (``kernel/data/expression.lalr.pickle``) and the injection scan's phrase regexes
-(``kernel/data/injection_phrases.json``); ``--check`` checks that the tables were built from the
-current grammar and that the phrase file equals a fresh build.
+(``kernel/data/injection_phrases.json``, built from the phrase lists of
+``kernel/data/injection_phrases.toml``); ``--check`` checks that the tables were built from the
+current grammar and that the phrase regexes equal a fresh build.
 """
 
 from __future__ import annotations

@@ -85,7 +85,7 @@ __all__ = [
 
 # The matcher's names that tests and tools reach through the scan module.
 _RULES = _match._RULES
-PHRASES = _match.PHRASES
+PHRASES = _phrases.PHRASES
 _any_plain = _match._any_plain
 _gate_words = _match._gate_words
 _matches = _match._matches

@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import functools
 import itertools
-import json
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, NamedTuple
 
-from kernel.io import package_data
 from kernel.text.injection_phrases import (
     _CHAT_INST,
     _CHAT_TOKENS,
@@ -24,7 +22,6 @@ from kernel.text.injection_phrases import (
     _ISOLATION,
     _PROVENANCE,
     _PROVENANCE_LINE,
-    _ROLE,
     _SEP,
     DANGEROUS_COMMAND,
     FORGED_DELIMITER,
@@ -35,14 +32,16 @@ from kernel.text.injection_phrases import (
     _Check,
     _Compiler,
     _compiler,
-    _override_family,
     _starts_clause,
     _starts_command,
     _starts_ident,
     _starts_line,
     _starts_word,
+    _stored_table,
     _trie,
     _units,
+    clause_before_source,
+    phrase_patterns,
 )
 from kernel.text.phrase_need import Clauses, clauses, need_of, next_words, word_led
 from kernel.text.skeleton import char_skeleton
@@ -213,12 +212,6 @@ def _seconds(heads: Sequence[str]) -> frozenset[str] | None:
     return frozenset(found)
 
 
-#: The phrase rules' regex sources, built by :func:`phrase_table` and stored by
-#: ``python -m kernel.contract.precompiled --write`` (building them takes a command line
-#: about 20 ms; reading them back, 2 ms). A test and ``--check`` keep the file current.
-PHRASES = "data/injection_phrases.json"
-
-
 def _phrases_data(phrases: _Phrases) -> dict[str, Any]:
     return {
         "parts": [
@@ -261,15 +254,6 @@ def _phrases_from_data(data: Any) -> _Phrases:
     return _Phrases(parts, finders, frozenset(finders), frozenset(data["words"]))
 
 
-@functools.cache
-def _stored_table() -> dict[str, Any]:
-    try:
-        table = json.loads(package_data("kernel", PHRASES))
-    except (OSError, ValueError):
-        return {}
-    return table if isinstance(table, dict) else {}
-
-
 def _stored_or_built(name: str, patterns: Callable[[], Sequence[tuple[str, str]]]) -> _Phrases:
     data = _stored_table().get(name)
     if data is not None:
@@ -310,14 +294,14 @@ def _rule(
 
 
 _RULES: tuple[_Rule, ...] = (
-    _word_rule("override", INSTRUCTION_OVERRIDE, lambda: _override_family()[0]),
+    _word_rule("override", INSTRUCTION_OVERRIDE, lambda: phrase_patterns("override")),
     _word_rule(
         "override-imperative",
         INSTRUCTION_OVERRIDE,
-        lambda: _override_family()[1],
+        lambda: phrase_patterns("override-imperative"),
         _starts_clause,
     ),
-    _word_rule("role", ROLE_REASSIGNMENT, lambda: _ROLE),
+    _word_rule("role", ROLE_REASSIGNMENT, lambda: phrase_patterns("role")),
     _rule("provenance", FORGED_PROVENANCE, _either(_PROVENANCE), _anywhere, (), ("provenance",)),
     _rule(
         "provenance-line",
@@ -338,10 +322,13 @@ _RULES: tuple[_Rule, ...] = (
 
 
 def phrase_table() -> dict[str, Any]:
-    """Every phrase rule's regex sources, built from its patterns (what ``PHRASES`` stores)."""
-    return {
+    """Every phrase rule's regex sources, built from its patterns, and the clause-start check's
+    regex (what ``PHRASES`` stores)."""
+    table: dict[str, Any] = {
         r.name: _phrases_data(_phrase_parts(r.patterns())) for r in _RULES if r.patterns is not None
     }
+    table["clause-start"] = {"before": clause_before_source()}
+    return table
 
 
 def _matches(regex: re.Pattern[str], text: str, starts: _Check) -> Iterator[re.Match[str]]:
