@@ -100,6 +100,10 @@ class _Prose:
         return out
 
 
+#: The heading of the methodology card's last section under ARS main.
+RECEIPTS = "## Arithmetic Receipts"
+
+
 def _grow(text: str, heading: str, paragraphs: list[str]) -> str:
     """``text`` with ``paragraphs`` after the first paragraph under ``heading``."""
     at = text.index(heading)
@@ -146,7 +150,13 @@ def _phase2(dialect: str, role: str, text: str, prose: _Prose, size: int) -> str
     grown = _grow(text, "## Review Body", prose.fill((size - len(text)) // 3))
     if "### W" not in grown:
         return grown
-    return grown.rstrip("\n") + "\n\n" + _findings_v2(prose, 3, size - len(grown)) + "\n"
+    # The findings close the Review Body: before the methodology card's receipts, the last
+    # section under ARS main.
+    body, receipts, tail = grown.partition(RECEIPTS)
+    findings = _findings_v2(prose, 3, size - len(grown))
+    return (
+        body.rstrip("\n") + "\n\n" + findings + "\n" + (f"\n{receipts}{tail}" if receipts else "")
+    )
 
 
 def round_of(dialect: str, seed: int = 0) -> Round:
