@@ -13,7 +13,6 @@ again, as an orchestrator that keeps its contract dict would); its cache key,
 
 from __future__ import annotations
 
-import argparse
 import functools
 import json
 import marshal
@@ -101,15 +100,7 @@ def run(quick: bool) -> list[Row]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="benchmarks/bench_decide_cache.py")
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument(
-        "--clock", choices=sorted(timing.CLOCKS), default="wall", help="see benchmarks/run.py"
-    )
-    args = parser.parse_args(argv)
-    timing.clock = timing.CLOCKS[args.clock]
-    _, medians = measure(args.quick)
+    as_json, medians = timing.medians_main("benchmarks/bench_decide_cache.py", measure, argv)
     loop, many = medians["loop of decide(Contract, m)"], medians["decide_many(Contract, ms)"]
     results = [
         {
@@ -124,7 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "decide_many, matrices/s": 1e9 / many,
         "decide_many speed-up": loop / many,
     }
-    if args.json:
+    if as_json:
         print(json.dumps({"medians_ns": medians, "targets": results, **throughput}, indent=2))
         return 0
     for name, ns in medians.items():

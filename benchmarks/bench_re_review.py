@@ -10,7 +10,6 @@ builder (tests/support/re_review_bundles.py); each must check clean before it is
 
 from __future__ import annotations
 
-import argparse
 import json
 import sys
 from collections.abc import Sequence
@@ -86,16 +85,8 @@ def run(quick: bool) -> list[Row]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="benchmarks/bench_re_review.py")
-    parser.add_argument("--quick", action="store_true")
-    parser.add_argument("--json", action="store_true")
-    parser.add_argument(
-        "--clock", choices=sorted(timing.CLOCKS), default="wall", help="see benchmarks/run.py"
-    )
-    args = parser.parse_args(argv)
-    timing.clock = timing.CLOCKS[args.clock]
-    _, medians = measure(args.quick)
-    if args.json:
+    as_json, medians = timing.medians_main("benchmarks/bench_re_review.py", measure, argv)
+    if as_json:
         print(json.dumps({"medians_ns": medians}, indent=2))
         return 0
     for name, ns in medians.items():

@@ -214,3 +214,24 @@ def target_main(
     for r in rows:
         print(f"{r['case']:<{width}}  {(r['median_ns'] or 0) / 1e6:8.1f} ms  {r['note']}")
     return 0
+
+
+def medians_main(
+    prog: str,
+    measure: Callable[[bool], tuple[list[Row], dict[str, float]]],
+    argv: Sequence[str] | None,
+) -> tuple[bool, dict[str, float]]:
+    """The command line of a module that measures medians: ``--quick``, ``--json`` and
+    ``--clock``; runs ``measure`` and gives (whether JSON was asked for, the medians)."""
+    import argparse
+
+    parser = argparse.ArgumentParser(prog=prog)
+    parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--clock", choices=sorted(CLOCKS), default="wall", help="see benchmarks/run.py"
+    )
+    args = parser.parse_args(argv)
+    global clock
+    clock = CLOCKS[args.clock]
+    return bool(args.json), measure(args.quick)[1]

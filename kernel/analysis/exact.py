@@ -17,6 +17,7 @@ __all__ = [
     "MAX_PROBABILITY_CHARS",
     "PriorLike",
     "Probabilities",
+    "assignments",
     "probability",
     "shown_value",
 ]
@@ -87,3 +88,20 @@ class Probabilities:
                 k: {"exact": str(p), "probability": float(p)} for k, p in self.outcomes.items()
             },
         }
+
+
+def assignments(text: str, what: str) -> dict[str, str]:
+    """``--prior`` text split into ``name=probability`` parts (the probabilities still text):
+    each part must name something, and once."""
+    from kernel.strict import shown
+
+    found: dict[str, str] = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        name = name.strip()
+        if not sep or not name:
+            raise PriorError(f"--prior: expected {what}=probability, got {shown(part.strip())}")
+        if name in found:
+            raise PriorError(f"--prior: {name} given twice")
+        found[name] = value
+    return found

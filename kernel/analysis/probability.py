@@ -23,6 +23,7 @@ from kernel.analysis.exact import (
     MAX_PROBABILITY_CHARS,
     PriorLike,
     Probabilities,
+    assignments,
 )
 from kernel.analysis.exact import probability as _probability
 from kernel.analysis.exact import shown_value as _shown
@@ -110,15 +111,7 @@ def parse_prior(text: str) -> Prior:
             f"--prior: expected text like pass=0.7,warn=0.2,block=0.1, got "
             f"{type(text).__name__} (for a mapping use prior_from_json)"
         )
-    scores: dict[str, str] = {}
-    for part in text.split(","):
-        name, sep, value = part.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise PriorError(f"--prior: expected score=probability, got {shown(part.strip())}")
-        if name in scores:
-            raise PriorError(f"--prior: {name} given twice")
-        scores[name] = value
+    scores = assignments(text, "score")
     return Prior(default=_distribution(scores, "--prior"))
 
 

@@ -36,6 +36,7 @@ from kernel.analysis.exact import (
     MAX_DENOMINATOR_BITS,
     MAX_PROBABILITY_CHARS,
     Probabilities,
+    assignments,
 )
 from kernel.analysis.exact import probability as _probability
 from kernel.analysis.exact import shown_value as _shown
@@ -120,15 +121,7 @@ def parse_seat_prior(text: str) -> SeatPrior:
         raise PriorError(f"--prior: expected text, got {type(text).__name__}")
     if len(text) > 8 * MAX_PROBABILITY_CHARS:
         raise PriorError(f"--prior: {len(text)} characters; a prior is written in fewer")
-    scores: dict[str, str] = {}
-    for part in text.split(","):
-        name, sep, value = part.partition("=")
-        name = name.strip()
-        if not sep or not name:
-            raise PriorError(f"--prior: expected value=probability, got {shown(part.strip())}")
-        if name in scores:
-            raise PriorError(f"--prior: {name} given twice")
-        scores[name] = value
+    scores = assignments(text, "value")
     return SeatPrior({DEFAULT: _distribution(scores, "--prior")})
 
 

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-__all__ = ["blank_code_spans", "comment_after", "raw_html_at", "scan"]
+from kernel.reviewer.lint.readings import comment_open_after
+
+__all__ = ["blank_code_spans", "raw_html_at", "scan"]
 
 
 def _runs(line: str) -> list[tuple[int, int]]:
@@ -91,30 +93,6 @@ def raw_html_at(text: str) -> int | None:
     return None
 
 
-def comment_after(text: str, open_: bool) -> bool:
-    """Whether a comment is open after ``text`` (code spans blanked; ``open_``: one was open
-    before it): ``<!--`` opens wherever it stands (``<!-->`` and ``<!--->`` close at once),
-    the next ``-->`` closes."""
-    pos = 0
-    while True:
-        if open_:
-            k = text.find("-->", pos)
-            if k < 0:
-                return True
-            pos, open_ = k + 3, False
-            continue
-        k = text.find("<!--", pos)
-        if k < 0:
-            return False
-        pos = k + 4
-        if text.startswith(">", pos):
-            pos += 1
-        elif text.startswith("->", pos):
-            pos += 2
-        else:
-            open_ = True
-
-
 def scan(
     lines: Iterable[tuple[int, str]],
     shaped: Callable[[int], bool],
@@ -134,7 +112,7 @@ def scan(
         if raw_html_at(blanked) is not None:
             return ("raw_html", n)
         touched = open_ or "<!--" in blanked
-        open_ = comment_after(blanked, open_)
+        open_ = comment_open_after(blanked, open_)
         if touched and hidden is None and shaped(n):
             hidden = n
     return ("hidden", hidden) if hidden is not None else None

@@ -38,6 +38,7 @@ __all__ = [
     "Disagreement",
     "Owner",
     "Readings",
+    "comment_open_after",
     "disagreements",
     "field_shapes",
     "hidden_lines",
@@ -144,7 +145,7 @@ def _block_headings(blocks: Iterable[Block]) -> dict[int, tuple[int, str]]:
     }
 
 
-def _comment_open_after(text: str, open_: bool) -> bool:
+def comment_open_after(text: str, open_: bool) -> bool:
     """Whether a comment is open after raw HTML ``text`` (``open_``: one was open before it),
     as a browser reads comments: ``<!--`` opens (``<!-->`` and ``<!--->`` close at once),
     the next ``-->`` closes."""
@@ -177,7 +178,7 @@ def hidden_lines(blocks: Iterable[Block]) -> frozenset[int]:
         if open_:
             hidden.update(range(b.line, b.end + 1))
         if b.kind == "html":
-            open_ = _comment_open_after(b.text, open_)
+            open_ = comment_open_after(b.text, open_)
     return frozenset(hidden)
 
 

@@ -27,7 +27,7 @@ from kernel.reviewer.lint.anchors import anchor_problem
 from kernel.reviewer.lint.phase1 import too_large_finding
 from kernel.reviewer.lint.readings import (
     MARKUP,
-    _comment_open_after,
+    comment_open_after,
     hidden_lines,
     without_tags,
 )
@@ -236,7 +236,7 @@ def _walk(lines: Sequence[str]) -> list[_Line]:
             para = False
             continue
         if comment:
-            comment = _comment_open_after(text, True)
+            comment = comment_open_after(text, True)
             out.append(_Line(n, text, hidden=True))
             para = False
             continue
@@ -245,7 +245,7 @@ def _walk(lines: Sequence[str]) -> list[_Line]:
             para = False
             continue
         if _comment_start(text, para):
-            comment = _comment_open_after(text, False)
+            comment = comment_open_after(text, False)
             out.append(_Line(n, text, hidden=True))
             para = False
             continue
