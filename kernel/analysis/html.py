@@ -75,7 +75,7 @@ h1 { font-size: 24px; margin: 0 0 4px; }
 h2 { font-size: 18px; margin: 28px 0 8px; border-bottom: 1px solid #ddd; padding-bottom: 4px; }
 h3 { font-size: 15px; margin: 18px 0 6px; }
 .sub { color: #555; margin: 0 0 12px; }
-.num { font-variant-numeric: tabular-nums; text-align: right; word-break: break-all; }
+.num { font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }
 .share { white-space: nowrap; }
 table { border-collapse: collapse; margin: 8px 0; }
 th, td { border-bottom: 1px solid #e5e5e5; padding: 4px 10px; text-align: left;
@@ -99,7 +99,6 @@ svg.fit { max-width: 100%; height: auto; }
 code, .finding { overflow-wrap: anywhere; }
 @media (max-width: 600px) { body { padding: 0 10px; margin: 12px auto; }
   th, td { padding: 4px 6px; } td.expr { max-width: none; }
-  .num { word-break: normal; white-space: nowrap; }
   table.stack, table.stack tbody, table.stack tr, table.stack td,
   table.stack th[scope="row"] { display: block; width: auto; }
   table.stack thead { position: absolute; width: 1px; height: 1px; overflow: hidden;

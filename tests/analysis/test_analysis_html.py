@@ -313,6 +313,11 @@ def _fits_a_phone(page: str) -> None:
     assert "svg.fit { max-width: 100%; height: auto; }" in page
     assert 'table.stack td::before { content: attr(data-label) ": "' in page
     assert "overflow-x" not in page  # nothing hides what it cuts behind a scroll
+    assert "break-all" not in page  # a count is never split between its digits
+    assert (
+        ".num { font-variant-numeric: tabular-nums; text-align: right; white-space: nowrap; }"
+        in page
+    )
 
 
 def test_a_narrow_window_scales_charts_and_stacks_tables() -> None:
