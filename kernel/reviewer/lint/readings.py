@@ -42,6 +42,7 @@ __all__ = [
     "disagreements",
     "field_shapes",
     "hidden_lines",
+    "letters",
     "line_shapes",
     "misplaced",
     "readings",
@@ -256,7 +257,7 @@ def field_shapes(line: str) -> set[str]:
             return set()
         if "<" not in line and ">" not in line and "]" not in line:
             # No comment, tag or markup span: both readings are the line, lower-cased.
-            return {_letters(line.partition(":")[0].lower())}
+            return {letters(line.partition(":")[0].lower())}
     blanked = line.replace("<!--", "    ").replace("-->", "   ")
     shapes: set[str] = set()
     for text in (blanked, _without_comments(line)):
@@ -265,7 +266,7 @@ def field_shapes(line: str) -> set[str]:
             folded = folded.translate(fold_table()).lower()
         head, colon, _ = MARKUP.sub("", without_tags(folded)).partition(":")
         if colon:
-            shapes.add(_letters(head))
+            shapes.add(letters(head))
     return shapes
 
 
@@ -283,7 +284,7 @@ def line_shapes(r: Readings, n: int) -> set[str]:
 _ASCII_NON_LETTERS: Final = bytes(b for b in range(128) if not chr(b).isalpha())
 
 
-def _letters(text: str) -> str:
+def letters(text: str) -> str:
     """The letters (``str.isalpha``) of ``text``, in order."""
     if text.isascii():
         return text.encode("ascii").translate(None, _ASCII_NON_LETTERS).decode("ascii")

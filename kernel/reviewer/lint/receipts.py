@@ -29,6 +29,7 @@ from kernel.reviewer.lint.readings import (
     MARKUP,
     comment_open_after,
     hidden_lines,
+    letters,
     without_tags,
 )
 from kernel.reviewer.lint.report import Finding
@@ -285,7 +286,7 @@ def _head(text: str) -> str | None:
     if text.isascii() and ":" not in text and "&" not in text:
         return None
     head, colon, _ = _without_markup(_fold(text)).partition(":")
-    return "".join(c for c in head if c.isalpha()) if colon else None
+    return letters(head) if colon else None
 
 
 def _blank_code(text: str) -> str:
