@@ -9,7 +9,11 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from benchmarks.re_review_bundles import (
+from support.bench import register_benchmarks
+
+register_benchmarks()  # the benchmarks' package, loaded by location (support.bench says why)
+
+from benchmarks.re_review_bundles import (  # noqa: E402
     _MAG,
     ORIGINAL,
     ORIGINAL_SHA,
