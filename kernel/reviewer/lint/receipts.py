@@ -473,7 +473,8 @@ def receipt_findings(
             Finding(
                 "P2-145",
                 f"[RECEIPT-SECTION-FORBIDDEN: {source}: role {role} may not emit "
-                f"## {RECEIPTS}; only the methodology seat writes receipts]",
+                f"## {RECEIPTS}; only the methodology seat writes receipts] remove the section "
+                "(its arithmetic belongs in the methodology card)",
                 at,
                 "receipts",
             )
@@ -789,7 +790,8 @@ def _backrefs(
             inline = False
             if _declares_hidden(text):
                 raise _linkage(
-                    source, f"a {state} **Arithmetic Receipt** back-reference is not credited",
+                    source,
+                    f"a {state} **Arithmetic Receipt** back-reference is not credited",
                     ln.n,
                 )
             continue
@@ -838,9 +840,7 @@ def _backrefs(
     return out
 
 
-def _count(
-    receipt: _Receipt, key: str, source: str, *, exactly: bool
-) -> Sequence[tuple[int, str]]:
+def _count(receipt: _Receipt, key: str, source: str, *, exactly: bool) -> Sequence[tuple[int, str]]:
     found = receipt.fields.get(key, ())
     if (len(found) != 1) if exactly else (len(found) > 1):
         amount = "exactly one" if exactly else "at most one"
@@ -864,8 +864,7 @@ def _fields(receipt: _Receipt, source: str) -> tuple[int, str] | None:
     if procedure not in PROCEDURES:
         raise _grammar(
             source,
-            f"{t} procedure_id {procedure!r} is not a bounded procedure "
-            f"({', '.join(PROCEDURES)})",
+            f"{t} procedure_id {procedure!r} is not a bounded procedure ({', '.join(PROCEDURES)})",
             line,
         )
     line, anchor = _one(receipt, "evidence_anchor", source)
@@ -1027,4 +1026,3 @@ def render_attestation(basis: str) -> str:
     """A ``## Arithmetic Receipts`` section that attests ``basis``: the card restates no
     statistic that can be recomputed."""
     return f"## {RECEIPTS}\n\n{ATTESTATION}: {_one_line(basis, ATTESTATION)}\n"
-

@@ -25,6 +25,10 @@ class Finding:
     check: str
     severity: Severity = "error"
 
+    def fixed(self, fix: str) -> Finding:
+        """The same finding, its message followed by ``fix`` (what would pass)."""
+        return attrs.evolve(self, message=f"{self.message} {fix}")
+
     def to_diagnostic(self, file: str | None = None) -> Diagnostic:
         return Diagnostic(
             self.code, self.message, severity=self.severity, file=file, line=self.line
