@@ -88,9 +88,16 @@ class RoundV2Outcome:
 
 
 def _tag(message: str) -> str:
-    """A finding's message as an audit tag: without the hint after it (``] (…)``)."""
-    head, hint, _ = message.partition("] (")
-    return head + "]" if hint and message.endswith(")") else message
+    """A finding's message as an audit tag: upstream's bracketed tag, without the hint after
+    it (what would pass); a message whose brackets do not balance is kept whole."""
+    if not message.startswith("["):
+        return message
+    depth = 0
+    for i, c in enumerate(message):
+        depth += (c == "[") - (c == "]")
+        if depth == 0:
+            return message[: i + 1]
+    return message
 
 
 def _cardinality(

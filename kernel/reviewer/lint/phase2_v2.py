@@ -511,10 +511,11 @@ def _scores(
                 values.setdefault(f.key, []).append(f.value)
                 every.setdefault(f.key, []).append(f.line)
         wrong = [f.key for f in lines if _written(f) is not None]
+        bulleted = {f.key for f in decorated(lines)}
         for key in _SCORE_FIELDS:
             k = len(values.get(key, []))
-            if k == 0 and wrong == [key]:
-                continue  # its one line has a wrong value, named above
+            if k == 0 and (wrong == [key] or key in bulleted):
+                continue  # one defect, one finding: its P2-109 names the line
             if (k != 1) if key == "score" else (k > 1):
                 amount = "exactly" if key == "score" else "at most"
                 sub_findings.append(
