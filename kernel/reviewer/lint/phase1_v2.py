@@ -113,7 +113,9 @@ def lint_phase1_v2(
                 Finding(
                     "P1-112",
                     "[PHASE1-MANUSCRIPT-LEAK: 12-word manuscript shingle appears in Phase 1 "
-                    "outside metadata/contract exemptions]",
+                    "outside metadata/contract exemptions] write the plan in your own words: "
+                    "no 12 consecutive words of the manuscript (its title, field and the "
+                    "contract's words excepted)",
                     None,
                     "manuscript_leak",
                 )

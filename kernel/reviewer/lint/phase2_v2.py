@@ -211,7 +211,8 @@ def analyse_phase2_v2(
                 Finding(
                     "P2-125",
                     f"trigger binding not checked: the {seat} Phase 1 document fails its lint "
-                    "(13.2 §E), so it commits to no trigger",
+                    "(13.2 §E), so it commits to no trigger; fix the Phase 1 document's findings "
+                    "first",
                     None,
                     "binding",
                 )
@@ -220,7 +221,9 @@ def analyse_phase2_v2(
         findings.append(
             Finding(
                 "P2-127",
-                "trigger binding was not checked: no Phase 1 document was given",
+                "trigger binding was not checked: no Phase 1 document was given; lint the "
+                "report with its seat's Phase 1 document (ROLE.phase1.md beside it, or "
+                "--phase1)",
                 None,
                 "binding",
                 "warning",
