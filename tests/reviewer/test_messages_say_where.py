@@ -84,7 +84,6 @@ FIX_IN_TAG = {
     "P2-142": "write it plain at column 0",
     "P2-143": "must show both the two-tailed and the one-tailed value",
     "P2-144": "must carry exactly one **Arithmetic Receipt**",
-    "P2-146": "no_recomputable_statistics",
 }
 
 #: Codes with no checked rule page example, failed below by a library call instead.

@@ -525,7 +525,8 @@ def _gate(
             Finding(
                 "P2-146",
                 f"[RECEIPT-ATTESTATION: {source}: declaration-only, no receipt to audit "
-                f"({ATTESTATION}: {basis})]",
+                f"({ATTESTATION}: {basis})] write a receipt for each reported value you can "
+                "recompute; the declaration alone stands only when none can be",
                 line,
                 "receipts",
                 "warning",
