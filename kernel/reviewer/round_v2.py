@@ -87,12 +87,6 @@ class RoundV2Outcome:
         }
 
 
-def _tag(message: str) -> str:
-    """A finding's message as an audit tag: without the hint after it (``] (…)``)."""
-    head, hint, _ = message.partition("] (")
-    return head + "]" if hint and message.endswith(")") else message
-
-
 def _cardinality(
     scope: RoleScope, panel_size: int, entries: Sequence[tuple[str, str, str | None]]
 ) -> list[str]:
@@ -183,7 +177,7 @@ def decide_reports_v2(
         )
         seats.append(SeatV2(name, analysed.role, analysed.lint_report(bound=phase1 is not None)))
     unusable = [s for s in seats if not s.report.ok]
-    tags += [_tag(s.report.errors[0].message) for s in unusable]
+    tags += [s.report.errors[0].tag for s in unusable]
     tags += [
         f"[ROLE-BINDING: report[{i}] declares {s.role}, dispatched as {expected}]"
         for i, (s, expected) in enumerate(zip(seats, dispatched or (), strict=False))

@@ -92,10 +92,19 @@ class SynthesisV2:
         }
 
 
-def _parse_error(source: str, what: str, line: int | None) -> SynthesisV2:
-    return SynthesisV2(
-        (Finding("SY-101", f"[SYNTHESIS-PARSE: {source}: {what}]", line, "synthesis_parse"),)
-    )
+def _parse_error(source: str, what: str, line: int | None, fix: str = "") -> SynthesisV2:
+    message = f"[SYNTHESIS-PARSE: {source}: {what}]" + (f" {fix}" if fix else "")
+    return SynthesisV2((Finding("SY-101", message, line, "synthesis_parse"),))
+
+
+#: How each audit line is written (13.2 §G2, §G3).
+_FORMS: Final = {
+    "fired_conditions": "fired_conditions: [<condition id>, ...]",
+    "dimension_verdicts": "dimension_verdicts: [D1=<pass|warn|block|block(fatal)>, ...]",
+    "da_critical_adjudications": (
+        "da_critical_adjudications: [C1=<VALIDATED|REJECTED|UNRESOLVED>, ...]"
+    ),
+}
 
 
 def check_synthesis_v2(
@@ -130,6 +139,7 @@ def check_synthesis_v2(
                 source,
                 f"expected exactly one {label} line, found {len(hits)}",
                 hits[1][0] if len(hits) > 1 else None,
+                "keep one" if hits else f"write one line '{_FORMS[label]}' (an empty list is [])",
             )
         (single[label],) = hits
     at = {label: n for label, (n, _) in single.items()}
@@ -140,13 +150,23 @@ def check_synthesis_v2(
     ids = {c for c, _ in scope.conditions}
     fired = tokens["fired_conditions"]
     if len(set(fired)) != len(fired) or any(f not in ids for f in fired):
-        return _parse_error(source, f"invalid fired_conditions {fired!r}", at["fired_conditions"])
+        return _parse_error(
+            source,
+            f"invalid fired_conditions {fired!r}",
+            at["fired_conditions"],
+            "name each condition of the contract once: "
+            + ", ".join(c for c, _ in scope.conditions),
+        )
     verdicts: dict[str, str] = {}
     for token in tokens["dimension_verdicts"]:
         m = _VERDICT.fullmatch(token)
         if m is None or m.group("dim") in verdicts:
             return _parse_error(
-                source, f"invalid dimension verdict '{token}'", at["dimension_verdicts"]
+                source,
+                f"invalid dimension verdict '{token}'",
+                at["dimension_verdicts"],
+                "write each dimension once as D<n>=pass, D<n>=warn, D<n>=block or "
+                "D<n>=block(fatal)",
             )
         verdicts[m.group("dim")] = m.group("verdict")
     adjudications: dict[str, str] = {}
@@ -157,12 +177,18 @@ def check_synthesis_v2(
                 source,
                 f"invalid DA adjudication '{token}'",
                 at["da_critical_adjudications"],
+                "write each CRITICAL id once as C<n>=VALIDATED, C<n>=REJECTED or C<n>=UNRESOLVED",
             )
         adjudications[m.group("id")] = m.group("state")
     decisions = audit.decisions
     if len(decisions) != 1 or decisions[0][1] not in REVIEWER_ACTIONS:
+        wrong = next((n for n, a in decisions if a not in REVIEWER_ACTIONS), None)
         return _parse_error(
-            source, "expected exactly one valid decision", decisions[0][0] if decisions else None
+            source,
+            "expected exactly one valid decision",
+            wrong if wrong is not None else decisions[0][0] if decisions else None,
+            "write one line 'editorial_decision=<action>', the action one of "
+            + ", ".join(sorted(a.partition("=")[2] for a in REVIEWER_ACTIONS)),
         )
     action = decisions[0][1]
     rationales: dict[str, str] = {}
@@ -170,15 +196,22 @@ def check_synthesis_v2(
         m = _RATIONALE.fullmatch(t)
         if m is not None:
             if m.group("id") in rationales:
-                return _parse_error(source, f"duplicate rejection rationale for {m.group('id')}", n)
+                return _parse_error(
+                    source,
+                    f"duplicate rejection rationale for {m.group('id')}",
+                    n,
+                    "keep one",
+                )
             rationales[m.group("id")] = m.group("text")
     markers = [
         (n, _count(m.group("count"), source, n)) for n, t in lines if (m := _MARKER.fullmatch(t))
     ]
     if len(markers) > 1:
-        return _parse_error(source, "duplicate DA consistency marker", markers[1][0])
-    findings = _mismatch(recomputed, tuple(fired), action, verdicts)
-    findings += _da_gate(recomputed, action, adjudications, rationales, markers)
+        return _parse_error(source, "duplicate DA consistency marker", markers[1][0], "keep one")
+    findings = _mismatch(recomputed, tuple(fired), action, verdicts, at, decisions[0][0])
+    findings += _da_gate(
+        recomputed, action, adjudications, rationales, markers, at["da_critical_adjudications"]
+    )
     return SynthesisV2(tuple(findings), tuple(fired), action, verdicts, adjudications)
 
 
@@ -202,6 +235,7 @@ def _one_reading(r: Readings, source: str, patterns: Sequence[re.Pattern[str]]) 
                 f"line {n} is inside fenced code for one reading only (CommonMark or the "
                 "line reading of 13.2 §E0.2); the readings must agree (R20)",
                 n,
+                _SAME,
             ).findings[0]
     return None
 
@@ -259,6 +293,7 @@ def _displayed(r: Readings, source: str) -> _Audit | SynthesisV2:
                     source,
                     f"line {d.line} is an audit line that {why}; the readings must agree (R20)",
                     d.line,
+                    _SAME,
                 )
     return _Audit(
         {label: [(n, body) for body, n in hits.items()] for label, hits in lists.items()},
@@ -291,6 +326,11 @@ def _unlike(
     return None
 
 
+_SAME: Final = (
+    "write the line at column 0, outside block quotes, lists, HTML and fences (or inside a "
+    "fence both readings see), so that every reading sees it alike"
+)
+
 #: The most digits a consistency marker's count may have: Python reads at most 4,300 digits
 #: as an integer, and no round has as many CRITICAL issues as a 100-digit number.
 MAX_COUNT_DIGITS: Final = 100
@@ -310,23 +350,42 @@ def _count(digits: str, source: str, line: int) -> int:
 
 
 def _mismatch(
-    recomputed: Recomputed, fired: tuple[str, ...], action: str, verdicts: Mapping[str, str]
+    recomputed: Recomputed,
+    fired: tuple[str, ...],
+    action: str,
+    verdicts: Mapping[str, str],
+    at: Mapping[str, int],
+    decision_at: int,
 ) -> list[Finding]:
-    """One ``PANEL-SYNTHESIS-MISMATCH`` naming every part that differs (13.2 §G4)."""
+    """One ``PANEL-SYNTHESIS-MISMATCH`` naming every part that differs (13.2 §G4), on the
+    first line that differs, with the lines that would pass."""
     parts: list[str] = []
+    fixes: list[str] = []
+    lines: list[int] = []
     if fired != recomputed.fired:
         parts.append(f"fired={list(fired)!r}, recomputed_fired={list(recomputed.fired)!r}")
+        fixes.append(f"fired_conditions: [{', '.join(recomputed.fired)}]")
+        lines.append(at["fired_conditions"])
     if dict(verdicts) != dict(recomputed.verdicts):
         parts.append(
             f"verdicts={dict(verdicts)!r}, recomputed_verdicts={dict(recomputed.verdicts)!r}"
         )
+        body = ", ".join(f"{d}={v}" for d, v in recomputed.verdicts.items())
+        fixes.append(f"dimension_verdicts: [{body}]")
+        lines.append(at["dimension_verdicts"])
     if action != recomputed.action:
         parts.append(f"decision={action}, recomputed={recomputed.action}")
+        fixes.append(recomputed.action)
+        lines.append(decision_at)
     if not parts:
         return []
     return [
         Finding(
-            "SY-102", f"[PANEL-SYNTHESIS-MISMATCH: {'; '.join(parts)}]", None, "synthesis_mismatch"
+            "SY-102",
+            f"[PANEL-SYNTHESIS-MISMATCH: {'; '.join(parts)}] the round's scores give "
+            + "; ".join(f"'{f}'" for f in fixes),
+            min(lines),
+            "synthesis_mismatch",
         )
     ]
 
@@ -337,6 +396,7 @@ def _da_gate(
     adjudications: Mapping[str, str],
     rationales: Mapping[str, str],
     markers: Sequence[tuple[int, int]],
+    adjudications_at: int | None = None,
 ) -> list[Finding]:
     """The DA's CRITICAL rows against the adjudications (13.2 §G5)."""
     findings: list[Finding] = []
@@ -345,15 +405,24 @@ def _da_gate(
             Finding(
                 "SY-103",
                 f"[DA-CRITICAL-ADJUDICATION-MISMATCH: report={sorted(recomputed.critical)!r}, "
-                f"synthesis={sorted(adjudications)!r}]",
-                None,
+                f"synthesis={sorted(adjudications)!r}] adjudicate exactly the DA's CRITICAL "
+                "ids: da_critical_adjudications: ["
+                + ", ".join(f"{c}=<VALIDATED|REJECTED|UNRESOLVED>" for c in recomputed.critical)
+                + "]",
+                adjudications_at,
                 "da_gate",
             )
         )
     for cid, state in adjudications.items():
         if state == "REJECTED" and cid not in rationales:
             findings.append(
-                Finding("SY-104", f"[DA-CRITICAL-RATIONALE-MISSING: {cid}]", None, "da_gate")
+                Finding(
+                    "SY-104",
+                    f"[DA-CRITICAL-RATIONALE-MISSING: {cid}] add a line '{cid} rejection "
+                    "rationale: <why the issue does not stand>'",
+                    adjudications_at,
+                    "da_gate",
+                )
             )
     open_issues = sum(1 for s in adjudications.values() if s in ("VALIDATED", "UNRESOLVED"))
     stated = markers[0][1] if markers else None
@@ -363,8 +432,10 @@ def _da_gate(
             findings.append(
                 Finding(
                     "SY-105",
-                    f"[DA-CRITICAL-VS-ACCEPT-MARKER: expected={open_issues}, stated={stated}]",
-                    line,
+                    f"[DA-CRITICAL-VS-ACCEPT-MARKER: expected={open_issues}, stated={stated}] "
+                    f"write '[DA-CRITICAL-VS-ACCEPT: {open_issues} validated/unresolved]'"
+                    + (" on a line of its own" if stated is None else ""),
+                    line if line is not None else adjudications_at,
                     "da_gate",
                 )
             )
@@ -372,7 +443,8 @@ def _da_gate(
         findings.append(
             Finding(
                 "SY-105",
-                "[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state]",
+                "[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state] remove it: the "
+                "marker goes only with an accept over VALIDATED or UNRESOLVED CRITICAL issues",
                 line,
                 "da_gate",
             )

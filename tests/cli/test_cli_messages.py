@@ -55,7 +55,9 @@ def test_decide_names_a_seat_taken_twice(
     lines = out.splitlines()
     assert (
         "round/methodology.phase2.md:1:1: P2-140 [PANEL-CARDINALITY: duplicate roles ['eic']] "
-        "this Phase 2 document and round/eic.phase2.md both take the seat eic"
+        "this Phase 2 document and round/eic.phase2.md both take the seat eic; a round seats "
+        "each role once: remove the copy, or correct the contract_role: line of the report that "
+        "is another seat's"
     ) in lines
     assert "the round is aborted: the seat eic is taken by two reports" in lines
     assert "P2-125" not in out and "OUT-OF-ROLE-SCORE" not in out  # consequences, not causes

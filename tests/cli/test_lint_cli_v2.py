@@ -75,8 +75,10 @@ def test_an_out_of_role_score_fails_with_its_tag(
     out = json.loads(capsys.readouterr().out)
     assert out["dialect"] == "13.2"
     assert sorted(d["message"] for d in out["diagnostics"]) == [
-        f"[OUT-OF-ROLE-SCORE: {bad}: role eic may not score D1]",
-        "trigger binding was not checked: no Phase 1 document was given",
+        f"[OUT-OF-ROLE-SCORE: {bad}: role eic may not score D1] write 'score: not_assessed' (a "
+        "structural abstention, with no abstain_reason)",
+        "trigger binding was not checked: no Phase 1 document was given; lint the report with "
+        "its seat's Phase 1 document (ROLE.phase1.md beside it, or --phase1)",
     ]
 
 

@@ -685,7 +685,10 @@ def test_an_ordinary_table_outside_the_bands_is_not_an_issue_table() -> None:
 def test_a_dissent_names_known_dimensions() -> None:
     assert p2_messages(_dissent("dimension_id: D4\nrationale: the plan missed a case")(P2)) == []
     unknown = p2_messages(_dissent("dimension_id: D9\nrationale: a")(P2))
-    assert unknown == ["[DISSENT-GRAMMAR: unknown dimensions ['D9']]"]
+    assert unknown == [
+        "[DISSENT-GRAMMAR: unknown dimensions ['D9']] name a dimension of the contract: D1, D2, "
+        "D3, D4, D5, D6"
+    ]
 
 
 def test_an_out_of_role_plan_is_reported_once() -> None:
@@ -693,14 +696,22 @@ def test_an_out_of_role_plan_is_reported_once() -> None:
         "[CONTRACT-ACKNOWLEDGED]", "### D1: methodology_rigor\n\n[CONTRACT-ACKNOWLEDGED]"
     )
     assert p1_messages(stray) == [
-        "[PHASE1-OUT-OF-ROLE: document: role eic planned D1]",
-        "[PHASE1-SCOPE: document: planned=['D1', 'D3', 'D4', 'D5'], eligible=['D3', 'D4', 'D5']]",
+        "[PHASE1-OUT-OF-ROLE: document: role eic planned D1] remove it: role eic plans "
+        f"{EIC_PLAN}",
+        "[PHASE1-SCOPE: document: planned=['D1', 'D3', 'D4', 'D5'], eligible=['D3', 'D4', 'D5']] "
+        f"plan exactly {EIC_PLAN}",
     ]
 
 
 INVALID_ANCHOR = (
     "[ANCHOR-INVALID: document:W1: The main finding: text anchor needs balanced quoted "
-    "excerpts of at most 25 words]"
+    "excerpts of at most 25 words] write one line '**Evidence Anchor**: <type>: <where>', the "
+    "type one of text, table, figure, equation, dataset, absence (e.g. 'text: Introduction, "
+    "para. 2, \"the quoted words\"')"
+)
+EIC_PLAN = (
+    "'### D3: argumentative_coherence', '### D4: cross_disciplinary_relevance', "
+    "'### D5: writing_and_structure'"
 )
 
 
@@ -730,4 +741,7 @@ def test_13_2_options_are_refused_under_13() -> None:
 @pytest.mark.parametrize("title", ["Notes", "D9: unknown_dimension"])
 def test_a_subsection_that_names_no_dimension_is_invalid(title: str) -> None:
     stray = P1.replace("[CONTRACT-ACKNOWLEDGED]", f"### {title}\n\nx\n\n[CONTRACT-ACKNOWLEDGED]")
-    assert p1_messages(stray) == [f"[PHASE1-GRAMMAR: document: invalid subsection '### {title}']"]
+    assert p1_messages(stray) == [
+        f"[PHASE1-GRAMMAR: document: invalid subsection '### {title}'] a subsection of the plan "
+        f"is one of {EIC_PLAN}"
+    ]

@@ -107,7 +107,9 @@ def test_a_column_0_section_of_field_lines_names_their_place() -> None:
     messages = [f.message for f in lint_phase2_v2(text, SCOPE, PHASE1["da"], role="da").errors]
     assert messages[0] == (
         "[REPORT-PARSE: document: score: line outside a '### <Dn>: <name>' subsection of "
-        "'## Dimension Scores'; a field line stands only in its own place]"
+        "'## Dimension Scores'; a field line stands only in its own place] move it into a "
+        "'### <Dn>: <name>' subsection of '## Dimension Scores', or reword the line so that it "
+        "does not start with 'score:'"
     )
 
 
@@ -153,7 +155,8 @@ def test_a_one_line_comment_hides_no_dissent_field() -> None:
         f.message for f in lint_phase2_v2(text, SCOPE, p1, role="methodology", ars="fork").errors
     ] == [
         "[DISSENT-GRAMMAR: dissent fields must be canonical unbulleted dimension_id: and "
-        "rationale: lines]"
+        "rationale: lines] write 'dimension_id: <Dn>' and 'rationale: <text>' at column 0, with "
+        "no markup"
     ]
     assert codes("methodology", text) == ["P2-148"]
 

@@ -46,8 +46,10 @@ def test_a_wrong_synthesis_is_named() -> None:
     assert outcome.synthesis is not None
     assert [f.message for f in outcome.synthesis.findings] == [
         "[PANEL-SYNTHESIS-MISMATCH: decision=editorial_decision=accept, "
-        "recomputed=editorial_decision=major_revision]",
-        "[DA-CRITICAL-VS-ACCEPT-MARKER: expected=1, stated=None]",
+        "recomputed=editorial_decision=major_revision] the round's scores give "
+        "'editorial_decision=major_revision'",
+        "[DA-CRITICAL-VS-ACCEPT-MARKER: expected=1, stated=None] write "
+        "'[DA-CRITICAL-VS-ACCEPT: 1 validated/unresolved]' on a line of its own",
     ]
 
 
@@ -208,7 +210,7 @@ def test_a_marker_count_too_long_to_read_is_an_input_error(zeros: int) -> None:
     padded = "[DA-CRITICAL-VS-ACCEPT: " + "0" * zeros + "1 validated/unresolved]"
     outcome = decide_reports_v2(CONTRACT, reports(), synthesis=SYNTHESIS + padded + "\n")
     assert outcome.synthesis is not None
-    assert [f.message for f in outcome.synthesis.findings] == [
+    assert [f.tag for f in outcome.synthesis.findings] == [
         "[DA-CRITICAL-VS-ACCEPT-MARKER: marker forbidden in this state]"
     ]
 

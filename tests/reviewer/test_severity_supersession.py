@@ -34,11 +34,18 @@ def report(finding: str, ars: str = "main") -> list[tuple[str, str, str]]:
 
 
 def superseded(chain: str) -> tuple[str, str, str]:
-    return ("P2-147", "warning", f"[SEVERITY-SUPERSEDED: eic.phase2.md: {TITLE}: {chain}]")
+    last = chain.rpartition(" -> ")[2]
+    return (
+        "P2-147",
+        "warning",
+        f"[SEVERITY-SUPERSEDED: eic.phase2.md: {TITLE}: {chain}] the last value ({last}) "
+        "counts; write it once to silence this",
+    )
 
 
 def grammar(what: str) -> tuple[str, str, str]:
-    return ("P2-121", "error", f"[FINDING-GRAMMAR: eic.phase2.md: {what}]")
+    fix = "write one line '**Severity**: Critical', '**Severity**: Major' or '**Severity**: Minor'"
+    return ("P2-121", "error", f"[FINDING-GRAMMAR: eic.phase2.md: {what}] {fix}")
 
 
 UPWARD = f"""### {TITLE}
@@ -70,7 +77,9 @@ def test_the_last_value_is_the_one_the_anchor_rule_reads() -> None:
     assert report(no_anchor) == [
         superseded("Minor -> Major"),
         ("P2-122", "error", f"[ANCHOR-MISSING: eic.phase2.md: {TITLE} Major finding needs "
-         "exactly one Evidence Anchor]"),
+         "exactly one Evidence Anchor] write one line '**Evidence Anchor**: <type>: <where>', "
+         "the type one of text, table, figure, equation, dataset, absence (e.g. 'text: "
+         "Introduction, para. 2, \"the quoted words\"')"),
     ]
     # the same finding with one Minor line needs no anchor
     assert report(f"### {TITLE}\n\n**Severity**: Minor\n\nLater: worse.\n") == []

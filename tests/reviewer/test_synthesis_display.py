@@ -39,7 +39,7 @@ def synthesis(audit: str) -> str:
 
 
 def messages(text: str, ars: str = "main") -> list[str]:
-    return [f.message for f in check_synthesis_v2(SCOPE, RIGHT, text, ars=ars).findings]
+    return [f.tag for f in check_synthesis_v2(SCOPE, RIGHT, text, ars=ars).findings]
 
 
 def parse(what: str) -> list[str]:

@@ -20,7 +20,7 @@ RIGHT = Recomputed(("F2", "F3", "F4"), "editorial_decision=major_revision", VERD
 
 
 def messages(text: str, recomputed: Recomputed = RIGHT, *, ars: str = "main") -> list[str]:
-    return [f.message for f in check_synthesis_v2(SCOPE, recomputed, text, ars=ars).findings]
+    return [f.tag for f in check_synthesis_v2(SCOPE, recomputed, text, ars=ars).findings]
 
 
 def test_the_worked_synthesis_agrees() -> None:
@@ -143,7 +143,9 @@ def test_a_second_or_missing_decision_is_placed_at_the_first() -> None:
     twice = TEXT + "\neditorial_decision=accept\n"
     [finding] = check_synthesis_v2(SCOPE, RIGHT, twice).findings
     assert (finding.message, finding.line) == (
-        "[SYNTHESIS-PARSE: synthesis: expected exactly one valid decision]",
+        "[SYNTHESIS-PARSE: synthesis: expected exactly one valid decision] write one line "
+        "'editorial_decision=<action>', the action one of accept, major_revision, "
+        "minor_revision, reject",
         12,
     )
     [missing] = check_synthesis_v2(

@@ -69,7 +69,5 @@ def reading(ars: object) -> Reading:
         return READINGS[ars]
     if isinstance(ars, str):
         hint = did_you_mean(ars, ARS)
-        raise KernelError(
-            f"ars: {shown(ars)} is no ARS reading{hint} (readings: {', '.join(ARS)})"
-        )
+        raise KernelError(f"ars: {shown(ars)} is no ARS reading{hint} (readings: {', '.join(ARS)})")
     raise KernelError(f"ars must be one of {', '.join(ARS)}, got {type(ars).__name__}")

@@ -81,7 +81,8 @@ def read_da_tables(doc: Document, bodies: Sequence[Section], source: str) -> DaT
                         "P2-130",
                         f"[DA-TABLE-PARSE: {source}: a table row the rendered page does not "
                         "show as written (HTML hides or changes it, or a character reference); "
-                        "the readings must agree (R20)]",
+                        "the readings must agree (R20)] write the row in plain Markdown, with no "
+                        "HTML or character reference",
                         row,
                         "da_tables",
                     ),
@@ -109,15 +110,30 @@ def read_da_tables(doc: Document, bodies: Sequence[Section], source: str) -> DaT
 def _read(
     doc: Document, fences: Mapping[int, int], bodies: Sequence[Section], source: str
 ) -> DaTables:
-    def fail(tag: str, what: str, line: int | None = None, where: str = source) -> DaTables:
-        return DaTables((Finding(_CODES[tag], f"[{tag}: {where}: {what}]", line, "da_tables"),))
+    def fail(
+        tag: str, what: str, line: int | None = None, where: str = source, fix: str = ""
+    ) -> DaTables:
+        message = f"[{tag}: {where}: {what}]" + (f" {fix}" if fix else "")
+        return DaTables((Finding(_CODES[tag], message, line, "da_tables"),))
 
     comment = next((i for i, t in enumerate(doc.lines, 1) if "<!--" in t), None)
     if comment is not None:
-        return fail("DA-TABLE-PARSE", "HTML comments are forbidden in DA reports", comment)
+        return fail(
+            "DA-TABLE-PARSE",
+            "HTML comments are forbidden in DA reports",
+            comment,
+            fix="remove the comment",
+        )
     lines = _lines(doc, fences)
     if len(bodies) != 1:
-        return fail("DA-TABLE-PARSE", "expected exactly one ## Review Body")
+        return fail(
+            "DA-TABLE-PARSE",
+            "expected exactly one ## Review Body",
+            bodies[1].line if bodies else None,
+            fix="keep one"
+            if bodies
+            else "add one '## Review Body' ending with the '#### CRITICAL' and '#### MAJOR' tables",
+        )
     body = bodies[0]
     declared = next((n for n, t in lines if _SEVERITY_DECLARED.search(t)), None)
     if declared is not None:
@@ -139,7 +155,13 @@ def _read(
             result = fail(
                 tag,
                 f"expected exactly one #### {wanted} section, found {len(found)}",
-                cased.line if cased is not None and not found else None,
+                found[1].line if found else cased.line if cased is not None else None,
+                fix=""
+                if cased is not None and not found
+                else "keep one"
+                if found
+                else f"add '#### {wanted}' in '## Review Body', then a table "
+                f"'{_HEADER}' (an empty table when there is none)",
             )
             if cased is None or found:
                 return result
@@ -147,7 +169,12 @@ def _read(
             hint = f" '#### {cased.title}' is not '#### {wanted}': headings are case-sensitive"
             return DaTables((attrs.evolve(finding, message=finding.message + hint),))
     if critical[0].line > major[0].line:
-        return fail("DA-TABLE-PARSE", "#### CRITICAL must precede #### MAJOR", major[0].line)
+        return fail(
+            "DA-TABLE-PARSE",
+            "#### CRITICAL must precede #### MAJOR",
+            major[0].line,
+            fix="move the '#### CRITICAL' band and its table above '#### MAJOR'",
+        )
     headings = {b.line: b for b in doc.blocks if b.structural and b.atx and 2 <= b.level <= 4}
     body_end = next(
         (n for n, b in sorted(headings.items()) if n > body.line and b.level <= 2),
@@ -161,31 +188,55 @@ def _read(
     rows: dict[str, list[tuple[int, tuple[str, str]]]] = {}
     for tag, block in (("DA-CRITICAL-PARSE", in_critical), ("DA-MAJOR-PARSE", in_major)):
         parsed = _table(block)
-        if isinstance(parsed, str):
-            return fail(tag, parsed)
+        if isinstance(parsed, tuple):
+            at, what, fix = parsed
+            return fail(tag, what, at, fix=fix)
         rows[tag] = parsed
     ids: list[str] = []
     for n, (number, anchor) in rows["DA-CRITICAL-PARSE"]:
         if not _CRITICAL_ID.fullmatch(number):
-            return fail("DA-CRITICAL-PARSE", f"invalid CRITICAL ID '{number}'; expected C1..Cn", n)
+            return fail(
+                "DA-CRITICAL-PARSE",
+                f"invalid CRITICAL ID '{number}'; expected C1..Cn",
+                n,
+                fix=f"write C{len(ids) + 1} in the # cell",
+            )
         if number in ids:
-            return fail("DA-CRITICAL-PARSE", f"duplicate CRITICAL ID {number}", n)
+            return fail(
+                "DA-CRITICAL-PARSE",
+                f"duplicate CRITICAL ID {number}",
+                n,
+                fix=f"write C{len(ids) + 1} in the # cell",
+            )
         ids.append(number)
         problem = anchor_problem(anchor)
         if problem is not None:
-            return fail(problem[0], problem[1], n, f"{source}:{number}")
+            return fail(problem[0], problem[1], n, f"{source}:{number}", _ANCHOR_CELL)
     for n, (number, anchor) in rows["DA-MAJOR-PARSE"]:
         if not number:
-            return fail("DA-MAJOR-PARSE", "empty MAJOR # cell", n)
+            return fail("DA-MAJOR-PARSE", "empty MAJOR # cell", n, fix="number the row")
         problem = anchor_problem(anchor)
         if problem is not None:
-            return fail(problem[0], problem[1], n, f"{source}:DA MAJOR")
+            return fail(problem[0], problem[1], n, f"{source}:DA MAJOR", _ANCHOR_CELL)
     dense = [f"C{i}" for i in range(1, len(ids) + 1)]
     if ids != dense:
-        return fail("DA-CRITICAL-ID", f"IDs must be dense C1..Cn; got={ids!r}")
+        off = next(i for i, (a, b) in enumerate(zip(ids, dense, strict=True)) if a != b)
+        return fail(
+            "DA-CRITICAL-ID",
+            f"IDs must be dense C1..Cn; got={ids!r}",
+            rows["DA-CRITICAL-PARSE"][off][0],
+            fix=f"number the CRITICAL rows {', '.join(dense)} in order ({ids[off]} here is "
+            f"{dense[off]})",
+        )
     return DaTables((), tuple(ids))
 
 
+_HEADER: Final = "| # | Evidence Anchor |"
+_RULE: Final = "|---|---|"
+_ANCHOR_CELL: Final = (
+    "write the Evidence Anchor cell as '<type>: <where>', the type one of "
+    + ", ".join(ANCHOR_TYPES)
+)
 _CODES: Final = {
     "DA-TABLE-PARSE": "P2-130",
     "DA-FINDING-GRAMMAR": "P2-131",
@@ -217,17 +268,30 @@ def _cells(line: str) -> list[str] | None:
     return cells
 
 
-def _table(block: Sequence[tuple[int, str]]) -> list[tuple[int, tuple[str, str]]] | str:
-    """Data rows as (line, (# cell, anchor cell)), or what is wrong (13.2 §F11.4)."""
+def _table(
+    block: Sequence[tuple[int, str]],
+) -> list[tuple[int, tuple[str, str]]] | tuple[int | None, str, str]:
+    """Data rows as (line, (# cell, anchor cell)), or (line, what is wrong, what would pass)
+    (13.2 §F11.4)."""
     content = [(n, t) for n, t in block]
     start = next((i for i, (_, t) in enumerate(content) if t.strip()), None)
+    header_fix = f"start the band with the header '{_HEADER}' and the separator '{_RULE}'"
     if start is None:
-        return "missing table header with # and Evidence Anchor columns"
+        return None, "missing table header with # and Evidence Anchor columns", header_fix
+    at = content[start][0]
     header = _cells(content[start][1])
     if header is None or "#" not in header or "Evidence Anchor" not in header:
-        return "missing table header: first nonblank line must have # and Evidence Anchor columns"
+        return (
+            at,
+            "missing table header: first nonblank line must have # and Evidence Anchor columns",
+            header_fix,
+        )
     if header.count("#") != 1 or header.count("Evidence Anchor") != 1:
-        return "table header must contain exactly one # and one Evidence Anchor column"
+        return (
+            at,
+            "table header must contain exactly one # and one Evidence Anchor column",
+            header_fix,
+        )
     number_at, anchor_at = header.index("#"), header.index("Evidence Anchor")
     rest = content[start + 1 :]
     separator = _cells(rest[0][1]) if rest else None
@@ -236,19 +300,30 @@ def _table(block: Sequence[tuple[int, str]]) -> list[tuple[int, tuple[str, str]]
         or len(separator) != len(header)
         or not all(_SEPARATOR_CELL.fullmatch(c) for c in separator)
     ):
-        return "missing or malformed Markdown table separator"
+        return (
+            rest[0][0] if rest else at,
+            "missing or malformed Markdown table separator",
+            f"write '{_RULE}' (one cell per column) right under the header",
+        )
     rows: list[tuple[int, tuple[str, str]]] = []
     i = 1
     while i < len(rest) and rest[i][1].strip():
         cells = _cells(rest[i][1])
         if cells is None or len(cells) != len(header):
-            return "every data row must be an outer-pipe-delimited row with the header column count"
+            return (
+                rest[i][0],
+                "every data row must be an outer-pipe-delimited row with the header column count",
+                f"write the row as '| <#> | <anchor> |' with the header's {len(header)} cells",
+            )
         rows.append((rest[i][0], (cells[number_at], cells[anchor_at])))
         i += 1
-    if any(t.strip() for _, t in rest[i:]):
+    after = next((n for n, t in rest[i:] if t.strip()), None)
+    if after is not None:
         return (
+            after,
             "the DA issue tables are terminal; put Review Body prose before #### CRITICAL and "
-            "emit no nonblank content after a table ends"
+            "emit no nonblank content after a table ends",
+            "move this text above '#### CRITICAL', or end the table with no blank line inside it",
         )
     return rows
 
@@ -283,7 +358,8 @@ def _shadow(
             return Finding(
                 "P2-130",
                 f"[DA-TABLE-PARSE: {source}: unexpected raw HTML issue-table surface outside the "
-                "canonical CRITICAL and MAJOR bands]",
+                "canonical CRITICAL and MAJOR bands] write issues as Markdown rows under "
+                "'#### CRITICAL' or '#### MAJOR', and no table elsewhere",
                 n,
                 "da_tables",
             )
@@ -301,7 +377,8 @@ def _shadow(
                 return Finding(
                     "P2-130",
                     f"[DA-TABLE-PARSE: {source}: unexpected issue-table band outside the "
-                    "canonical CRITICAL and MAJOR bands]",
+                    "canonical CRITICAL and MAJOR bands] move the row under '#### CRITICAL' or "
+                    "'#### MAJOR', or write it as prose without '#' or anchor cells",
                     n,
                     "da_tables",
                 )

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Final
 
 import attrs
@@ -61,6 +61,11 @@ _PATTERNS: Final = {
 PARAGRAPH_SEPARATOR: Final = re.compile(r"#{1,6}(?:\s|$)|([-*_])(?:\s*\1){2,}$|<!--.*-->$|[-*+]$")
 SHINGLE: Final = 12
 SHORT_TRIGGER: Final = 8
+#: What passes when the block and line readings disagree (R20).
+SAME_FOR_BOTH: Final = (
+    "write it at column 0, after a blank line, outside block quotes, lists, HTML and fences, "
+    "so that every reading sees the same line"
+)
 
 
 @attrs.frozen
@@ -108,7 +113,9 @@ def lint_phase1_v2(
                 Finding(
                     "P1-112",
                     "[PHASE1-MANUSCRIPT-LEAK: 12-word manuscript shingle appears in Phase 1 "
-                    "outside metadata/contract exemptions]",
+                    "outside metadata/contract exemptions] write the plan in your own words: "
+                    "no 12 consecutive words of the manuscript (its title, field and the "
+                    "contract's words excepted)",
                     None,
                     "manuscript_leak",
                 )
@@ -117,8 +124,38 @@ def lint_phase1_v2(
     return LintReport(phase=1, findings=tuple(findings), role=role)
 
 
-def _grammar(source: str, what: str, line: int | None, code: str = "P1-101") -> Finding:
-    return Finding(code, f"[PHASE1-GRAMMAR: {source}: {what}]", line, "grammar")
+def _grammar(
+    source: str, what: str, line: int | None, code: str = "P1-101", fix: str | None = None
+) -> Finding:
+    """Upstream's tag, then (``fix``) what would pass."""
+    tail = f" {fix}" if fix else ""
+    return Finding(code, f"[PHASE1-GRAMMAR: {source}: {what}]{tail}", line, "grammar")
+
+
+def _line(sections: Sequence[Section]) -> int | None:
+    """The line of the first of ``sections`` (a repeated one), or ``None``."""
+    return sections[0].line if sections else None
+
+
+def _order(found: Sequence[Section], titles: list[str], source: str) -> Finding:
+    """P1-103 on the first ``##`` heading out of place, naming the two sections to write."""
+    expected = [PARAPHRASE, PLAN]
+    at = next(
+        (i for i, t in enumerate(titles) if i >= len(expected) or t != expected[i]),
+        None,
+    )
+    line = found[at].line if at is not None else None
+    fix = (f"'## {titles[at]}' is out of place: " if at is not None else "") + (
+        f"write '## {PARAPHRASE}' then '## {PLAN}' and no other '##' section (a heading "
+        "inside a section is '###' or deeper)"
+    )
+    return _grammar(
+        source,
+        f"H2 sections must be exactly ## {PARAPHRASE} then ## {PLAN}, found {titles!r}",
+        line,
+        "P1-103",
+        fix,
+    )
 
 
 def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -> Phase1V2:
@@ -132,21 +169,21 @@ def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -
         assert s.heading is not None
         by_title.setdefault(s.heading.title, []).append(s)
     for name in (PLAN, PARAPHRASE):
-        if len(by_title.get(name, [])) != 1:
-            findings.append(_grammar(source, f"exactly one ## {name} required", None))
+        held = by_title.get(name, [])
+        if len(held) != 1:
+            fix = (
+                f"add one '## {name}' section"
+                if not held
+                else f"'## {name}' is written {len(held)} times; keep one"
+            )
+            findings.append(
+                _grammar(source, f"exactly one ## {name} required", _line(held[1:]), fix=fix)
+            )
     findings += _tag(r, source)
     findings += _readings(r, source)
     titles = [s.heading.title for s in found if s.heading is not None]
     if titles != [PARAPHRASE, PLAN]:
-        findings.append(
-            _grammar(
-                source,
-                "H2 sections must be exactly ## Contract Paraphrase then ## Scoring Plan, "
-                f"found {titles!r}",
-                found[0].line if found else None,
-                "P1-103",
-            )
-        )
+        findings.append(_order(found, titles, source))
     paraphrase = by_title.get(PARAPHRASE, [])
     if len(paraphrase) == 1:
         count = min(_paragraphs(paraphrase[0]), _line_paragraphs(r, PARAPHRASE))
@@ -158,6 +195,8 @@ def analyse_phase1_v2(doc: Document, scope: RoleScope, role: str, source: str) -
                     f"{scope.paraphrase_minimum} required",
                     paraphrase[0].line,
                     "P1-104",
+                    f"write at least {scope.paraphrase_minimum} paragraphs of prose under it, "
+                    "each separated by a blank line",
                 )
             )
     plans: dict[str, Mapping[str, str]] = {}
@@ -186,6 +225,7 @@ def _readings(r: Readings, source: str) -> list[Finding]:
             "must agree (R20)",
             d.line,
             "P1-116",
+            SAME_FOR_BOTH,
         )
         for d in found
     ]
@@ -196,6 +236,8 @@ def _readings(r: Readings, source: str) -> list[Finding]:
             "stands only in its own place",
             n,
             "P1-117",
+            f"move it under its '### <Dn>: <name>' subsection, or reword the line so that it "
+            f"does not start with '{key}:'",
         )
         for n, key in misplaced(r, _PATTERNS, _PLACES, skip={d.line for d in found})
     ]
@@ -249,8 +291,16 @@ def _tag(r: Readings, source: str) -> list[Finding]:
         holder = next((b for b in reversed(doc.blocks) if b.line <= last <= b.end), None)
         if holder is not None and holder.kind == "paragraph" and not holder.quoted:
             return []
+    found = f"the last line reads {doc.lines[last - 1].strip()!r}; " if last is not None else ""
     return [
-        _grammar(source, f"final nonblank line must be {TAG}", last, "P1-102"),
+        _grammar(
+            source,
+            f"final nonblank line must be {TAG}",
+            last,
+            "P1-102",
+            f"{found}end the document with a line holding only {TAG}, after a blank line, "
+            "outside quotes, lists and fences",
+        ),
     ]
 
 
@@ -279,15 +329,22 @@ def _plan(
     titles = [s.heading.title for s in subs if s.heading is not None]
     repeated = sorted({t for t in titles if titles.count(t) > 1})
     if repeated:
+        again = next(
+            s.line
+            for i, s in enumerate(subs)
+            if s.heading is not None and s.heading.title in titles[:i]
+        )
         findings.append(
             _grammar(
                 source,
                 f"duplicate scoring-plan subsection: {', '.join(repeated)}",
-                plan.line,
+                again,
                 "P1-105",
+                "keep one subsection per dimension",
             )
         )
     eligible = {d.id for d in scope.eligible(role)}
+    expected = ", ".join(f"'### {d.id}: {d.name}'" for d in scope.eligible(role))
     planned: set[str] = set()
     plans: dict[str, Mapping[str, str]] = {}
     for sub in subs:
@@ -296,7 +353,13 @@ def _plan(
         titled = scope.titled(title)
         if titled is None:
             findings.append(
-                _grammar(source, f"invalid subsection '### {title}'", sub.line, "P1-105")
+                _grammar(
+                    source,
+                    f"invalid subsection '### {title}'",
+                    sub.line,
+                    "P1-105",
+                    f"a subsection of the plan is one of {expected}",
+                )
             )
             continue
         dim, name = titled
@@ -305,7 +368,8 @@ def _plan(
             findings.append(
                 Finding(
                     "P1-106",
-                    f"[PHASE1-OUT-OF-ROLE: {source}: role {role} planned {dim.id}]",
+                    f"[PHASE1-OUT-OF-ROLE: {source}: role {role} planned {dim.id}] remove "
+                    f"it: role {role} plans {expected}",
                     sub.line,
                     "scope",
                 )
@@ -328,11 +392,17 @@ def _plan(
         if not any(f.severity == "error" for f in sub_findings):
             plans[dim.id] = fields
     if planned & eligible != eligible or planned - eligible:
+        absent = [d for d in scope.eligible(role) if d.id not in planned]
+        fix = (
+            "add " + ", ".join(f"'### {d.id}: {d.name}'" for d in absent)
+            if absent
+            else f"plan exactly {expected}"
+        )
         findings.append(
             Finding(
                 "P1-107",
                 f"[PHASE1-SCOPE: {source}: planned={sorted(planned)!r}, "
-                f"eligible={sorted(eligible)!r}]",
+                f"eligible={sorted(eligible)!r}] {fix}",
                 plan.line,
                 "scope",
             )
@@ -348,7 +418,8 @@ def _fields(
         Finding(
             "P1-109",
             f"[PHASE1-GRAMMAR: {source}: {f.key}: line for dimension {dim_id} must be a "
-            "canonical unbulleted field line at column 0, outside HTML]",
+            f"canonical unbulleted field line at column 0, outside HTML] write it as "
+            f"'{f.key}: <value>' with nothing before the key and no markup",
             f.line,
             "fields",
         )
@@ -356,10 +427,13 @@ def _fields(
     ]
     values: dict[str, list[str]] = {}
     at: dict[str, int] = {}
+    every: dict[str, list[int]] = {}
     for f in lines:
         if f.value is not None:
             values.setdefault(f.key, []).append(f.value)
             at.setdefault(f.key, f.line)
+            every.setdefault(f.key, []).append(f.line)
+    heading = f"'### {sub.heading.title}'" if sub.heading is not None else "its heading"
     bulleted = {f.key for f in decorated(lines)}
     for key in PLAN_FIELDS:
         k = len(values.get(key, []))
@@ -372,8 +446,9 @@ def _fields(
                         source,
                         f"expected at most one canonical {key}: line for dimension {dim_id}, "
                         f"found {k}",
-                        sub.line,
+                        every[key][1],
                         "P1-108",
+                        f"remove it: {dim_id} is not mandatory and takes no {key}",
                     )
                 )
             elif k == 1:
@@ -381,8 +456,9 @@ def _fields(
                     _grammar(
                         source,
                         f"what_triggers_fatal is forbidden on non-mandatory dimension {dim_id}",
-                        sub.line,
+                        at[key],
                         "P1-108",
+                        "remove it: only a mandatory dimension commits to a fatal trigger",
                     )
                 )
         elif k != 1:
@@ -390,15 +466,24 @@ def _fields(
                 _grammar(
                     source,
                     f"expected exactly one canonical {key}: line for dimension {dim_id}, found {k}",
-                    sub.line,
+                    every[key][1] if k > 1 else sub.line,
                     "P1-108",
+                    f"keep one {key}: line"
+                    if k > 1
+                    else f"add a line '{key}: <text>' under {heading}"
+                    if key != "dimension_id"
+                    else f"add a line 'dimension_id: {dim_id}' under {heading}",
                 )
             )
     ids = values.get("dimension_id", [])
     if len(ids) == 1 and ids[0] != dim_id:
         findings.append(
             _grammar(
-                source, f"heading {dim_id} disagrees with dimension_id={ids[0]}", sub.line, "P1-108"
+                source,
+                f"heading {dim_id} disagrees with dimension_id={ids[0]}",
+                at["dimension_id"],
+                "P1-108",
+                f"write 'dimension_id: {dim_id}' (the id of the heading {heading})",
             )
         )
     fields = {k: v[0] for k, v in values.items() if len(v) == 1}
@@ -407,12 +492,15 @@ def _fields(
     triggers = [f for f in PLAN_FIELDS[2:] if f in fields]
     normal = [normalise(fields[f]) for f in triggers]
     if len(set(normal)) != len(normal):
+        second = next(i for i, t in enumerate(normal) if t in normal[:i])
+        first = triggers[normal.index(normal[second])]
         findings.append(
             Finding(
                 "P1-110",
                 f"[PHASE1-TRIGGER-COLLISION: {source}: {dim_id} trigger commitments must be "
-                "pairwise distinct]",
-                sub.line,
+                f"pairwise distinct] {triggers[second]} repeats {first} "
+                f"{fields[first]!r}; commit to a different observation for each level",
+                at[triggers[second]],
                 "triggers",
             )
         )

@@ -18,7 +18,7 @@ import attrs
 
 from kernel.io import MAX_INPUT_BYTES
 from kernel.reviewer.lint import advisory, dissent_html
-from kernel.reviewer.lint.anchors import anchor_problem
+from kernel.reviewer.lint.anchors import ANCHOR_TYPES, anchor_problem
 from kernel.reviewer.lint.ars import DEFAULT_ARS, Reading, reading
 from kernel.reviewer.lint.da_tables import da_findings, read_da_tables
 from kernel.reviewer.lint.fields import (
@@ -31,7 +31,7 @@ from kernel.reviewer.lint.fields import (
     normalise,
 )
 from kernel.reviewer.lint.phase1 import too_large_finding
-from kernel.reviewer.lint.phase1_v2 import analyse_phase1_v2
+from kernel.reviewer.lint.phase1_v2 import SAME_FOR_BOTH, analyse_phase1_v2
 from kernel.reviewer.lint.readings import (
     Disagreement,
     Owner,
@@ -78,6 +78,12 @@ _SEVERITY: Final = re.compile(
 )
 _ANCHOR_DECLARED: Final = re.compile(r"\*\*Evidence Anchor(?:\*\*)?\s*:", re.IGNORECASE)
 _ANCHOR: Final = re.compile(r"(?:^|\|)\s*(?:[-*]\s*)?\*\*Evidence Anchor\*\*:\s*(?P<value>[^|]+)")
+#: What passes for an evidence anchor (13.2 §F11.2).
+_ANCHOR_FIX: Final = (
+    "write one line '**Evidence Anchor**: <type>: <where>', the type one of "
+    + ", ".join(ANCHOR_TYPES)
+    + " (e.g. 'text: Introduction, para. 2, \"the quoted words\"')"
+)
 _TRIGGER_FIELD: Final = {"warn": "what_triggers_warn", "block": "what_triggers_block"}
 
 
@@ -170,7 +176,13 @@ def analyse_phase2_v2(
         findings.append(
             Finding(
                 "P2-103",
-                f"[REPORT-PARSE: {source}: {what} ## {SCORES_SECTION}]",
+                f"[REPORT-PARSE: {source}: {what} ## {SCORES_SECTION}] "
+                + (
+                    f"add one '## {SCORES_SECTION}' section holding a '### <Dn>: <name>' "
+                    "subsection per dimension"
+                    if not scores_sections
+                    else f"keep one '## {SCORES_SECTION}'"
+                ),
                 scores_sections[1].line if scores_sections else None,
                 "report",
             )
@@ -199,7 +211,8 @@ def analyse_phase2_v2(
                 Finding(
                     "P2-125",
                     f"trigger binding not checked: the {seat} Phase 1 document fails its lint "
-                    "(13.2 §E), so it commits to no trigger",
+                    "(13.2 §E), so it commits to no trigger; fix the Phase 1 document's findings "
+                    "first",
                     None,
                     "binding",
                 )
@@ -208,7 +221,9 @@ def analyse_phase2_v2(
         findings.append(
             Finding(
                 "P2-127",
-                "trigger binding was not checked: no Phase 1 document was given",
+                "trigger binding was not checked: no Phase 1 document was given; lint the "
+                "report with its seat's Phase 1 document (ROLE.phase1.md beside it, or "
+                "--phase1)",
                 None,
                 "binding",
                 "warning",
@@ -250,7 +265,9 @@ def _retired(r: Readings, by_title: Mapping[str, list[Section]], source: str) ->
     findings = [
         Finding(
             "P2-101",
-            f"[V1-GRAMMAR-RETIRED: {source}: ## {title} is forbidden under Schema 13.2]",
+            f"[V1-GRAMMAR-RETIRED: {source}: ## {title} is forbidden under Schema 13.2] remove "
+            f"it: a 13.2 report holds '## {SCORES_SECTION}' and '## {BODY}' (and at most "
+            f"'## {DISSENT}'); the contract computes fired conditions and the decision",
             by_title[title][0].line,
             "retired",
         )
@@ -265,7 +282,8 @@ def _retired(r: Readings, by_title: Mapping[str, list[Section]], source: str) ->
             Finding(
                 "P2-102",
                 f"[V1-GRAMMAR-RETIRED: {source}: bare editorial_decision line is forbidden under "
-                "Schema 13.2]",
+                "Schema 13.2] remove it: under 13.2 the decision is computed from the seats' "
+                "scores, never written by a reviewer",
                 bare,
                 "retired",
             )
@@ -315,7 +333,8 @@ def _readings(r: Readings, source: str, *, dissent_html: bool = False) -> list[F
             Finding(
                 "P2-136",
                 f"[REPORT-PARSE: {source}: {key}: line outside {_PLACE_NAMES[key]}; a field "
-                "line stands only in its own place]",
+                f"line stands only in its own place] move it into {_PLACE_NAMES[key]}, or "
+                f"reword the line so that it does not start with '{key}:'",
                 n,
                 "report",
             )
@@ -327,7 +346,7 @@ def _disagreement(d: Disagreement, source: str) -> Finding:
     what = "the line" if d.key is None else f"the {d.key}: line"
     return Finding(
         "P2-135",
-        f"[REPORT-PARSE: {source}: {what} {d.why}; the readings must agree (R20)]",
+        f"[REPORT-PARSE: {source}: {what} {d.why}; the readings must agree (R20)] " + SAME_FOR_BOTH,
         d.line,
         "report",
     )
@@ -367,7 +386,12 @@ def _decorated(
                 f"{f.key}: line{where} must be a canonical unbulleted field line at column 0, "
                 "outside HTML"
             )
-        out.append(Finding("P2-109", f"[REPORT-PARSE: {source}: {what}]", f.line, "report"))
+        fix = (
+            f"write one of {', '.join(f'{f.key}: {v}' for v in allowed[f.key])}"
+            if f.key in allowed
+            else f"write it as '{f.key}: <value>' with nothing before the key and no markup"
+        )
+        out.append(Finding("P2-109", f"[REPORT-PARSE: {source}: {what}] {fix}", f.line, "report"))
     return out
 
 
@@ -384,7 +408,13 @@ def _role(
             Finding(
                 "P2-104",
                 f"[REPORT-PARSE: {source}: expected exactly one contract_role line, found "
-                f"{len(canonical)}]",
+                f"{len(canonical)}] "
+                + (
+                    "keep one"
+                    if canonical
+                    else "write one line 'contract_role: <role>' at column 0 (roles of "
+                    f"{scope.mode}: {', '.join(scope.roles)})"
+                ),
                 canonical[1].line if len(canonical) > 1 else None,
                 "report",
             )
@@ -397,7 +427,8 @@ def _role(
             Finding(
                 "P2-105",
                 f"[REPORT-ROLE: {source}: role={declared} is not valid for {scope.mode}] "
-                f"(roles of {scope.mode}: {', '.join(scope.roles)})",
+                f"write 'contract_role: <role>' with one of the roles of {scope.mode}: "
+                f"{', '.join(scope.roles)}",
                 canonical[0].line,
                 "report",
             )
@@ -407,7 +438,8 @@ def _role(
         findings.append(
             Finding(
                 "P2-106",
-                f"[ROLE-BINDING: report declares {declared}, dispatched as {dispatched}]",
+                f"[ROLE-BINDING: report declares {declared}, dispatched as {dispatched}] write "
+                f"'contract_role: {dispatched}', or lint the document as the {declared} seat",
                 canonical[0].line,
                 "report",
             )
@@ -428,19 +460,26 @@ def _scores(
     trigger_lines: dict[str, int] | None = None,
 ) -> tuple[dict[str, tuple[str, str | None, str | None]] | None, list[Finding]]:
     """dimension → (score, block_class, trigger), each subsection checked (13.2 §F4-§F8);
-    ``trigger_lines`` gets the line of each dimension's trigger."""
+    ``trigger_lines`` gets the line of each dimension's trigger (and, keyed
+    ``"<Dn> block_class"``, of its block_class)."""
     _, subs = h3_sections(section)
     titles = [s.heading.title for s in subs if s.heading is not None]
     findings: list[Finding] = []
     repeated = sorted({t for t in titles if titles.count(t) > 1})
     if repeated:
+        again = next(
+            s.line
+            for i, s in enumerate(subs)
+            if s.heading is not None and s.heading.title in titles[:i]
+        )
         findings.append(
             _parse(
                 source,
                 f"duplicated Dimension Scores subsection(s) {repeated!r}",
-                section.line,
-            )
+                again,
+            ).fixed("keep one subsection per dimension")
         )
+    expected = ", ".join(f"'### {d.id}: {d.name}'" for d in scope.dimensions)
     out: dict[str, tuple[str, str | None, str | None]] = {}
     for sub in subs:
         assert sub.heading is not None
@@ -448,7 +487,9 @@ def _scores(
         titled = scope.titled(title)
         if titled is None:
             findings.append(
-                _parse(source, f"unknown Dimension Scores subsection '### {title}'", sub.line)
+                _parse(
+                    source, f"unknown Dimension Scores subsection '### {title}'", sub.line
+                ).fixed(f"a subsection of '## {SCORES_SECTION}' is one of {expected}")
             )
             continue
         dim, name = titled
@@ -467,22 +508,30 @@ def _scores(
         lines = field_lines(doc, sub.blocks, _SCORE_FIELDS)
         sub_findings = _decorated(decorated(lines), source, f" in {dim.id}")
         values: dict[str, list[str]] = {}
+        every: dict[str, list[int]] = {}
         for f in lines:
             if f.value is not None:
                 values.setdefault(f.key, []).append(f.value)
+                every.setdefault(f.key, []).append(f.line)
         wrong = [f.key for f in lines if _written(f) is not None]
+        bulleted = {f.key for f in decorated(lines)}
         for key in _SCORE_FIELDS:
             k = len(values.get(key, []))
-            if k == 0 and wrong == [key]:
-                continue  # its one line has a wrong value, named above
+            if k == 0 and (wrong == [key] or key in bulleted):
+                continue  # one defect, one finding: its P2-109 names the line
             if (k != 1) if key == "score" else (k > 1):
                 amount = "exactly" if key == "score" else "at most"
                 sub_findings.append(
                     _parse(
                         source,
                         f"expected {amount} one {key} ({dim.id}) line, found {k}",
-                        sub.line,
+                        every[key][1] if k > 1 else sub.line,
                         "P2-108",
+                    ).fixed(
+                        f"keep one {key}: line"
+                        if k > 1
+                        else f"add one line 'score: <{'|'.join(_ALLOWED['score'])}>' under "
+                        f"'### {title}'"
                     )
                 )
         if sub_findings or role is None:
@@ -493,17 +542,20 @@ def _scores(
         trigger = values.get("trigger", [None])[0]
         reason = values.get("abstain_reason", [None])[0]
         eligible = role in dim.eligible_roles
-        line = sub.line
         at = {f.key: f.line for f in reversed(lines) if f.value is not None}
+        line = at.get("score", sub.line)
         trigger_at = at.get("trigger", line)
         if trigger_lines is not None and trigger is not None:
             trigger_lines[dim.id] = trigger_at
+        if trigger_lines is not None and block_class is not None:
+            trigger_lines[f"{dim.id} block_class"] = at["block_class"]
         if eligible and score == "not_assessed" and reason is None:
             sub_findings.append(
                 Finding(
                     "P2-110",
                     f"[ABSTENTION-INVALID: {source}: eligible role {role} must give "
-                    f"abstain_reason for {dim.id}]",
+                    f"abstain_reason for {dim.id}] add a line 'abstain_reason: <why {role} "
+                    "cannot assess it>' after the score, or score it",
                     line,
                     "abstention",
                 )
@@ -512,7 +564,8 @@ def _scores(
             sub_findings.append(
                 Finding(
                     "P2-111",
-                    f"[OUT-OF-ROLE-SCORE: {source}: role {role} may not score {dim.id}]",
+                    f"[OUT-OF-ROLE-SCORE: {source}: role {role} may not score {dim.id}] write "
+                    f"'score: not_assessed' (a structural abstention, with no abstain_reason)",
                     at.get("score", line),
                     "abstention",
                 )
@@ -577,7 +630,12 @@ def _scores(
         d.id for d in scope.dimensions if d.id not in out and f"{d.id}: {d.name}" not in titles
     ]
     if missing:
-        findings.append(_parse(source, f"missing Dimension Scores for {missing!r}", section.line))
+        heads = ", ".join(f"'### {d.id}: {d.name}'" for d in scope.dimensions if d.id in missing)
+        findings.append(
+            _parse(source, f"missing Dimension Scores for {missing!r}", section.line).fixed(
+                f"add {heads}"
+            )
+        )
     complete = len(out) == len(scope.dimensions)
     return (out if complete else None), findings
 
@@ -596,8 +654,10 @@ def _binding(
                 findings.append(
                     Finding(
                         "P2-118",
-                        f"[DISSENT-FATALITY: {dim_id} dissent may not mint fatality]",
-                        None,
+                        f"[DISSENT-FATALITY: {dim_id} dissent may not mint fatality] write "
+                        f"'block_class: repairable', or drop the dissent on {dim_id} and quote "
+                        "the Phase 1 what_triggers_fatal commitment",
+                        (lines or {}).get(f"{dim_id} block_class"),
                         "dissent",
                     )
                 )
@@ -633,8 +693,10 @@ def _binding(
                 Finding(
                     "P2-115",
                     f"[TRIGGER-AMBIGUOUS: {dim_id} emitted trigger matches {matches!r}, expected "
-                    f"only {field}]",
-                    None,
+                    f"only {field}] trigger {trigger!r} is in "
+                    + " and ".join(f"{m} {plan[m]!r}" for m in matches)
+                    + f"; quote words found only in {field}",
+                    (lines or {}).get(dim_id),
                     "binding",
                 )
             )
@@ -661,7 +723,7 @@ def _dissent(
     if not sections:
         return [], []
     if len(sections) > 1:
-        return [], [_dissent_grammar(f"duplicate ## {DISSENT}", sections[1].line)]
+        return [], [_dissent_grammar(f"duplicate ## {DISSENT}", sections[1].line, "keep one")]
     doc = r.doc
     section = sections[0]
     following = [s.line for s in found if s.line > section.line]
@@ -687,6 +749,7 @@ def _dissent(
             _dissent_grammar(
                 "dissent fields must be canonical unbulleted dimension_id: and rationale: lines",
                 unseen,
+                "write 'dimension_id: <Dn>' and 'rationale: <text>' at column 0, with no markup",
             )
         ]
     ids = [f.value for f in lines if f.key == "dimension_id" and f.value is not None]
@@ -708,52 +771,89 @@ def _dissent(
     scores_at = by_title.get(SCORES_SECTION, [])
     if scores_at and section.line > scores_at[0].line:
         return [], [
-            _dissent_grammar(f"## {DISSENT} must precede ## {SCORES_SECTION}", section.line)
+            _dissent_grammar(
+                f"## {DISSENT} must precede ## {SCORES_SECTION}",
+                section.line,
+                f"move '## {DISSENT}' above '## {SCORES_SECTION}'",
+            )
         ]
+    id_lines = [f.line for f in lines if f.key == "dimension_id" and f.value is not None]
     if not ids:
-        return [], [_dissent_grammar("dissent section must name dimension_id", section.line)]
+        return [], [
+            _dissent_grammar(
+                "dissent section must name dimension_id",
+                rationales[0].line,
+                "add a line 'dimension_id: <Dn>' before the rationale: line",
+            )
+        ]
     if len(set(ids)) != len(ids):
-        return [], [_dissent_grammar("duplicate dimension_id", section.line)]
+        again = next(n for i, n in enumerate(id_lines) if ids[i] in ids[:i])
+        return [], [_dissent_grammar("duplicate dimension_id", again, "name each dimension once")]
     if len(rationales) != len(ids):
-        return [], [_dissent_grammar("each dissent requires one rationale: line", section.line)]
+        fix = (
+            "give each dimension_id: line one 'rationale: <why the plan no longer fits>' line"
+            if len(rationales) < len(ids)
+            else "keep one rationale: line per dimension_id: line"
+        )
+        return [], [
+            _dissent_grammar(
+                "each dissent requires one rationale: line",
+                id_lines[0] if len(rationales) < len(ids) else rationales[len(ids)].line,
+                fix,
+            )
+        ]
     if len(ids) >= 2:
         return ids, [
             Finding(
                 "P2-116",
-                f"[PROTOCOL-VIOLATION: multi_dissent=true, dimensions={ids!r}]",
-                section.line,
+                f"[PROTOCOL-VIOLATION: multi_dissent=true, dimensions={ids!r}] a seat dissents "
+                "on one dimension at most: keep one dimension_id: line and its rationale",
+                id_lines[1],
                 "dissent",
             )
         ]
     unknown = [i for i in ids if scope.dimension(i) is None]
     if unknown:
-        return ids, [_dissent_grammar(f"unknown dimensions {unknown!r}", section.line)]
+        return ids, [
+            _dissent_grammar(
+                f"unknown dimensions {unknown!r}",
+                id_lines[ids.index(unknown[0])],
+                "name a dimension of the contract: " + ", ".join(d.id for d in scope.dimensions),
+            )
+        ]
     if plans is not None:
         uncommitted = [i for i in ids if i not in plans]
         if uncommitted:
             return ids, [
                 _dissent_grammar(
                     f"dissent dimensions were not committed by this seat {uncommitted!r}",
-                    section.line,
+                    id_lines[ids.index(uncommitted[0])],
+                    "dissent only on a dimension your Phase 1 plan commits to: "
+                    + ", ".join(sorted(plans)),
                 )
             ]
     return ids, []
 
 
-def _dissent_grammar(what: str, line: int | None) -> Finding:
-    return Finding("P2-117", f"[DISSENT-GRAMMAR: {what}]", line, "dissent")
+def _dissent_grammar(what: str, line: int | None, fix: str) -> Finding:
+    return Finding("P2-117", f"[DISSENT-GRAMMAR: {what}] {fix}", line, "dissent")
 
 
 #: Later main's dissent aborts (ars-main §5.2, §5.3), by what the scan found.
 _HTML_ABORTS: Final[Mapping[str, Callable[[int], Finding]]] = {
     "hidden": lambda n: Finding(
         "P2-148",
-        f"[DISSENT-HIDDEN: a dissent field may not stand inside an HTML comment in ## {DISSENT}]",
+        f"[DISSENT-HIDDEN: a dissent field may not stand inside an HTML comment in ## {DISSENT}] "
+        "close the comment before it, or remove the comment",
         n,
         "dissent",
     ),
     "raw_html": lambda n: Finding(
-        "P2-149", f"[DISSENT-RAW-HTML: ## {DISSENT} may not hold raw HTML]", n, "dissent"
+        "P2-149",
+        f"[DISSENT-RAW-HTML: ## {DISSENT} may not hold raw HTML] remove the HTML; the section "
+        "holds only dimension_id: and rationale: lines and prose",
+        n,
+        "dissent",
     ),
 }
 
@@ -788,7 +888,19 @@ def _findings(
     may restate its Severity strictly upwards: the last value is the operative one, and each
     such chain is a ``SEVERITY-SUPERSEDED`` warning, given before the first failure."""
     if len(bodies) != 1:
-        return [Finding("P2-120", f"[REVIEW-BODY-MISSING: {source}]", None, "review_body")]
+        return [
+            Finding(
+                "P2-120",
+                f"[REVIEW-BODY-MISSING: {source}] "
+                + (
+                    f"add one '## {BODY}' section holding the findings ('### W<n>: <title>')"
+                    if not bodies
+                    else f"keep one '## {BODY}'"
+                ),
+                bodies[1].line if bodies else None,
+                "review_body",
+            )
+        ]
     body = bodies[0]
     following = [s.line for s in found if s.line > body.line]
     end = following[0] if following else len(doc.lines) + 1
@@ -796,45 +908,72 @@ def _findings(
 
     notes: list[Finding] = []
 
-    def grammar(what: str, line: int | None) -> list[Finding]:
+    def grammar(what: str, line: int | None, fix: str) -> list[Finding]:
         return [
             *notes,
-            Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}]", line, "review_body"),
+            Finding("P2-121", f"[FINDING-GRAMMAR: {source}: {what}] {fix}", line, "review_body"),
         ]
 
     outside = next((n for n in declared_at if not body.line <= n < end), None)
     if outside is not None:
-        return grammar("Severity outside ## Review Body", outside)
+        return grammar(
+            "Severity outside ## Review Body",
+            outside,
+            f"move the finding under its '### W<n>: <title>' heading in '## {BODY}'",
+        )
     _, subs = h3_sections(body)
     titles = [s.heading.title for s in subs if s.heading is not None]
     if len(set(titles)) != len(titles):
-        return grammar("duplicate finding heading", body.line)
+        again = next(
+            s.line
+            for i, s in enumerate(subs)
+            if s.heading is not None and s.heading.title in titles[:i]
+        )
+        return grammar("duplicate finding heading", again, "give each finding its own W<n> heading")
     first_h3 = subs[0].line if subs else end
     early = next((n for n in declared_at if body.line < n < first_h3), None)
     if early is not None:
-        return grammar("every finding with Severity must have its own ### finding heading", early)
+        return grammar(
+            "every finding with Severity must have its own ### finding heading",
+            early,
+            "put a '### W<n>: <title>' heading above it",
+        )
     for i, sub in enumerate(subs):
         assert sub.heading is not None
         title = sub.heading.title
         stop = subs[i + 1].line if i + 1 < len(subs) else end
-        lines = [doc.lines[n - 1] for n in range(sub.line + 1, stop) if n not in hidden]
-        declared = sum(1 for n in declared_at if sub.line < n < stop)
+        numbered = [(n, doc.lines[n - 1]) for n in range(sub.line + 1, stop) if n not in hidden]
+        lines = [t for _, t in numbered]
+        own = [n for n in declared_at if sub.line < n < stop]
+        declared = len(own)
         if not _FINDING_TITLE.fullmatch(title):
             if declared:
                 return grammar(
                     "every finding with Severity must have its own ### W<n>: <title> heading",
                     sub.line,
+                    f"rename it '### W<n>: {title}'",
                 )
             continue
         if any(b.structural and b.atx and b.level == 4 for b in sub.blocks):
-            return grammar(f"{title} may not nest a Severity finding under H4", sub.line)
+            return grammar(
+                f"{title} may not nest a Severity finding under H4",
+                next(b.line for b in sub.blocks if b.structural and b.atx and b.level == 4),
+                "give each finding its own '### W<n>: <title>' heading",
+            )
         marked = [t for t in lines if "**" in t]  # every pattern below needs a "**"
         per_line = [[m.group("severity") for m in _SEVERITY.finditer(t)] for t in marked]
         severities = [v for values in per_line for v in values]
         several = escalation and not any(len(values) > 1 for values in per_line)
         if declared != len(severities) or not severities or (len(severities) > 1 and not several):
+            unread = next(
+                (n for n in own if not _SEVERITY.search(doc.lines[n - 1])),
+                own[1] if len(own) > 1 else sub.line,
+            )
             return grammar(
-                f"{title} must contain exactly one parseable Severity declaration", sub.line
+                f"{title} must contain exactly one parseable Severity declaration",
+                unread,
+                "write one line '**Severity**: Critical', '**Severity**: Major' or "
+                "'**Severity**: Minor'",
             )
         if len(severities) > 1:
             chain = " -> ".join(severities)
@@ -842,13 +981,15 @@ def _findings(
                 return grammar(
                     f"{title}: Severity may be restated only strictly escalating (Minor < "
                     f"Major < Critical), found {chain}",
-                    sub.line,
+                    own[-1],
+                    "keep one Severity line, or restate it only upwards",
                 )
             notes.append(
                 Finding(
                     "P2-147",
-                    f"[SEVERITY-SUPERSEDED: {source}: {title}: {chain}]",
-                    sub.line,
+                    f"[SEVERITY-SUPERSEDED: {source}: {title}: {chain}] the last value "
+                    f"({severities[-1]}) counts; write it once to silence this",
+                    own[-1],
                     "review_body",
                     "warning",
                 )
@@ -863,7 +1004,7 @@ def _findings(
                     Finding(
                         "P2-122",
                         f"[ANCHOR-MISSING: {source}: {title} {severity} finding needs "
-                        "exactly one Evidence Anchor]",
+                        f"exactly one Evidence Anchor] {_ANCHOR_FIX}",
                         sub.line,
                         "review_body",
                     ),
@@ -872,6 +1013,7 @@ def _findings(
             return grammar(
                 f"{title} may contain at most one parseable Evidence Anchor declaration",
                 sub.line,
+                _ANCHOR_FIX,
             )
         if anchors:
             problem = anchor_problem(anchors[0])
@@ -880,7 +1022,12 @@ def _findings(
                 code = "P2-122" if tag == "ANCHOR-MISSING" else "P2-123"
                 return [
                     *notes,
-                    Finding(code, f"[{tag}: {source}:{title}: {reason}]", sub.line, "review_body"),
+                    Finding(
+                        code,
+                        f"[{tag}: {source}:{title}: {reason}] {_ANCHOR_FIX}",
+                        next((n for n, t in numbered if _ANCHOR.search(t)), sub.line),
+                        "review_body",
+                    ),
                 ]
     return notes
 

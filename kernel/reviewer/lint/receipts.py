@@ -474,7 +474,8 @@ def receipt_findings(
             Finding(
                 "P2-145",
                 f"[RECEIPT-SECTION-FORBIDDEN: {source}: role {role} may not emit "
-                f"## {RECEIPTS}; only the methodology seat writes receipts]",
+                f"## {RECEIPTS}; only the methodology seat writes receipts] remove the section "
+                "(its arithmetic belongs in the methodology card)",
                 at,
                 "receipts",
             )
@@ -525,7 +526,8 @@ def _gate(
             Finding(
                 "P2-146",
                 f"[RECEIPT-ATTESTATION: {source}: declaration-only, no receipt to audit "
-                f"({ATTESTATION}: {basis})]",
+                f"({ATTESTATION}: {basis})] write a receipt for each reported value you can "
+                "recompute; the declaration alone stands only when none can be",
                 line,
                 "receipts",
                 "warning",
@@ -790,7 +792,8 @@ def _backrefs(
             inline = False
             if _declares_hidden(text):
                 raise _linkage(
-                    source, f"a {state} **Arithmetic Receipt** back-reference is not credited",
+                    source,
+                    f"a {state} **Arithmetic Receipt** back-reference is not credited",
                     ln.n,
                 )
             continue
@@ -839,9 +842,7 @@ def _backrefs(
     return out
 
 
-def _count(
-    receipt: _Receipt, key: str, source: str, *, exactly: bool
-) -> Sequence[tuple[int, str]]:
+def _count(receipt: _Receipt, key: str, source: str, *, exactly: bool) -> Sequence[tuple[int, str]]:
     found = receipt.fields.get(key, ())
     if (len(found) != 1) if exactly else (len(found) > 1):
         amount = "exactly one" if exactly else "at most one"
@@ -865,8 +866,7 @@ def _fields(receipt: _Receipt, source: str) -> tuple[int, str] | None:
     if procedure not in PROCEDURES:
         raise _grammar(
             source,
-            f"{t} procedure_id {procedure!r} is not a bounded procedure "
-            f"({', '.join(PROCEDURES)})",
+            f"{t} procedure_id {procedure!r} is not a bounded procedure ({', '.join(PROCEDURES)})",
             line,
         )
     line, anchor = _one(receipt, "evidence_anchor", source)
@@ -1028,4 +1028,3 @@ def render_attestation(basis: str) -> str:
     """A ``## Arithmetic Receipts`` section that attests ``basis``: the card restates no
     statistic that can be recomputed."""
     return f"## {RECEIPTS}\n\n{ATTESTATION}: {_one_line(basis, ATTESTATION)}\n"
-

@@ -25,6 +25,24 @@ class Finding:
     check: str
     severity: Severity = "error"
 
+    @property
+    def tag(self) -> str:
+        """Upstream's bracketed tag that opens the message, without what follows it (what
+        would pass); a message that opens with no tag, or whose brackets do not balance, is
+        its own tag."""
+        if not self.message.startswith("["):
+            return self.message
+        depth = 0
+        for i, c in enumerate(self.message):
+            depth += (c == "[") - (c == "]")
+            if depth == 0:
+                return self.message[: i + 1]
+        return self.message
+
+    def fixed(self, fix: str) -> Finding:
+        """The same finding, its message followed by ``fix`` (what would pass)."""
+        return attrs.evolve(self, message=f"{self.message} {fix}")
+
     def to_diagnostic(self, file: str | None = None) -> Diagnostic:
         return Diagnostic(
             self.code, self.message, severity=self.severity, file=file, line=self.line

@@ -100,7 +100,13 @@ def _twice(code: str, phase: int, role: str, others: str) -> Finding:
     return Finding(
         code,
         f"[PANEL-CARDINALITY: duplicate roles [{role!r}]] this Phase {phase} document and "
-        f"{others} both take the seat {role}",
+        f"{others} both take the seat {role}; a round seats each role once: "
+        + (
+            "remove the copy, or correct the contract_role: line of the report that is another "
+            "seat's"
+            if phase == 2
+            else "remove the copy, or name the plan of another seat after its role (ROLE.phase1.md)"
+        ),
         None,
         CHECK,
     )
