@@ -598,7 +598,8 @@ def _placement(
             source,
             f"the methodology card has no ## {RECEIPTS} section (write the receipts, or "
             f"{ATTESTATION}: <basis>) at its end",
-            lines[-1].n if lines else None,
+            # the card's last written line: a final newline opens no line of its own
+            next((ln.n for ln in reversed(lines) if ln.text.strip()), 1) if lines else None,
         )
     if len(found) > 1:
         raise _grammar(source, f"duplicate ## {RECEIPTS} section", found[1].n)
