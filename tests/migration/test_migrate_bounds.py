@@ -11,6 +11,7 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
+from support.bench import register_benchmarks
 
 from kernel import decide
 from kernel.analysis.budget import Budget
@@ -33,26 +34,15 @@ from kernel.expression.ast import SCORES
 from kernel.migration import Migration, migrate
 from kernel.migration.count import seat_value
 
+register_benchmarks()  # the benchmarks' package, loaded by location
+
+from benchmarks.bench_migrate import wide_contract  # noqa: E402
+
 #: 43 characters: denominators of 10**9 (about 30 bits per dimension and reviewer).
 LONG_PRIOR = "pass=0.123456789,warn=0.1,block=0.776543211"
 #: A prime denominator of 54 bits: at 140 reviewers x 2 read dimensions the exact
 #: probabilities have over 4,300 digits (Python refuses to print them).
 PRIME_PRIOR = "pass=1/9007199254740881,block=9007199254740880/9007199254740881"
-
-
-def wide_contract(panel: int, dimensions: int = 99) -> dict[str, Any]:
-    """A Schema 13 methodology-focus contract with reviewer/full's dimensions and conditions
-    (F2 counted with ``any``) and ``dimensions`` dimensions in all (about 8.5 KB at 99)."""
-    data = copy.deepcopy(dict(shipped_template("reviewer/methodology_focus")))
-    full = shipped_template("reviewer/full")
-    data["panel_size"] = panel
-    data["acceptance_dimensions"] = copy.deepcopy(full["acceptance_dimensions"]) + [
-        {"id": f"D{i}", "name": f"d{i}", "description": "d", "priority": "normal"}
-        for i in range(6, dimensions + 1)
-    ]
-    data["failure_conditions"] = copy.deepcopy(full["failure_conditions"])
-    data["failure_conditions"][1]["cross_reviewer_quantifier"] = "any"
-    return data
 
 
 @pytest.mark.parametrize("panel", [50, 80])
