@@ -26,7 +26,6 @@ __all__ = ["SeatScore", "default_plan_v2", "render_phase1_v2", "render_phase2_v2
 #: ``block:fatal``/``block:repairable`` on an eligible mandatory dimension.
 SeatScore = str
 _VALUE: Final = re.compile(r"\S(?:[^\n\r\x00]*\S)?")
-#: A line that opens a fence for a line reader (13.2 §E0.2).
 #: The receipt a rendered methodology card carries under ars main (§4), a placeholder as
 #: its finding is: a consistent receipt needs no link to a finding.
 SKELETON_RECEIPT: Final = Receipt(
@@ -40,6 +39,7 @@ SKELETON_RECEIPT: Final = Receipt(
     status="consistent",
     own={"df_identity": "N = df_error + number of groups"},
 )
+#: A line that opens a fence for a line reader (13.2 §E0.2).
 _FENCE: Final = re.compile(r" {0,3}(?:`{3}|~{3})")
 
 
